@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "estimator",
+    products: [
+        .executable(name: "estimator", targets: ["estimator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // System-library shims (DESIGN §3, bottom layer).
+        .systemLibrary(
+            name: "CDBus", path: "Sources/CDBus",
+            pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CBluetooth", path: "Sources/CBluetooth",
+            providers: [.apt(["libbluetooth-dev"])]),
+
+        // Typed libdbus layer: knows nothing of Bluetooth.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // org.bluez client: knows nothing of poker.
+        .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
+        // Cards, packets, peer table, stats, terminal text: pure, no I/O.
+        .target(name: "EstimatorKit"),
+        // Commands, session daemon, control socket, rendering.
+        .executableTarget(
+            name: "estimator",
+            dependencies: [
+                "EstimatorKit", "BlueZ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(
+            name: "EstimatorKitTests",
+            dependencies: [
+                "EstimatorKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus"]),
+        .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// The org.bluez client (DESIGN §3). Knows nothing of poker.

@@ -1,0 +1,113 @@
+/// A planning-poker card as it travels over the air: one byte (DESIGN §2).
+///
+/// Every byte is representable: a value that is not in the deck is an
+/// unknown card, shown as such and never dropped.
+public struct Card: Hashable, Sendable, CustomStringConvertible {
+    /// The byte sent over the air, written as two uppercase hex digits.
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let zero = Card(rawValue: 0x00)
+    public static let half = Card(rawValue: 0x7F)
+    public static let one = Card(rawValue: 0x01)
+    public static let two = Card(rawValue: 0x02)
+    public static let three = Card(rawValue: 0x03)
+    public static let five = Card(rawValue: 0x05)
+    public static let eight = Card(rawValue: 0x08)
+    public static let thirteen = Card(rawValue: 0x0D)
+    public static let twenty = Card(rawValue: 0x14)
+    public static let forty = Card(rawValue: 0x28)
+    public static let hundred = Card(rawValue: 0x64)
+    public static let question = Card(rawValue: 0xFD)
+    public static let coffee = Card(rawValue: 0xFE)
+    /// No card yet, or leaving: peers drop whoever sends it.
+    public static let none = Card(rawValue: 0xFF)
+
+    /// The deck in the order a person reads it.
+    public static let deck: [Card] = [
+        .zero, .half, .one, .two, .three, .five, .eight, .thirteen,
+        .twenty, .forty, .hundred, .question, .coffee, .none,
+    ]
+
+    /// Whether this byte is one of the deck's cards.
+    public var isKnown: Bool { Self.name(of: rawValue) != nil }
+
+    /// The card's value for statistics; `nil` for `?`, coffee, none and unknown.
+    public var numericValue: Double? {
+        switch self {
+        case .half: 0.5
+        case .question, .coffee, .none: nil
+        default: isKnown ? Double(rawValue) : nil
+        }
+    }
+
+    /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`, `"none"`),
+    /// as used in JSON; `nil` for an unknown byte.
+    public var name: String? { Self.name(of: rawValue) }
+
+    /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
+    public var hex: String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(rawValue >> 4)], digits[Int(rawValue & 0xF)]])
+    }
+
+    /// How a person sees the card in a table: `½`, `☕`, `—` for none, and
+    /// `?XX` (the hex byte) for an unknown value.
+    public var description: String {
+        switch self {
+        case .half: "½"
+        case .coffee: "☕"
+        case .none: "—"
+        default: name ?? "?\(hex)"
+        }
+    }
+
+    private static func name(of byte: UInt8) -> String? {
+        switch byte {
+        case 0x00, 0x01, 0x02, 0x03, 0x05, 0x08, 0x0D, 0x14, 0x28, 0x64: String(byte)
+        case 0x7F: "0.5"
+        case 0xFD: "?"
+        case 0xFE: "coffee"
+        case 0xFF: "none"
+        default: nil
+        }
+    }
+}
+
+extension Card {
+    /// Parses what a person types: `0 0.5 ½ half 1 2 3 5 8 13 20 40 100 ?
+    /// coffee ☕ none clear -` (case-insensitive, surrounding spaces ignored).
+    public init(parsing text: String) throws(CardParseError) {
+        let word = text.trimmingWhitespace().lowercased()
+        switch word {
+        case "0.5", "½", "half", ".5": self = .half
+        case "coffee", "☕", "☕️": self = .coffee
+        case "none", "clear", "-": self = .none
+        case "?": self = .question
+        default:
+            guard let card = Self.deck.first(where: { $0.name == word && $0.numericValue != nil })
+            else { throw CardParseError(input: text) }
+            self = card
+        }
+    }
+
+    /// The spellings `init(parsing:)` accepts, for help and error text.
+    public static let typedForms = "0 0.5 1 2 3 5 8 13 20 40 100 ? coffee none"
+}
+
+/// What a person typed is not a card.
+public struct CardParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let input: String
+    public var description: String {
+        "'\(input)' is not a card; valid cards are \(Card.typedForms)."
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> Substring {
+        let start = firstIndex(where: { !$0.isWhitespace }) ?? endIndex
+        let end = lastIndex(where: { !$0.isWhitespace }).map(index(after:)) ?? start
+        return self[start..<end]
+    }
+}
