@@ -23,6 +23,14 @@ public enum TerminalText {
     public static func sanitize(bytes: some Sequence<UInt8>) -> String {
         sanitize(String(decoding: Array(bytes), as: UTF8.self))
     }
+
+    /// Controls, bidi overrides/isolates and line/paragraph separators: the
+    /// scalars `sanitize` drops outside escape sequences.
+    static func isRemoved(_ v: UInt32) -> Bool {
+        v < 0x20 || (0x7F...0x9F).contains(v)
+            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x2028 || v == 0x2029
+    }
 }
 
 /// A scalar-at-a-time recogniser of terminal escape sequences (ECMA-48 shapes,
@@ -80,7 +88,7 @@ struct EscapeFilter {
         case 0x9B: state = .controlSequence
         case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .controlString
         default:
-            if !Self.isRemoved(v) { emit(scalar) }
+            if !TerminalText.isRemoved(v) { emit(scalar) }
         }
     }
 
@@ -91,12 +99,5 @@ struct EscapeFilter {
         case 0x5D, 0x50, 0x58, 0x5E, 0x5F: .controlString  // ] P X ^ _
         default: nil
         }
-    }
-
-    /// Controls, bidi overrides/isolates and line/paragraph separators.
-    private static func isRemoved(_ v: UInt32) -> Bool {
-        v < 0x20 || (0x7F...0x9F).contains(v)
-            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-            || v == 0x2028 || v == 0x2029
     }
 }
