@@ -42,5 +42,9 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus"]),
         .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
+
+        // Live-table redraw cost against a full redraw (issue 8 item 5).
+        .executableTarget(
+            name: "table-bench", dependencies: ["EstimatorKit"], path: "Benchmarks/TableBench"),
     ]
 )

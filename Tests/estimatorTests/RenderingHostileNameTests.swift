@@ -65,14 +65,14 @@ import Testing
             TableRow(name: "High\u{1B}[5m", card: .forty, rssi: -50, lastSeen: .zero),
         ]
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
-        let footer = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 120, rows: 10)).last
+        let footer = renderTable(table, color: false, size: TerminalSize(columns: 120, rows: 10)).last
         #expect(footer == " median 20.5 · mean 20.5 · range 1–40 · no consensus: Low and High explain")
     }
 
     @Test func aHostileAdapterNameIsSanitised() {
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: [])],
                               adapter: "hci0\u{1B}[2J")
-        let header = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 80, rows: 10))[0]
+        let header = renderTable(table, color: false, size: TerminalSize(columns: 80, rows: 10))[0]
         #expect(header.hasSuffix(" hci0"))
         #expect(!header.unicodeScalars.contains(where: isControl))
     }
@@ -85,6 +85,6 @@ import Testing
                      lastSeen: .milliseconds(i * 700), isMe: i == 0, isStale: i == 2)
         }
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
-        return TableRenderer(color: color).lines(table, size: size)
+        return renderTable(table, color: color, size: size)
     }
 }

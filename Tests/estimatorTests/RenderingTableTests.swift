@@ -6,7 +6,7 @@ import Testing
     let wide = TerminalSize(columns: 80, rows: 24)
 
     @Test func theDesignsRoomLaysOutAsInTheMockUp() {
-        let lines = TableRenderer(color: false).lines(designRoom(), size: wide)
+        let lines = renderTable(designRoom(), color: false, size: wide)
         #expect(lines == [
             " channel 1 · 4 people · 3 picked                                           hci0",
             " NAME          CARD  SIGNAL  SEEN",
@@ -32,7 +32,7 @@ import Testing
                         TableRow(name: "Al", card: .hundred, rssi: -60, lastSeen: .milliseconds(50)),
                     ])
             ], adapter: "hci1")
-        let lines = TableRenderer(color: false).lines(table, size: wide)
+        let lines = renderTable(table, color: false, size: wide)
         let tableLines = Array(lines[1...6])
         let widths = Set(tableLines.map(TerminalText.displayWidth))
         #expect(widths.count == 1, "\(tableLines)")
@@ -59,13 +59,13 @@ import Testing
                     ])
             ], adapter: "hci0")
         for columns in [12, 20, 33, 40] {
-            let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: columns, rows: 24))
+            let lines = renderTable(table, color: false, size: TerminalSize(columns: columns, rows: 24))
             for line in lines {
                 #expect(TerminalText.displayWidth(line) <= columns - 1, "\(columns): \(line)")
             }
             #expect(lines.contains { $0.contains("(you)") }, "\(columns): my row keeps its marker")
         }
-        let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 40, rows: 24))
+        let lines = renderTable(table, color: false, size: TerminalSize(columns: 40, rows: 24))
         // Name column: 39 usable cells less 21 for the other columns.
         #expect(lines[2] == " 전수열전수… (you)   8             now ")
         #expect(lines[3] == " Bartholomew-Alexa…  5     ━━━━    1.0s")
@@ -74,11 +74,11 @@ import Testing
     }
 
     @Test func staleRowsAreDimmedAndMineBoldOnlyWithColor() {
-        let colored = TableRenderer(color: true).lines(designRoom(stale: true), size: wide)
+        let colored = renderTable(designRoom(stale: true), color: true, size: wide)
         #expect(colored[4] == "\u{1B}[2m Bob           ☕    ━━      1.2s\u{1B}[0m")
         #expect(colored[2].hasPrefix("\u{1B}[1m") && colored[2].hasSuffix("\u{1B}[0m"))
         #expect(colored.filter { $0.contains("\u{1B}") }.count == 2)
-        let plain = TableRenderer(color: false).lines(designRoom(stale: true), size: wide)
+        let plain = renderTable(designRoom(stale: true), color: false, size: wide)
         #expect(!plain.joined().contains("\u{1B}"))
         #expect(plain.map(withoutOwnSequences) == colored.map(withoutOwnSequences))
     }
@@ -94,7 +94,7 @@ import Testing
     @Test func aTallRoomKeepsHeaderAndFooterAndSaysHowManyMore() {
         let rows = (0..<100).map { TableRow(name: "peer\($0)", card: .three, rssi: -60, lastSeen: .seconds(1)) }
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
-        let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 80, rows: 10))
+        let lines = renderTable(table, color: false, size: TerminalSize(columns: 80, rows: 10))
         #expect(lines.count == 10)
         #expect(lines[0].hasPrefix(" channel 1 · 100 people · 100 picked"))
         #expect(lines[8] == " … 94 more")
@@ -104,7 +104,7 @@ import Testing
     @Test func peersBeyondTheCapAreCountedInTheHeader() {
         let table = LiveTable(
             sections: [TableSection(channel: Channel(rawValue: 7), rows: [], unshown: 436)], adapter: "hci0")
-        let lines = TableRenderer(color: false).lines(table, size: wide)
+        let lines = renderTable(table, color: false, size: wide)
         #expect(lines[0].hasPrefix(" channel 7 · 0 people · 0 picked · 436 more not shown "))
         #expect(lines.last == " nobody heard yet")
     }
@@ -119,7 +119,7 @@ import Testing
                     TableRow(name: "Maximilian", card: .eight, rssi: -50, lastSeen: .seconds(1))
                 ]),
             ], adapter: "hci0")
-        let lines = TableRenderer(color: false).lines(table, size: wide)
+        let lines = renderTable(table, color: false, size: wide)
         #expect(lines.count == 9)
         #expect(lines[0].hasSuffix("hci0"))
         #expect(lines[4] == "")

@@ -45,3 +45,9 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// One frame from a fresh renderer.
+func renderTable(_ table: LiveTable, color: Bool = false, size: TerminalSize) -> [String] {
+    var renderer = TableRenderer(color: color)
+    return renderer.lines(table, size: size)
+}

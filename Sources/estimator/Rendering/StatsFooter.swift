@@ -55,7 +55,9 @@ enum StatsFooter {
 
     /// `5`, `6.5`, `34.67`: at most two decimals, no trailing zeros.
     static func number(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
+        // Half away from zero, in integers (card values are small and finite).
+        let scaled = value * 100
+        let hundredths = Int(scaled < 0 ? scaled - 0.5 : scaled + 0.5)
         let whole = hundredths / 100
         let fraction = abs(hundredths % 100)
         switch fraction {
@@ -66,10 +68,11 @@ enum StatsFooter {
         }
     }
 
-    /// `A`, `A and B`, `A, B and C`.
+    /// `A`, `A and B`, `A, B and C`; past four names, `A, B, C and 5 others`.
     static func list(_ names: [String]) -> String {
         guard let last = names.last else { return "" }
         if names.count == 1 { return last }
+        if names.count > 4 { return names.prefix(3).joined(separator: ", ") + " and \(names.count - 3) others" }
         return names.dropLast().joined(separator: ", ") + " and " + last
     }
 }

@@ -21,6 +21,11 @@ struct TableRenderer {
     /// Whether to emit SGR styling (off for `NO_COLOR` and non-terminals).
     var color: Bool
 
+    /// Names of the last frame, sanitised and measured: most frames change
+    /// one row, and measuring display width is the costly part of a frame.
+    /// Only the names of the latest frame are kept, so it stays small.
+    private var measured: [String: MeasuredName] = [:]
+
     init(color: Bool) { self.color = color }
 
     /// Color is for terminals, unless `NO_COLOR` is set to anything
@@ -29,18 +34,25 @@ struct TableRenderer {
         isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    private static let gap = "  "
     private static let titles = (name: "NAME", card: "CARD", signal: "SIGNAL", seen: "SEEN")
     private static let dim = "\u{1B}[2m", bold = "\u{1B}[1m", reset = "\u{1B}[0m"
 
     /// The screen's lines, at most `size.rows` of them, each at most
     /// `size.columns - 1` cells wide.
-    func lines(_ table: LiveTable, size: TerminalSize) -> [String] {
+    mutating func lines(_ table: LiveTable, size: TerminalSize) -> [String] {
         let width = size.columns - 1
         guard width > 0, size.rows > 0 else { return [] }
-        let sections = table.sections.map(PreparedSection.init)
+        var nowMeasured: [String: MeasuredName] = [:]
+        let sections = table.sections.map { section in
+            PreparedSection(section) { name in
+                let measuredName = measured[name] ?? MeasuredName(name)
+                nowMeasured[name] = measuredName
+                return measuredName
+            }
+        }
+        measured = nowMeasured
         let columns = Columns(sections, width: width)
-        let footers = sections.map { StatsFooter.lines($0.source.stats, width: width) }
+        let footers = sections.map { StatsFooter.lines($0.stats, width: width) }
         // Rows get what headers, titles, footers and blank separators leave.
         var rowBudget = size.rows - sections.count * 2 - footers.joined().count - max(sections.count - 1, 0)
         var lines: [String] = []
@@ -48,13 +60,13 @@ struct TableRenderer {
             if index > 0 { lines.append("") }
             let adapter = index == 0 ? TerminalText.sanitize(table.adapter) : ""
             lines.append(header(section, adapter: adapter, width: width))
-            lines.append(clip(columns.line(name: Self.titles.name, textWidth: Self.titles.name.count,
-                                           card: Self.titles.card, signal: Self.titles.signal,
-                                           seen: Self.titles.seen), width))
+            lines.append(columns.clip(columns.line(name: Self.titles.name, textWidth: Self.titles.name.count,
+                                                   card: Self.titles.card, cardWidth: Self.titles.card.count,
+                                                   signal: Self.titles.signal, seen: Self.titles.seen), width))
             let rows = section.rows
             let shown = rows.count <= rowBudget ? rows.count : max(rowBudget - 1, 0)
             for row in rows.prefix(shown) { lines.append(line(row, columns, width)) }
-            if shown < rows.count { lines.append(clip(" … \(rows.count - shown) more", width)) }
+            if shown < rows.count { lines.append(TextFitting.truncate(" … \(rows.count - shown) more", toWidth: width)) }
             rowBudget -= shown + (shown < rows.count ? 1 : 0)
             lines += footers[index]
         }
@@ -62,89 +74,119 @@ struct TableRenderer {
     }
 
     private func header(_ section: PreparedSection, adapter: String, width: Int) -> String {
-        let stats = section.source.stats
+        let stats = section.stats
         var left = " channel \(section.source.channel) · \(stats.people) \(stats.people == 1 ? "person" : "people")"
         left += " · \(stats.picked) picked"
         if section.source.unshown > 0 { left += " · \(section.source.unshown) more not shown" }
         let leftWidth = TerminalText.displayWidth(left)
         let rightWidth = TerminalText.displayWidth(adapter)
-        guard !adapter.isEmpty, leftWidth + 2 + rightWidth <= width else { return clip(left, width) }
+        guard !adapter.isEmpty, leftWidth + 2 + rightWidth <= width else {
+            return TextFitting.truncate(left, toWidth: width)
+        }
         return TextFitting.pad(left, width: leftWidth, to: width - rightWidth) + adapter
     }
 
     private func line(_ row: PreparedRow, _ columns: Columns, _ width: Int) -> String {
-        let text = clip(
-            columns.line(name: row.name, textWidth: row.nameWidth, isMe: row.source.isMe,
-                         card: row.card, signal: row.signal, seen: row.seen), width)
+        let text = columns.clip(
+            columns.line(name: row.name.text, textWidth: row.name.width, isMe: row.source.isMe,
+                         card: row.card, cardWidth: row.cardWidth, signal: row.signal, seen: row.seen), width)
         guard color else { return text }
         if row.source.isStale { return Self.dim + text + Self.reset }
         if row.source.isMe { return Self.bold + text + Self.reset }
         return text
     }
+}
 
-    private func clip(_ text: String, _ width: Int) -> String {
-        TextFitting.truncate(text, toWidth: width)
+/// A name as received, sanitised and measured.
+private struct MeasuredName {
+    let text: String
+    let width: Int
+
+    init(_ name: String) {
+        text = TextFitting.standalone(TerminalText.sanitize(name))
+        width = TerminalText.displayWidth(text)
     }
 }
 
-/// A row with its sanitised, measured cells.
+/// A row with its cells ready to lay out.
 private struct PreparedRow {
     let source: TableRow
-    /// The sanitised name and its display width.
-    let name: String
-    let nameWidth: Int
+    let name: MeasuredName
     let card: String
+    let cardWidth: Int
     let signal: String
     let seen: String
 
-    init(_ row: TableRow) {
+    /// Display widths of every card's face, by byte (`☕` is two cells).
+    private static let cardWidths = (0...255).map { TerminalText.displayWidth(Card(rawValue: UInt8($0)).description) }
+
+    init(_ row: TableRow, name: MeasuredName) {
         source = row
-        name = TextFitting.standalone(TerminalText.sanitize(row.name))
-        nameWidth = TerminalText.displayWidth(name)
+        self.name = name
         card = row.card.description
+        cardWidth = Self.cardWidths[Int(row.card.rawValue)]
         signal = SignalBars.bars(rssi: row.rssi)
         seen = SeenAge.text(row.lastSeen)
     }
 }
 
-/// A section with its rows prepared and ordered: mine first, then by name.
+/// A section with its rows prepared and ordered (mine first, then by name)
+/// and its statistics.
 private struct PreparedSection {
     let source: TableSection
     let rows: [PreparedRow]
+    let stats: Stats
 
-    init(_ section: TableSection) {
+    init(_ section: TableSection, measure: (String) -> MeasuredName) {
         source = section
         rows = section.rows
             .sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name }
-            .map(PreparedRow.init)
+            .map { PreparedRow($0, name: measure($0.name)) }
+        stats = section.stats
     }
 }
 
 /// Column widths shared by every section, so grouped channels align too.
 private struct Columns {
     static let you = " (you)"
+    /// Four cells of bars under a six-cell title.
+    static let signal = max(SignalBars.width, 6)
     let name: Int
     let card: Int
-    let signal = max(SignalBars.width, 6)
     let seen: Int
+
+    /// The width of every row and of the titles.
+    var total: Int { Self.total(name: name, card: card, seen: seen) }
 
     init(_ sections: [PreparedSection], width: Int) {
         let rows = sections.flatMap(\.rows)
-        card = rows.reduce(4) { max($0, TerminalText.displayWidth($1.card)) }
+        card = rows.reduce(4) { max($0, $1.cardWidth) }
         seen = rows.reduce(4) { max($0, $1.seen.count) }
-        let widest = rows.reduce(4) { max($0, $1.nameWidth + ($1.source.isMe ? Self.you.count : 0)) }
-        let room = width - (1 + card + signal + seen + 3 * 2)
+        let widest = rows.reduce(4) { max($0, $1.name.width + ($1.source.isMe ? Self.you.count : 0)) }
+        let room = width - Self.total(name: 0, card: card, seen: seen)
         // However narrow, my row keeps "(you)" whole and three cells of name.
         let least = rows.contains { $0.source.isMe } ? Self.you.count + 3 : 4
         name = max(min(widest, room), least)
     }
 
+    private static func total(name: Int, card: Int, seen: Int) -> Int {
+        1 + name + 2 + card + 2 + signal + 2 + seen
+    }
+
+    /// A row or title line cut to `width`: only on terminals too narrow
+    /// for every column.
+    func clip(_ line: String, _ width: Int) -> String {
+        total <= width ? line : TextFitting.truncate(line, toWidth: width)
+    }
+
     /// One line of cells, every one padded to its column so all rows are
     /// equally wide; the name is cut with … to its column.
     func line(name text: String, textWidth: Int, isMe: Bool = false,
-              card: String, signal: String, seen: String) -> String {
+              card: String, cardWidth: Int, signal: String, seen: String) -> String {
         let nameCell: String
-        if isMe {
+        if isMe, textWidth + Self.you.count <= name {
+            nameCell = TextFitting.pad(text + Self.you, width: textWidth + Self.you.count, to: name)
+        } else if isMe {
             let room = name - Self.you.count
             nameCell = TextFitting.fit(TextFitting.truncate(text, toWidth: room) + Self.you, toWidth: name)
         } else if textWidth <= name {
@@ -152,7 +194,9 @@ private struct Columns {
         } else {
             nameCell = TextFitting.fit(text, toWidth: name)
         }
-        return " " + nameCell + "  " + TextFitting.fit(card, toWidth: self.card)
-            + "  " + TextFitting.pad(signal, width: signal.count, to: self.signal) + "  " + TextFitting.pad(seen, width: seen.count, to: self.seen)
+        // Bars and ages are one cell per character.
+        return " " + nameCell + "  " + TextFitting.pad(card, width: cardWidth, to: self.card)
+            + "  " + TextFitting.pad(signal, width: signal.count, to: Self.signal)
+            + "  " + TextFitting.pad(seen, width: seen.count, to: self.seen)
     }
 }

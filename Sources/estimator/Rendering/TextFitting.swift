@@ -7,16 +7,19 @@ enum TextFitting {
     /// fall between grapheme clusters, so no syllable or emoji is split.
     static func truncate(_ text: String, toWidth width: Int) -> String {
         guard width > 0 else { return "" }
-        if TerminalText.displayWidth(text) <= width { return text }
-        var kept = ""
+        // One pass: remember where the text would be cut for the ellipsis,
+        // and return it whole if it turns out to fit.
         var used = 0
-        for cluster in text {
-            let columns = TerminalText.displayWidth(String(cluster))
-            if used + columns > width - 1 { break }
-            kept.append(cluster)
-            used += columns
+        var cut = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            used += TerminalText.displayWidth(String(text[index..<next]))
+            if used > width { return String(text[..<cut]) + "…" }
+            if used <= width - 1 { cut = next }
+            index = next
         }
-        return kept + "…"
+        return text
     }
 
     /// `text` cut or padded with spaces to exactly `width` columns.

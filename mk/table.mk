@@ -1,0 +1,11 @@
+# The live table (issue 8, item 5): redrawing 100 peers with one card
+# changed, against a full redraw measured in the same run. Prints µs per
+# frame, bytes per update and RATIO lines.
+.PHONY: bench-table
+bench-table: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product table-bench
+	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/table-bench"
+
+# Part of `make bench`, whichever file gives that target its recipe.
+.PHONY: bench
+bench: bench-table
