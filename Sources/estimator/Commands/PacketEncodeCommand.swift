@@ -11,8 +11,8 @@ struct PacketEncodeCommand: ParsableCommand {
             `estimator join` does it; what changed is said on standard error.
 
             Examples:
-              estimator packet encode --channel 1 --card 8 --name 전수열
-              010108전수열
+              estimator packet encode --channel 1 --card 8 --name Ann
+              010108Ann
               estimator packet encode --card coffee --name Ann --hex
               303130304645416E6E
             """)
