@@ -18,7 +18,8 @@ private let scalars = Gen<UInt32>.oneOf(
     Gen.uint32(in: 0...0x10FFFF).eraseToAnySequence()
 ).compactMap { Unicode.Scalar($0) }
 
-private let text = scalars.array(of: 0...20).map { String(String.UnicodeScalarView($0)) }
+/// Strings of up to 20 of those scalars, for names and terminal text.
+let anyText = scalars.array(of: 0...20).map { String(String.UnicodeScalarView($0)) }
 
 /// Bytes biased towards what makes escape sequences, packet headers and
 /// broken UTF-8, plus any byte.
@@ -34,7 +35,7 @@ private func hasNothingATerminalActsOn(_ s: String) -> Bool {
 
 @Suite struct PropertyTests {
     @Test func anyNameThatParsesRoundTripsThroughAPacket() async {
-        await propertyCheck(count: 1000, input: text, Gen.uint8(), Gen.uint8()) { input, channel, card in
+        await propertyCheck(count: 1000, input: anyText, Gen.uint8(), Gen.uint8()) { input, channel, card in
             let name: PersonName
             do throws(PersonNameError) {
                 name = try PersonName.parse(input).name
@@ -71,7 +72,7 @@ private func hasNothingATerminalActsOn(_ s: String) -> Bool {
     }
 
     @Test func sanitisedTextHasNoControlsAndIsStable() async {
-        await propertyCheck(count: 2000, input: text) { input in
+        await propertyCheck(count: 2000, input: anyText) { input in
             let clean = TerminalText.sanitize(input)
             #expect(hasNothingATerminalActsOn(clean))
             #expect(TerminalText.sanitize(clean) == clean)
