@@ -1,11 +1,16 @@
 // libFuzzer entry point over everything that reads bytes from the air:
 // Packet decoding, TerminalText sanitising and width, name parsing and JSON
 // quoting. Built by `make fuzz` together with the EstimatorKit sources, as
-// one module, so the checks can use the module's internal predicates.
+// one module.
 
-/// Whether a terminal would act on any character of `s`.
+/// Whether a terminal would act on any character of `s`: controls (C0, DEL,
+/// C1), bidi overrides and isolates, line and paragraph separators. Written
+/// out here, independent of `TerminalText`, so a mistake there shows.
 private func actsOnTerminal(_ s: String) -> Bool {
-    s.unicodeScalars.contains { $0.properties.generalCategory == .control || TerminalText.isRemoved($0.value) }
+    s.unicodeScalars.contains {
+        $0.properties.generalCategory == .control || (0x202A...0x202E).contains($0.value)
+            || (0x2066...0x2069).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029
+    }
 }
 
 private func check(_ condition: Bool, _ what: @autoclosure () -> String) {
