@@ -8,7 +8,7 @@ struct PacketEncodeCommand: ParsableCommand {
         abstract: "Print the local name that announces a card.",
         discussion: """
             The name is normalised and shortened to 12 bytes exactly as \
-            `estimator join` does it; what changed is said on standard error.
+            estimator join does it; what changed is said on standard error.
 
             Examples:
               estimator packet encode --channel 1 --card 8 --name Ann
