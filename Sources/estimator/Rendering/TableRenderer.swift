@@ -3,12 +3,19 @@ import EstimatorKit
 /// Lays the live table out as screen lines (DESIGN §1):
 ///
 /// ```
-///  channel 1 · 4 people · 3 picked                        hci0
+///  channel 1 · 4 people · 3 picked                                    hci0
 ///  NAME          CARD  SIGNAL  SEEN
 ///  전수열 (you)  8             now
 ///  Alice         5     ━━━╸    0.4s
-///  median 5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain
+///  Bob           ☕    ━━      1.2s
+///  Carol         —     ━━━     0.2s
+///  median 6.5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain
+///  ☕ 1
 /// ```
+///
+/// Rows: mine first, then by name. A room taller than the terminal ends in
+/// "… N more"; a channel's footer wraps its parts onto more lines when the
+/// terminal is narrow, and names are cut with … by display width.
 ///
 /// Pure: no terminal I/O. Every name is sanitised before it is measured or
 /// laid out, so the only control bytes in a line are the SGR sequences added
