@@ -207,9 +207,12 @@ bus_has_name() {
     org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q 'boolean true'
 }
 
-# BlueZ's view: the adapter object exists and is powered (AutoEnable).
+# BlueZ has set the adapter up: powered (AutoEnable) and its advertising
+# manager registered. Only then may a scenario advertise: bluetoothd removes
+# every advertising instance it finds when it sets up the manager.
 adapter_ready() {
   wait_until 15 adapter_powered "$1"
+  wait_until 15 bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 SupportedInstances
 }
 
 adapter_powered() {
