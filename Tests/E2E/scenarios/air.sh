@@ -22,7 +22,7 @@ scan_start 1
 heard=0
 for i in 1 2 3; do
   advertise 0 "010108Air$i"
-  if (scan_expect_name "010108Air$i" 5 >/dev/null); then heard=$((heard + 1)); fi
+  if scan_await_name "010108Air$i" 5 >/dev/null; then heard=$((heard + 1)); fi
 done
 metric heard_when_advertiser_starts "$heard/3"
 [ $heard -eq 3 ] || fail "hci1 heard hci0 start advertising $heard times out of 3"
