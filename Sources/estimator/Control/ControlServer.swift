@@ -34,6 +34,8 @@ final class ControlServer: Sendable {
         var clients: [ClientID: Client] = [:]
         var nextID: UInt64 = 0
         var stopping = false
+        var ended = false
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let path: String
@@ -42,7 +44,6 @@ final class ControlServer: Sendable {
     private let allowedUID: uid_t
     private let handler: Handler
     private let state = Mutex(State())
-    private let finished = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Binds and listens at `path` (which must not exist), mode 0600.
     init(path: String, allowedUID: uid_t = getuid(), handler: @escaping Handler) throws(SystemCallError) {
@@ -72,10 +73,8 @@ final class ControlServer: Sendable {
         wake = (pipeFDs[0], pipeFDs[1])
     }
 
-    /// Starts serving on a new thread; `onStop` runs on that thread once the
-    /// loop has ended and every descriptor is closed.
-    func start(onStop: @escaping @Sendable () -> Void = {}) {
-        finished.withLock { $0 = onStop }
+    /// Starts serving on a new thread.
+    func start() {
         LoopThread.spawn { [self] in run() }
     }
 
@@ -95,10 +94,17 @@ final class ControlServer: Sendable {
         return alive
     }
 
-    /// Ends the loop: closes every client and the listener, removes the socket file.
-    func stop() {
-        state.withLock { $0.stopping = true }
-        poke()
+    /// Ends the loop: closes every client and the listener, removes the
+    /// socket file; returns once all that is done.
+    func stop() async {
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state -> Bool in
+                state.stopping = true
+                if !state.ended { state.endWaiters.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() } else { poke() }
+        }
     }
 
     private func poke() {
@@ -267,6 +273,11 @@ final class ControlServer: Sendable {
         close(listener)
         close(wake.read)
         close(wake.write)
-        finished.withLock { $0 }?()
+        let waiters = state.withLock { state in
+            state.ended = true
+            defer { state.endWaiters = [] }
+            return state.endWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }
