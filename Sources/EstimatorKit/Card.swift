@@ -47,10 +47,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
-    public var hex: String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(rawValue >> 4)], digits[Int(rawValue & 0xF)]])
-    }
+    public var hex: String { Hex.byte(rawValue) }
 
     /// How a person sees the card in a table: `½`, `☕`, `—` for none, and
     /// `?XX` (the hex byte) for an unknown value.

@@ -11,5 +11,20 @@ struct Estimator: AsyncParsableCommand {
             everyone's cards. No server, no pairing, no network.
             """,
         version: "0.1.0",
-        subcommands: [])
+        subcommands: [PacketCommand.self])
+
+    /// ArgumentParser's `main`, with errors reported as one sentence and a
+    /// sysexits code (`UserError`).
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(reporting: error)
+        }
+    }
 }

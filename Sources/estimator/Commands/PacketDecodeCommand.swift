@@ -1,0 +1,78 @@
+import ArgumentParser
+import EstimatorKit
+
+/// `estimator packet decode`: what a received local name says.
+struct PacketDecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Show the fields of a received local name.",
+        discussion: """
+            Versions 00 and 01 are understood, hex digits in either case, names \
+            longer than 12 bytes and invalid UTF-8 (shown as �). The name is shown \
+            with control characters, escape sequences and bidi overrides removed. \
+            Input that is not a packet exits with status 65.
+
+            Examples:
+              estimator packet decode 0001FE전수열
+              estimator packet decode --hex 3031303130384A6F --json
+              {"version":"01","channel":1,"card":"8","cardRaw":"08","name":"Jo"}
+
+            JSON keys, in this order: version (string), channel (number), card \
+            (one of "0" "0.5" "1" "2" "3" "5" "8" "13" "20" "40" "100" "?" "coffee" \
+            "none", or null when unknown), cardRaw (the card byte as two hex \
+            digits), name (string, sanitised like the table).
+            """)
+
+    @Argument(help: "The local name as text, e.g. 010108전수열.")
+    var localName: String?
+
+    @Option(help: ArgumentHelp("The local name's bytes as hex, e.g. from btmon.", valueName: "hex"))
+    var hex: String?
+
+    @Flag(help: "Print exactly one JSON object instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard (localName == nil) != (hex == nil) else {
+            throw ValidationError("Give the local name either as text or with --hex, not both or neither.")
+        }
+    }
+
+    func run() throws {
+        let bytes = try hex.map(HexText.parse) ?? Array((localName ?? "").utf8)
+        let packet: Packet
+        do {
+            packet = try Packet(decoding: bytes)
+        } catch {
+            throw UserError(.data, error.description)
+        }
+        print(json ? Self.json(packet) : Self.table(packet))
+    }
+
+    static func json(_ packet: Packet) -> String {
+        let object: JSONValue = [
+            "version": .string(packet.version.rawValue),
+            "channel": .int(Int(packet.channel.rawValue)),
+            "card": .string(packet.card.name),
+            "cardRaw": .string(packet.card.hex),
+            "name": .string(TerminalText.sanitize(packet.name)),
+        ]
+        return object.text
+    }
+
+    static func table(_ packet: Packet) -> String {
+        let name = TerminalText.sanitize(packet.name)
+        var notes: [String] = []
+        if name != packet.name { notes.append("characters a terminal would act on removed") }
+        if packet.name.utf8.count > PersonName.maxUTF8Count {
+            notes.append("\(packet.name.utf8.count) bytes, longer than the \(PersonName.maxUTF8Count) estimator sends")
+        }
+        let card = packet.card.isKnown ? packet.card.description : "unknown"
+        return """
+            version  \(packet.version.rawValue)
+            channel  \(packet.channel) (\(packet.channel.hex))
+            card     \(card) (\(packet.card.hex))
+            name     \(name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
+            """
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import EstimatorKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failure the person at the keyboard can act on: reported as one sentence
+/// on standard error, and the process exits with a sysexits(3) code.
+///
+/// Commands throw it; `Estimator.main()` reports it (see `exit(reporting:)`).
+struct UserError: Error, Equatable, CustomStringConvertible {
+    /// The sysexits(3) codes estimator uses.
+    enum Code: Int32, Sendable {
+        /// EX_USAGE: the command was used wrongly (bad option value).
+        case usage = 64
+        /// EX_DATAERR: the input data was wrong (an undecodable packet).
+        case data = 65
+        /// EX_UNAVAILABLE: no session, no bluetoothd, no adapter.
+        case unavailable = 69
+        /// EX_SOFTWARE: a bug in estimator.
+        case software = 70
+        /// EX_NOPERM: not allowed (D-Bus policy, rfkill).
+        case permission = 77
+    }
+
+    let code: Code
+    /// One sentence: what is wrong and what to do.
+    let sentence: String
+
+    init(_ code: Code, _ sentence: String) {
+        self.code = code
+        self.sentence = sentence
+    }
+
+    var description: String { sentence }
+}
+
+extension ParsableCommand {
+    /// Ends the process for `error`. A `UserError` prints its sentence and
+    /// exits with its code; argument errors keep ArgumentParser's message and
+    /// exit 64; any other error is unexpected, so it exits 70, not 1.
+    static func exit(reporting error: any Error) -> Never {
+        if let error = error as? UserError {
+            StandardError.write("Error: \(error.sentence)")
+            Self.exit(withError: ExitCode(error.code.rawValue))
+        }
+        guard !(error is ExitCode), exitCode(for: error) == .failure else { Self.exit(withError: error) }
+        StandardError.write("Error: \(message(for: error))")
+        Self.exit(withError: ExitCode(UserError.Code.software.rawValue))
+    }
+}
+
+/// Lines for people on standard error: sanitised, because a message may quote
+/// what came from the air or from another program.
+enum StandardError {
+    static func write(_ line: String) {
+        let bytes = Array((TerminalText.sanitize(line) + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

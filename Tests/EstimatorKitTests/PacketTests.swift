@@ -1,0 +1,95 @@
+import Testing
+@testable import EstimatorKit
+
+@Suite struct PacketTests {
+    @Test func theAppsBlogVectorIsVersion00Channel1CoffeeFromJeon() throws {
+        let packet = try Packet(decoding: "0001FE전수열")
+        #expect(packet == Packet(version: .v00, channel: Channel(rawValue: 1), card: .coffee, name: "전수열"))
+    }
+
+    @Test func theAppsCurrentVersionOnTheDefaultChannel() throws {
+        let packet = try Packet(decoding: "010008전수열")
+        #expect(packet.version == .v01)
+        #expect(packet.channel == .default)
+        #expect(packet.card == .eight)
+        #expect(packet.name == "전수열")
+    }
+
+    @Test func encodesTheAppsForm() throws {
+        let name = try PersonName.parse("전수열").name
+        let packet = Packet(channel: Channel(rawValue: 1), card: .eight, name: name)
+        #expect(packet.localName == "010108전수열")
+        #expect(packet.localName.utf8.count == 15)
+    }
+
+    @Test func aFullPacketIsEighteenBytes() throws {
+        let name = try PersonName.parse("전수열전수열전수열").name
+        let packet = Packet(channel: Channel(rawValue: 255), card: .none, name: name)
+        #expect(packet.localName == "01FFFF전수열전")
+        #expect(packet.localName.utf8.count == Packet.maxUTF8Count)
+        #expect(Packet.maxUTF8Count == 18)
+    }
+
+    @Test(arguments: Card.deck + [Card(rawValue: 0x42), Card(rawValue: 0x99)])
+    func everyCardGoesBothWays(_ card: Card) throws {
+        let packet = Packet(channel: Channel(rawValue: 7), card: card, name: try PersonName.parse("Ann").name)
+        #expect(packet.localName == "0107\(card.hex)Ann")
+        #expect(try Packet(decoding: packet.localName) == packet)
+        #expect(try Packet(decoding: Array(packet.localName.utf8)) == packet)
+    }
+
+    @Test func hexIsAcceptedInEitherCase() throws {
+        let packet = try Packet(decoding: "01ff0dbob")
+        #expect(packet.channel == Channel(rawValue: 255))
+        #expect(packet.card == .thirteen)
+        #expect(try Packet(decoding: "01Ab7fX").card == .half)
+    }
+
+    @Test func longNamesFromOtherImplementationsAreKept() throws {
+        let name = "Alexandra Konstantinopoulou"
+        #expect(try Packet(decoding: "010105" + name).name == name)
+    }
+
+    @Test func invalidUTF8AtTheEndIsReplaced() throws {
+        // The radio cut 열 (EC 97 B4) after two of its bytes.
+        let bytes = Array("010103전수".utf8) + [0xEC, 0x97]
+        let packet = try Packet(decoding: bytes)
+        #expect(packet.name == "전수\u{FFFD}")
+        #expect(packet.card == .three)
+    }
+
+    @Test func namesAreDecodedRawAndSanitisedOnlyForDisplay() throws {
+        let packet = try Packet(decoding: "010105\u{1B}]52;c;ZXZpbA==\u{07}Eve")
+        #expect(packet.name.unicodeScalars.first == "\u{1B}")
+        #expect(TerminalText.sanitize(packet.name) == "Eve")
+    }
+
+    @Test(arguments: [
+        ("", PacketDecodeError.tooShort([])),
+        ("0101F", .tooShort(Array("0101F".utf8))),
+        ("020108bob", .unknownVersion(Array("02".utf8))),
+        ("1 0108bob", .unknownVersion(Array("1 ".utf8))),
+        ("전수열", .unknownVersion([0xEC, 0xA0])),
+        ("01GG08bob", .invalidChannel(Array("GG".utf8))),
+        ("01-108bob", .invalidChannel(Array("-1".utf8))),
+        ("0101XYbob", .invalidCard(Array("XY".utf8))),
+        ("01010 bob", .invalidCard(Array("0 ".utf8))),
+        ("010108", .missingName),
+    ])
+    func garbageIsATypedError(_ input: String, _ error: PacketDecodeError) {
+        #expect(throws: error) { try Packet(decoding: input) }
+        #expect(throws: error) { try Packet(decoding: Array(input.utf8)) }
+    }
+
+    @Test func errorsAreOneSentenceWithTheOffendingBytesShownSafely() {
+        #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
+            == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
+        #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
+            == "The packet's version \"\\x1B[\" is unknown; versions 00 and 01 are understood.")
+        #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
+            == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
+        #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description
+            == "The packet's card \"XY\" is not two hex digits.")
+        #expect(PacketDecodeError.missingName.description == "The packet has no name after its 6-byte header.")
+    }
+}

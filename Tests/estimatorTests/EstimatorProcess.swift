@@ -1,0 +1,40 @@
+import Foundation
+
+/// The built `estimator` binary, run as a person or a script would run it.
+struct EstimatorProcess {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// SwiftPM puts the product next to the test bundle.
+    static let executable: URL = {
+        let tests = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
+        return tests.deletingLastPathComponent().appendingPathComponent("estimator")
+    }()
+
+    static func run(_ arguments: String...) throws -> Result {
+        try run(arguments: arguments)
+    }
+
+    static func run(arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both to the end before waiting, so a full pipe cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@Suite struct PacketEncodeCommandTests {
+    @Test func printsTheLocalName() throws {
+        let result = try EstimatorProcess.run("packet", "encode", "--channel", "1", "--card", "8", "--name", "전수열")
+        #expect(result.status == 0)
+        #expect(result.stdout == "010108전수열\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func printsItsBytesAsHex() throws {
+        let result = try EstimatorProcess.run("packet", "encode", "--card", "coffee", "--name", "Ann", "--hex")
+        #expect(result.status == 0)
+        #expect(result.stdout == "303130304645416E6E\n")
+    }
+
+    @Test func composesDecomposedKorean() throws {
+        let nfd = "\u{110C}\u{1165}\u{11AB}\u{1109}\u{116E}\u{110B}\u{1167}\u{11AF}"
+        let result = try EstimatorProcess.run("packet", "encode", "--card", "½", "--name", nfd, "--hex")
+        #expect(result.stdout == "303130303746" + "ECA084EC8898EC97B4" + "\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func warnsWhenItShortensTheName() throws {
+        let result = try EstimatorProcess.run("packet", "encode", "--card", "8", "--name", "전수열전수열")
+        #expect(result.status == 0)
+        #expect(result.stdout == "010008전수열전\n")
+        #expect(result.stderr == "Warning: '전수열전수열' is longer than 12 bytes; it was shortened to '전수열전'.\n")
+    }
+
+    @Test func warnsThatTheAppCannotSeeOneCharacterNames() throws {
+        let result = try EstimatorProcess.run("packet", "encode", "--card", "8", "--name", "열")
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("Warning: The Estimator iOS app does not show one-character names"))
+    }
+
+    @Test(arguments: [
+        (["--card", "4", "--name", "Ann"], "'4' is not a card"),
+        (["--card", "8", "--channel", "256", "--name", "Ann"], "'256' is not a channel"),
+        (["--card", "8", "--name", " "], "The name is empty"),
+        (["--card", "8", "--name", "a\u{1B}[2J"], "control character U+001B"),
+        (["--name", "Ann"], "Missing expected argument '--card <card>'"),
+    ])
+    func badInputIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let result = try EstimatorProcess.run(arguments: ["packet", "encode"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("Error: "))
+        #expect(result.stderr.contains(message))
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+}
+
+@Suite struct PacketDecodeCommandTests {
+    @Test func printsTheFields() throws {
+        let result = try EstimatorProcess.run("packet", "decode", "0001FE전수열")
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            version  00
+            channel  1 (01)
+            card     ☕ (FE)
+            name     전수열
+
+            """)
+    }
+
+    @Test func printsExactlyOneJSONObject() throws {
+        let result = try EstimatorProcess.run("packet", "decode", "010108전수열", "--json")
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"version":"01","channel":1,"card":"8","cardRaw":"08","name":"전수열"}"# + "\n")
+    }
+
+    @Test func anUnknownCardIsNullInJSONAndNamedInTheTable() throws {
+        let json = try EstimatorProcess.run("packet", "decode", "01ff42Bob", "--json")
+        #expect(json.stdout == #"{"version":"01","channel":255,"card":null,"cardRaw":"42","name":"Bob"}"# + "\n")
+        let table = try EstimatorProcess.run("packet", "decode", "01ff42Bob")
+        #expect(table.stdout.contains("card     unknown (42)\n"))
+    }
+
+    @Test func readsHexWithTheNameCutInsideACharacter() throws {
+        let result = try EstimatorProcess.run("packet", "decode", "--hex", "30 31 30 31 30 33 EC A0 84 EC 88", "--json")
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"version":"01","channel":1,"card":"3","cardRaw":"03","name":"전\#u{FFFD}"}"# + "\n")
+    }
+
+    @Test func neverPrintsWhatATerminalWouldActOn() throws {
+        let hostile = "0101FE\u{1B}]52;c;ZXZpbA==\u{07}\u{202E}Eve\u{1B}[2J"
+        let table = try EstimatorProcess.run("packet", "decode", hostile)
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("name     Eve  (characters a terminal would act on removed; 26 bytes, longer than the 12 estimator sends)\n"))
+        let json = try EstimatorProcess.run("packet", "decode", hostile, "--json")
+        #expect(json.stdout.hasSuffix(#""name":"Eve"}"# + "\n"))
+        for output in [table.stdout, json.stdout] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" })
+        }
+    }
+
+    @Test(arguments: [
+        (["0101"], #""0101" is too short for a packet"#),
+        (["020108Bob"], #"version "02" is unknown"#),
+        (["01GG08Bob"], #"channel "GG" is not two hex digits"#),
+        (["0101\u{1B}[Bob"], #"card "\x1B[" is not two hex digits"#),
+        (["010108"], "has no name"),
+        (["--hex", "3031zz"], "'3031zz' is not hex bytes"),
+        (["--hex", "303"], "'303' is not hex bytes"),
+    ])
+    func garbageExits65WithOneSentence(_ arguments: [String], _ message: String) throws {
+        let result = try EstimatorProcess.run(arguments: ["packet", "decode"] + arguments)
+        #expect(result.status == 65)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("Error: "))
+        #expect(result.stderr.contains(message))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test(arguments: [[], ["010108Bob", "--hex", "3031"]])
+    func textAndHexTogetherOrNeitherIsAUsageError(_ arguments: [String]) throws {
+        let result = try EstimatorProcess.run(arguments: ["packet", "decode"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("either as text or with --hex"))
+    }
+
+    @Test func encodeAndDecodeRoundTripThroughHex() throws {
+        let hex = try EstimatorProcess.run("packet", "encode", "--channel", "200", "--card", "?", "--name", "👍🏽Jo", "--hex")
+        let decoded = try EstimatorProcess.run("packet", "decode", "--hex", String(hex.stdout.dropLast()), "--json")
+        #expect(decoded.stdout == #"{"version":"01","channel":200,"card":"?","cardRaw":"FD","name":"👍🏽Jo"}"# + "\n")
+    }
+}
