@@ -1,0 +1,87 @@
+/// Who a peer is: a name in a channel (DESIGN §2).
+///
+/// Never the radio address: phones and laptops rotate random addresses, and
+/// one person must stay one row.
+public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let channel: Channel
+    /// The decoded name as received (unsanitised; sanitise before display).
+    public let name: String
+
+    public init(channel: Channel, name: String) {
+        self.channel = channel
+        self.name = name
+    }
+
+    public static func < (a: PeerID, b: PeerID) -> Bool {
+        a.channel != b.channel ? a.channel < b.channel : a.name < b.name
+    }
+
+    public var description: String { "\(channel)/\(name)" }
+}
+
+/// One packet heard from a peer.
+public struct PeerSighting: Equatable, Sendable {
+    public let id: PeerID
+    public let card: Card
+    /// Signal strength in dBm, when the radio reported one.
+    public let rssi: Int?
+    /// When it was heard.
+    public let time: Timestamp
+
+    public init(channel: Channel, name: String, card: Card, rssi: Int?, time: Timestamp) {
+        self.id = PeerID(channel: channel, name: name)
+        self.card = card
+        self.rssi = rssi
+        self.time = time
+    }
+}
+
+/// A peer as the table knows it now.
+public struct Peer: Equatable, Sendable {
+    public let id: PeerID
+    public internal(set) var card: Card
+    /// The last reported signal strength in dBm.
+    public internal(set) var rssi: Int?
+    public internal(set) var lastHeard: Timestamp
+    /// Not heard for the stale time; shown dimmed until heard again or dropped.
+    public internal(set) var isStale: Bool
+
+    public var channel: Channel { id.channel }
+    public var name: String { id.name }
+}
+
+/// A change in the table, as `watch --json` reports it.
+public struct PeerEvent: Equatable, Sendable {
+    /// What changed. The raw values are the `event` strings of `watch --json`.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// First heard (or heard again after being dropped).
+        case joined
+        /// Picked another card.
+        case card
+        /// Not heard for the stale time.
+        case stale
+        /// Heard again while stale.
+        case back
+        /// Sent card none (leaving), or not heard for the drop time.
+        case left
+    }
+
+    public let kind: Kind
+    public let id: PeerID
+    /// The peer's card at the time of the event (`none` when it left by saying so).
+    public let card: Card
+    public let rssi: Int?
+    /// When the change happened: the sighting's time, or the tick's.
+    public let time: Timestamp
+
+    public init(_ kind: Kind, _ id: PeerID, card: Card, rssi: Int?, time: Timestamp) {
+        self.kind = kind
+        self.id = id
+        self.card = card
+        self.rssi = rssi
+        self.time = time
+    }
+
+    public var channel: Channel { id.channel }
+    public var name: String { id.name }
+}
