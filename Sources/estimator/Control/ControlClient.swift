@@ -84,7 +84,7 @@ enum SessionLocator {
     /// exit 64 listing them.
     static func connect(adapter: String?, in directory: RuntimeDirectory = .current()) throws(UserError) -> (adapter: String, client: ControlClient) {
         if let adapter {
-            guard AdapterName.isValid(adapter) else { throw UserError.badAdapterName(adapter) }
+            guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
             guard let client = ControlClient(path: directory.socketPath(adapter: adapter)) else {
                 throw UserError(.unavailable, "No session is running on \(adapter); run `estimator join --adapter \(adapter)` first.")
             }

@@ -1,3 +1,4 @@
+import EstimatorKit
 import Glibc
 
 /// Where sessions keep their control sockets and locks: one socket and one
@@ -21,14 +22,14 @@ struct RuntimeDirectory {
     /// private: under /tmp another user could have made it first.
     func prepare() throws(UserError) {
         if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw UserError(.cantCreate, "Cannot create \(path) (\(SystemCallError("mkdir").description)); check that its parent is writable.")
+            throw UserError(.permission, "Cannot create \(path) (\(SystemCallError("mkdir").description)); check that its parent is writable.")
         }
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UserError(.noPermission, "\(path) is not a directory; remove it and try again.")
+            throw UserError(.permission, "\(path) is not a directory; remove it and try again.")
         }
         guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw UserError(.noPermission, "\(path) belongs to someone else or is open to others; remove it and try again.")
+            throw UserError(.permission, "\(path) belongs to someone else or is open to others; remove it and try again.")
         }
     }
 
@@ -57,6 +58,10 @@ enum AdapterName {
         let bytes = Array(name.utf8)
         return bytes.count > 3 && bytes.count <= 8 && name.hasPrefix("hci")
             && bytes.dropFirst(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    static func invalid(_ name: String) -> UserError {
+        UserError(.usage, "'\(TerminalText.sanitize(name))' is not an adapter name; adapters are named like hci0.")
     }
 }
 
