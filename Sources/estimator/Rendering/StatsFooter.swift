@@ -42,7 +42,7 @@ enum StatsFooter {
                 parts.append("median \(number(median))")
                 parts.append("mean \(number(mean))")
                 parts.append("range \(number(range.lowerBound))–\(number(range.upperBound))")
-                let explainers = (stats.lowestHolders + stats.highestHolders).map(TerminalText.sanitize)
+                let explainers = (stats.lowestHolders + stats.highestHolders).map { TextFitting.standalone(TerminalText.sanitize($0)) }
                 parts.append("no consensus: \(list(explainers)) explain")
             }
         } else {

@@ -99,7 +99,7 @@ private struct PreparedRow {
 
     init(_ row: TableRow) {
         source = row
-        name = TerminalText.sanitize(row.name)
+        name = TextFitting.standalone(TerminalText.sanitize(row.name))
         nameWidth = TerminalText.displayWidth(name)
         card = row.card.description
         signal = SignalBars.bars(rssi: row.rssi)

@@ -29,4 +29,19 @@ enum TextFitting {
     static func pad(_ text: String, width: Int, to target: Int) -> String {
         width >= target ? text : text + String(repeating: " ", count: target - width)
     }
+
+    /// `text` without scalars at either end that would fuse with a
+    /// neighbouring cell: a leading mark or emoji modifier joins the space
+    /// before it, a trailing prepended mark the space after, and the pair
+    /// would be measured, and drawn, as one cluster. Alone they mean nothing.
+    static func standalone(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars
+        while let first = scalars.first, !first.isASCII, (" " + String(scalars)).first != " " {
+            scalars.removeFirst()
+        }
+        while let last = scalars.last, !last.isASCII, (String(scalars) + " ").last != " " {
+            scalars.removeLast()
+        }
+        return String(scalars)
+    }
 }

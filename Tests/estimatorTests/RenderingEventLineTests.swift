@@ -1,0 +1,95 @@
+import EstimatorKit
+import Foundation
+import Testing
+@testable import estimator
+
+@Suite struct RenderingEventLineTests {
+    let time = Timestamp(secondsSince1970: 1_795_319_506, nanoseconds: 722_999_999)  // 2026-11-22T03:51:46.722Z
+
+    func event(_ kind: PeerEvent.Kind, _ name: String = "전수열", card: Card = .eight, rssi: Int? = -61)
+        -> PeerEvent
+    {
+        PeerEvent(kind, PeerID(channel: Channel(rawValue: 1), name: name), card: card, rssi: rssi, time: time)
+    }
+
+    @Test func aJoinedEventIsOneObjectWithExactlyTheDocumentedKeysInOrder() {
+        #expect(WatchEventJSON.line(event(.joined)) == """
+            {"event":"joined","channel":1,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"time":"2026-11-22T03:51:46.722Z"}
+            """)
+    }
+
+    @Test(arguments: PeerEvent.Kind.allCases) func everyKindParsesWithTheSameKeys(_ kind: PeerEvent.Kind) throws {
+        let line = WatchEventJSON.line(event(kind))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["event", "channel", "name", "card", "cardRaw", "rssi", "time"])
+        #expect(object["event"] as? String == kind.rawValue)
+    }
+
+    @Test func unknownCardsAreNullWithTheirRawByteAndMissingSignalIsNull() {
+        let line = WatchEventJSON.line(event(.card, "Bob", card: Card(rawValue: 0x42), rssi: nil))
+        #expect(line.contains(#""card":null,"cardRaw":"42","rssi":null,"#))
+    }
+
+    @Test func cardNamesMatchPacketDecode() {
+        let names = Card.deck.map { WatchEventJSON.line(event(.card, card: $0)) }
+        for (card, line) in zip(Card.deck, names) {
+            #expect(line.contains(#""card":"\#(card.name!)","cardRaw":"\#(card.hex)""#))
+        }
+        #expect(WatchEventJSON.line(event(.left, card: .none)).contains(#""card":"none","cardRaw":"FF""#))
+        #expect(WatchEventJSON.line(event(.card, card: .half)).contains(#""card":"0.5","cardRaw":"7F""#))
+    }
+
+    @Test func hostileNamesStayOneValidLineWithTheDecodedName() throws {
+        let name = "\u{1B}]52;c;AAAA\u{07}\"quoted\"\\\n\u{202E}x"
+        let line = WatchEventJSON.line(event(.joined, name))
+        #expect(!line.unicodeScalars.contains(where: isControl))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == name)
+    }
+
+    @Test func changeLinesSayWhatHappenedOnePerEvent() {
+        #expect(ChangeLine.line(event(.joined)) == "2026-11-22T03:51:46.722Z channel 1 전수열 joined with 8 (-61 dBm)")
+        #expect(ChangeLine.line(event(.card, card: .coffee)) == "2026-11-22T03:51:46.722Z channel 1 전수열 picked ☕ (-61 dBm)")
+        #expect(ChangeLine.line(event(.stale)) == "2026-11-22T03:51:46.722Z channel 1 전수열 not heard lately (stale)")
+        #expect(ChangeLine.line(event(.back, rssi: nil)) == "2026-11-22T03:51:46.722Z channel 1 전수열 back with 8")
+        #expect(ChangeLine.line(event(.left, card: .none)) == "2026-11-22T03:51:46.722Z channel 1 전수열 left")
+    }
+
+    @Test func changeLinesSanitiseNames() {
+        let line = ChangeLine.line(event(.joined, "\u{1B}[31mEve\u{07}"))
+        #expect(line.contains(" Eve joined"))
+        #expect(!line.unicodeScalars.contains(where: isControl))
+    }
+}
+
+@Suite struct RFC3339Tests {
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00.000Z"),
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+        (1_795_319_506_722, "2026-11-22T03:51:46.722Z"),
+        (4_107_542_399_999, "2100-02-28T23:59:59.999Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (7_258_118_399_000, "2199-12-31T23:59:59.000Z"),
+    ] as [(Int64, String)])
+    func knownInstants(millis: Int64, expected: String) {
+        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000)) == expected)
+    }
+
+    @Test func subMillisecondsAreCutNotRounded() {
+        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: 999_999)) == "1970-01-01T00:00:00.000Z")
+    }
+
+    /// Against Foundation's formatter, over instants spread across 1970–2199.
+    @Test func agreesWithFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var rng = SeededGenerator(state: 3339)
+        for _ in 0..<2000 {
+            let millis = Int64.random(in: 0...7_258_118_400_000, using: &rng)
+            let ours = RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000))
+            let theirs = formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+            #expect(ours == theirs)
+        }
+    }
+}

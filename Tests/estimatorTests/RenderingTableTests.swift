@@ -1,0 +1,149 @@
+import EstimatorKit
+import Testing
+@testable import estimator
+
+@Suite struct RenderingTableTests {
+    let wide = TerminalSize(columns: 80, rows: 24)
+
+    @Test func theDesignsRoomLaysOutAsInTheMockUp() {
+        let lines = TableRenderer(color: false).lines(designRoom(), size: wide)
+        #expect(lines == [
+            " channel 1 · 4 people · 3 picked                                           hci0",
+            " NAME          CARD  SIGNAL  SEEN",
+            " 전수열 (you)  8             now ",
+            " Alice         5     ━━━╸    0.4s",
+            " Bob           ☕    ━━      1.2s",
+            " Carol         —     ━━━     0.2s",
+            " median 6.5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain",
+            " ☕ 1",
+        ])
+    }
+
+    @Test func rowsAlignByDisplayWidthWithHangulAndEmoji() {
+        let table = LiveTable(
+            sections: [
+                TableSection(
+                    channel: Channel(rawValue: 3),
+                    rows: [
+                        TableRow(name: "전수열", card: .thirteen, rssi: -40, lastSeen: .seconds(3)),
+                        TableRow(name: "👍🏽 Dana", card: .half, rssi: -90, lastSeen: .seconds(12)),
+                        TableRow(name: "東京", card: .coffee, rssi: nil, lastSeen: .zero, isMe: true),
+                        TableRow(name: "e\u{301}mile", card: Card(rawValue: 0x42), rssi: -70, lastSeen: .seconds(75)),
+                        TableRow(name: "Al", card: .hundred, rssi: -60, lastSeen: .milliseconds(50)),
+                    ])
+            ], adapter: "hci1")
+        let lines = TableRenderer(color: false).lines(table, size: wide)
+        let tableLines = Array(lines[1...6])
+        let widths = Set(tableLines.map(TerminalText.displayWidth))
+        #expect(widths.count == 1, "\(tableLines)")
+        // The card and seen cells start where their titles do, on every row.
+        let expected = [("東京", "☕", "now"), ("Al", "100", "now"), ("e\u{301}mile", "?42", "1m"),
+                        ("전수열", "13", "3.0s"), ("👍🏽 Dana", "½", "12s")]
+        #expect(lines[2...6].map { String($0.dropFirst().prefix(while: { $0 != " " })) }
+                == expected.map { String($0.0.prefix(while: { $0 != " " })) })
+        for (line, (_, card, seen)) in zip(lines[2...6], expected) {
+            #expect(column(of: "  " + card + " ", in: line) == column(of: "  CARD", in: lines[1]), "\(line)")
+            #expect(column(of: "  " + seen, in: line) == column(of: "  SEEN", in: lines[1]), "\(line)")
+        }
+    }
+
+    @Test func narrowTerminalsCutNamesByDisplayWidthWithAnEllipsis() {
+        let table = LiveTable(
+            sections: [
+                TableSection(
+                    channel: Channel(rawValue: 1),
+                    rows: [
+                        TableRow(name: "전수열전수열전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
+                        TableRow(name: "Bartholomew-Alexander", card: .five, rssi: -50, lastSeen: .seconds(1)),
+                        TableRow(name: "👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽", card: .two, rssi: -50, lastSeen: .seconds(1)),
+                    ])
+            ], adapter: "hci0")
+        for columns in [12, 20, 33, 40] {
+            let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: columns, rows: 24))
+            for line in lines {
+                #expect(TerminalText.displayWidth(line) <= columns - 1, "\(columns): \(line)")
+            }
+            #expect(lines.contains { $0.contains("(you)") }, "\(columns): my row keeps its marker")
+        }
+        let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 40, rows: 24))
+        // Name column: 39 usable cells less 21 for the other columns.
+        #expect(lines[2] == " 전수열전수… (you)   8             now ")
+        #expect(lines[3] == " Bartholomew-Alexa…  5     ━━━━    1.0s")
+        #expect(lines[4] == " 👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽…   2     ━━━━    1.0s")
+        #expect(Set(lines[1...4].map(TerminalText.displayWidth)).count == 1)
+    }
+
+    @Test func staleRowsAreDimmedAndMineBoldOnlyWithColor() {
+        let colored = TableRenderer(color: true).lines(designRoom(stale: true), size: wide)
+        #expect(colored[4] == "\u{1B}[2m Bob           ☕    ━━      1.2s\u{1B}[0m")
+        #expect(colored[2].hasPrefix("\u{1B}[1m") && colored[2].hasSuffix("\u{1B}[0m"))
+        #expect(colored.filter { $0.contains("\u{1B}") }.count == 2)
+        let plain = TableRenderer(color: false).lines(designRoom(stale: true), size: wide)
+        #expect(!plain.joined().contains("\u{1B}"))
+        #expect(plain.map(withoutOwnSequences) == colored.map(withoutOwnSequences))
+    }
+
+    @Test(arguments: [
+        (true, [:], true), (true, ["NO_COLOR": "1"], false), (true, ["NO_COLOR": ""], true),
+        (false, [:], false), (false, ["TERM": "xterm"], false),
+    ] as [(Bool, [String: String], Bool)])
+    func colorFollowsTheTerminalAndNoColor(isTerminal: Bool, environment: [String: String], expected: Bool) {
+        #expect(TableRenderer.wantsColor(isTerminal: isTerminal, environment: environment) == expected)
+    }
+
+    @Test func aTallRoomKeepsHeaderAndFooterAndSaysHowManyMore() {
+        let rows = (0..<100).map { TableRow(name: "peer\($0)", card: .three, rssi: -60, lastSeen: .seconds(1)) }
+        let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
+        let lines = TableRenderer(color: false).lines(table, size: TerminalSize(columns: 80, rows: 10))
+        #expect(lines.count == 10)
+        #expect(lines[0].hasPrefix(" channel 1 · 100 people · 100 picked"))
+        #expect(lines[8] == " … 94 more")
+        #expect(lines[9] == " consensus: 3")
+    }
+
+    @Test func peersBeyondTheCapAreCountedInTheHeader() {
+        let table = LiveTable(
+            sections: [TableSection(channel: Channel(rawValue: 7), rows: [], unshown: 436)], adapter: "hci0")
+        let lines = TableRenderer(color: false).lines(table, size: wide)
+        #expect(lines[0].hasPrefix(" channel 7 · 0 people · 0 picked · 436 more not shown "))
+        #expect(lines.last == " nobody heard yet")
+    }
+
+    @Test func everyChannelIsItsOwnGroupWithSharedColumns() {
+        let table = LiveTable(
+            sections: [
+                TableSection(channel: Channel(rawValue: 1), rows: [
+                    TableRow(name: "Alice", card: .five, rssi: -50, lastSeen: .seconds(1))
+                ]),
+                TableSection(channel: Channel(rawValue: 2), rows: [
+                    TableRow(name: "Maximilian", card: .eight, rssi: -50, lastSeen: .seconds(1))
+                ]),
+            ], adapter: "hci0")
+        let lines = TableRenderer(color: false).lines(table, size: wide)
+        #expect(lines.count == 9)
+        #expect(lines[0].hasSuffix("hci0"))
+        #expect(lines[4] == "")
+        #expect(lines[5] == " channel 2 · 1 person · 1 picked")
+        #expect(lines[2].count == lines[7].count)
+        #expect(lines[2].hasPrefix(" Alice       5 "))
+    }
+
+    @Test func sectionFromThePeerTableHasMeFirstAndAgesAtNow() {
+        var peers = PeerTable()
+        let now = Timestamp(secondsSince1970: 1_790_000_000)
+        let channel = Channel(rawValue: 1)
+        _ = peers.observe(PeerSighting(channel: channel, name: "Bob", card: .five, rssi: -60, time: now - .seconds(2)))
+        _ = peers.observe(PeerSighting(channel: channel, name: "전수열", card: .two, rssi: -30, time: now))
+        _ = peers.observe(PeerSighting(channel: Channel(rawValue: 2), name: "Eve", card: .five, rssi: -60, time: now))
+        let section = TableSection(channel: channel, peers: peers.peers, me: (name: "전수열", card: .eight), now: now)
+        #expect(section.rows == [
+            TableRow(name: "전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Bob", card: .five, rssi: -60, lastSeen: .seconds(2)),
+        ])
+    }
+
+    /// The cell at which `needle` starts in `line`.
+    private func column(of needle: String, in line: String) -> Int? {
+        line.firstRange(of: needle).map { TerminalText.displayWidth(String(line[..<$0.lowerBound])) }
+    }
+}

@@ -1,0 +1,47 @@
+import EstimatorKit
+@testable import estimator
+
+/// The room of DESIGN §1.
+func designRoom(stale: Bool = false) -> LiveTable {
+    LiveTable(
+        sections: [
+            TableSection(
+                channel: Channel(rawValue: 1),
+                rows: [
+                    TableRow(name: "Carol", card: .none, rssi: -62, lastSeen: .milliseconds(200)),
+                    TableRow(name: "Alice", card: .five, rssi: -56, lastSeen: .milliseconds(400)),
+                    TableRow(name: "전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
+                    TableRow(name: "Bob", card: .coffee, rssi: -75, lastSeen: .milliseconds(1200), isStale: stale),
+                ])
+        ],
+        adapter: "hci0")
+}
+
+/// The SGR sequences the renderer itself writes, and the cursor and erase
+/// sequences the differ writes.
+let ownSequences = ["\u{1B}[2m", "\u{1B}[1m", "\u{1B}[0m"]
+
+/// `text` without the renderer's own SGR sequences.
+func withoutOwnSequences(_ text: String) -> String {
+    ownSequences.reduce(text) { $0.replacing($1, with: "") }
+}
+
+/// Whether a scalar is something a terminal acts on instead of printing,
+/// or a bidi control that reorders what follows.
+func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+        || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029
+}
+
+/// A small seeded generator (SplitMix64): random inputs, same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
