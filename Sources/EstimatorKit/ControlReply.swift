@@ -81,6 +81,7 @@ public struct ControlStatus: Equatable, Sendable {
 
 /// The session's line is not a reply; the session and client disagree on the protocol.
 public struct ControlReplyError: Error, Equatable, Sendable, CustomStringConvertible {
+    public init() {}
     public var description: String { "The session sent an answer this estimator does not understand." }
 }
 

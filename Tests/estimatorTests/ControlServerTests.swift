@@ -166,7 +166,17 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
         let fd = try echo.rawSocket()
         defer { close(fd) }
         writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
-        #expect(readToEnd(fd).isEmpty, "closed without an answer")
+        let answer = readToEnd(fd).split(separator: 0x0A)
+        #expect(answer.count == 1, "one refusal, then closed")
+        #expect(try ControlReply(parsing: try #require(answer.first)) == ControlReply(exitCode: 77, message: "This session belongs to another user."))
+    }
+
+    @Test func stopBeforeStartClosesAtOnce() async throws {
+        let directory = try TemporaryDirectory.make()
+        let server = try ControlServer(path: directory + "/hci0.sock") { _, _ in }
+        await server.stop()
+        #expect(access(directory + "/hci0.sock", F_OK) != 0)
+        rmdir(directory)
     }
 
     @Test func stopRemovesTheSocket() async throws {

@@ -60,7 +60,11 @@ final class ControlClient {
     /// Sends a request and reads its one-line reply.
     func call(_ request: ControlRequest) throws(UserError) -> ControlReply {
         do {
-            try send(request)
+            do { try send(request) } catch {
+                // A refused connection is closed at once; its one answer may still be waiting.
+                guard let line = try? readLine(), let reply = try? ControlReply(parsing: line) else { throw error }
+                return reply
+            }
             guard let line = try readLine() else {
                 throw UserError(.software, "The session closed the connection without answering; see its log.")
             }
@@ -82,17 +86,19 @@ enum SessionLocator {
     /// Connects to the session on `adapter`, or to the only running session.
     /// No session: exit 69 telling the user to join; several and no adapter:
     /// exit 64 listing them.
-    static func connect(adapter: String?, in directory: RuntimeDirectory = .current()) throws(UserError) -> (adapter: String, client: ControlClient) {
+    static func connect(adapter: String?, timeout: Int = 10, in directory: RuntimeDirectory = .current())
+        throws(UserError) -> (adapter: String, client: ControlClient)
+    {
         if let adapter {
             guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
-            guard let client = ControlClient(path: directory.socketPath(adapter: adapter)) else {
+            guard let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) else {
                 throw UserError(.unavailable, "No session is running on \(adapter); run `estimator join --adapter \(adapter)` first.")
             }
             return (adapter, client)
         }
         var live: [(adapter: String, client: ControlClient)] = []
         for adapter in directory.adaptersWithSockets() {
-            if let client = ControlClient(path: directory.socketPath(adapter: adapter)) { live.append((adapter, client)) }
+            if let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) { live.append((adapter, client)) }
         }
         switch live.count {
         case 0: throw UserError(.unavailable, "No session is running; run `estimator join` first.")

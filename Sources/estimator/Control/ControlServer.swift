@@ -33,6 +33,7 @@ final class ControlServer: Sendable {
     private struct State {
         var clients: [ClientID: Client] = [:]
         var nextID: UInt64 = 0
+        var started = false
         var stopping = false
         var ended = false
         var endWaiters: [CheckedContinuation<Void, Never>] = []
@@ -75,6 +76,7 @@ final class ControlServer: Sendable {
 
     /// Starts serving on a new thread.
     func start() {
+        state.withLock { $0.started = true }
         LoopThread.spawn { [self] in run() }
     }
 
@@ -97,6 +99,10 @@ final class ControlServer: Sendable {
     /// Ends the loop: closes every client and the listener, removes the
     /// socket file; returns once all that is done.
     func stop() async {
+        if state.withLock({ !$0.started && !$0.ended }) {
+            // Never served: there is no loop to end, only descriptors to close.
+            return shutDown()
+        }
         await withCheckedContinuation { continuation in
             let ended = state.withLock { state -> Bool in
                 state.stopping = true
@@ -150,8 +156,8 @@ final class ControlServer: Sendable {
             guard fd >= 0 else { return }
             Descriptor.setNonBlockingCloseOnExec(fd)
             guard peerUID(fd) == allowedUID else {
-                // Another user's client learns nothing; it is simply refused.
-                close(fd)
+                // Another user's client is told why, and learns nothing else.
+                refuse(fd, ControlReply(exitCode: 77, message: "This session belongs to another user."))
                 continue
             }
             let admitted = state.withLock { state -> Bool in
@@ -160,12 +166,15 @@ final class ControlServer: Sendable {
                 state.clients[ClientID(value: state.nextID)] = Client(fd: fd)
                 return true
             }
-            if !admitted {
-                let reply = ControlReply(exitCode: 69, message: "The session is busy with too many clients; try again.")
-                _ = (reply.serialized + "\n").withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-                close(fd)
-            }
+            if !admitted { refuse(fd, ControlReply(exitCode: 69, message: "The session is busy with too many clients; try again.")) }
         }
+    }
+
+    /// One answer, best effort (the socket buffer of a fresh connection has
+    /// room for it), then the connection is closed.
+    private func refuse(_ fd: Int32, _ reply: ControlReply) {
+        _ = (reply.serialized + "\n").withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        close(fd)
     }
 
     private func peerUID(_ fd: Int32) -> uid_t? { Descriptor.peerCredentials(fd)?.uid }
