@@ -49,7 +49,20 @@ struct JoinCommand: AsyncParsableCommand {
         if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
         } else if foreground {
-            throw UserError(.usage, "--foreground is not available yet; run `estimator join` and `estimator watch`.")
+            let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
+                                         staleAfter: .seconds(stale), directory: directory, logging: false)
+            var failure: UserError?
+            let code = await process.run(ready: { reply in
+                if reply.exitCode == 0 {
+                    try? settings.config.save()
+                } else {
+                    failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
+                }
+            }, companion: { session in await ForegroundTable.run(session) })
+            if let failure { throw failure }
+            if code != 0 { throw ExitCode(code) }
+            print("left channel \(settings.channel)")
+            return
         } else {
             reply = try SessionLauncher.launch(settings, staleAfter: stale)
         }

@@ -11,10 +11,16 @@ struct SessionProcess {
     let name: PersonName
     let staleAfter: Duration
     let directory: RuntimeDirectory
+    /// Whether to write the log on standard output: not when a foreground
+    /// table owns the terminal.
+    var logging = true
 
     /// Runs until the session ends. `ready` is told once, with the line
-    /// `join` prints (exit 0) or the failure it reports; the exit code is returned.
-    func run(ready: (ControlReply) -> Void) async -> Int32 {
+    /// `join` prints (exit 0) or the failure it reports; the exit code is
+    /// returned. `companion` (the foreground table) runs alongside once the
+    /// session is ready; when it returns, the session leaves.
+    func run(ready: (ControlReply) -> Void,
+             companion: (@Sendable (Session) async -> Void)? = nil) async -> Int32 {
         do {
             try directory.prepare()
         } catch {
@@ -52,13 +58,16 @@ struct SessionProcess {
             return fail(UserError(error.code, error.description), ready)
         }
         server.start()
+        let logging = logging
         let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
-            SessionLog.write("signal received: leaving")
+            if logging { SessionLog.write("signal received: leaving") }
             Task { await session.leave() }
         }
-        await session.addWatcher { line in
-            if let parsed = try? ControlWatchLine(parsing: Array(line.utf8)) { SessionLog.write(parsed) }
-            return true
+        if logging {
+            await session.addWatcher { line in
+                if let parsed = try? ControlWatchLine(parsing: Array(line.utf8)) { SessionLog.write(parsed) }
+                return true
+            }
         }
         ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
 
@@ -68,6 +77,12 @@ struct SessionProcess {
             group.addTask {
                 await session.ended()
                 requestSink.finish()
+            }
+            if let companion {
+                group.addTask {
+                    await companion(session)
+                    await session.leave()
+                }
             }
             for await (request, client) in requests {
                 group.addTask { await Self.serve(request, from: client, session: session, server: server) }

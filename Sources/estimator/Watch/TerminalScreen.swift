@@ -30,9 +30,12 @@ struct TerminalScreen {
         entered = false
     }
 
-    mutating func draw(_ table: LiveTable) {
+    /// Draws the table, with `footer` lines (the key legend) kept below it.
+    mutating func draw(_ table: LiveTable, footer: [String] = []) {
         let size = Self.size
-        write(differ.update(to: renderer.lines(table, size: size), size: size))
+        let room = TerminalSize(columns: size.columns, rows: max(size.rows - footer.count, 1))
+        let footer = footer.map { String(TerminalText.sanitize($0).prefix(max(size.columns - 1, 0))) }
+        write(differ.update(to: renderer.lines(table, size: room) + footer, size: size))
     }
 
     private func write(_ text: String) {
