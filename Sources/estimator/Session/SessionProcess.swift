@@ -14,6 +14,8 @@ struct SessionProcess {
     /// Whether to write the log on standard output: not when a foreground
     /// table owns the terminal.
     var logging = true
+    /// Makes the adapter's radio; tests hand in their own.
+    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = RadioChoice.make(adapter:)
 
     /// Runs until the session ends. `ready` is told once, with the line
     /// `join` prints (exit 0) or the failure it reports; the exit code is
@@ -46,7 +48,7 @@ struct SessionProcess {
             return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
         let radio: any SessionRadio
-        do { radio = try RadioChoice.make(adapter: adapter) } catch {
+        do { radio = try makeRadio(adapter) } catch {
             await server.stop()
             return fail(UserError(error.code, error.description), ready)
         }
