@@ -60,7 +60,7 @@ struct Config: Equatable {
         if let adapter { members.append(("adapter", .string(adapter))) }
         let text = ControlJSON.object(members).serialized + "\n"
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        try Self.makeDirectories(directory)
+        try Directories.create(directory, mode: 0o700)
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.cannotWrite(path) }
@@ -72,38 +72,8 @@ struct Config: Equatable {
         }
     }
 
-    private static func makeDirectories(_ path: String) throws(UserError) {
-        var prefix = ""
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw cannotWrite(path) }
-        }
-    }
 
     private static func cannotWrite(_ path: String) -> UserError {
         UserError(.permission, "Cannot write \(path) (\(SystemCallError("write").description)); check its directory's permissions.")
-    }
-}
-
-/// The user running estimator, from the password database.
-struct Account {
-    let login: String
-    /// The full name: the GECOS field up to its first comma; may be empty.
-    let fullName: String
-    let home: String
-
-    static var current: Account {
-        guard let entry = getpwuid(getuid()) else {
-            return Account(login: Environment.value("USER") ?? "estimator", fullName: "", home: "/")
-        }
-        let gecos = entry.pointee.pw_gecos.map { String(cString: $0) } ?? ""
-        return Account(login: String(cString: entry.pointee.pw_name),
-                       fullName: String(gecos.prefix { $0 != "," }),
-                       home: String(cString: entry.pointee.pw_dir))
-    }
-
-    /// The name to show when none was given: the full name, else the login.
-    var defaultName: PersonName? {
-        (try? PersonName.parse(fullName).name) ?? (try? PersonName.parse(login).name)
     }
 }

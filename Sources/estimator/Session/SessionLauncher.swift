@@ -18,7 +18,7 @@ enum SessionLauncher {
 
     static func launch(_ settings: JoinSettings, staleAfter seconds: Int) throws(UserError) -> ControlReply {
         let log = logPath(adapter: settings.adapter)
-        try makeDirectories(String(log[..<log.lastIndex(of: "/")!]))
+        try Directories.create(String(log[..<(log.lastIndex(of: "/") ?? log.endIndex)]), mode: 0o700)
 
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw UserError(.software, "Cannot create a pipe (\(SystemCallError("pipe")))." ) }
@@ -83,16 +83,6 @@ enum SessionLauncher {
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             if let fd = Int32(name), fd > 2, fd != own { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
-        }
-    }
-
-    private static func makeDirectories(_ path: String) throws(UserError) {
-        var prefix = ""
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw UserError(.permission, "Cannot create \(prefix) (\(SystemCallError("mkdir"))); check its parent's permissions.")
-            }
         }
     }
 }
