@@ -215,4 +215,36 @@ final class SessionSandbox {
         #expect(try sandbox.run("status").stdout.contains("card —"), "the pick did not happen")
         try sandbox.run("leave")
     }
+
+    @Test func watchFollowsTheSessionUntilItLeaves() throws {
+        let sandbox = try SessionSandbox()
+        try sandbox.run("join", "--channel", "4", "--name", "Ann")
+        let watch = Process()
+        watch.executableURL = EstimatorProcess.executable
+        watch.arguments = ["watch"]  // not a terminal: a line per change
+        watch.environment = sandbox.environment
+        let out = Pipe(), err = Pipe()
+        watch.standardOutput = out
+        watch.standardError = err
+        try watch.run()
+        // Its first line is the radio's state: from then on it is attached.
+        var first: [UInt8] = []
+        while first.last != 0x0A, let byte = try out.fileHandleForReading.read(upToCount: 1)?.first { first.append(byte) }
+        #expect(String(decoding: first, as: UTF8.self) == "radio: advertising and scanning\n")
+        try sandbox.run("pick", "5")
+        try sandbox.run("leave")
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0, "\(errText)")
+        #expect(errText == "The session ended: left channel 4.\n")
+        #expect(outText.isEmpty, "nobody else was heard")
+    }
+
+    @Test func watchBadChannelIsOneSentence() throws {
+        let sandbox = try SessionSandbox()
+        let result = try sandbox.run("watch", "--channel", "-1")
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: '-1' is not a channel; a channel is a whole number from 0 to 255.\n")
+    }
 }
