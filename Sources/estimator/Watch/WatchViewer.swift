@@ -63,7 +63,10 @@ struct WatchViewer {
             report(table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
                                               rssi: rssi, time: clock.now)))
         case let .radio(state):
-            if output == .lines { print("radio: \(TerminalText.sanitize(state))") }
+            if output == .lines {
+                print("radio: \(TerminalText.sanitize(state))")
+                fflush(nil)
+            }
             dirty = true
         case .ended: break
         }
