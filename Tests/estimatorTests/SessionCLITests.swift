@@ -247,4 +247,27 @@ final class SessionSandbox {
         #expect(result.status == 64)
         #expect(result.stderr == "Error: '-1' is not a channel; a channel is a whole number from 0 to 255.\n")
     }
+
+    @Test func foregroundPicksByKeyAndLeavesOnQ() throws {
+        let sandbox = try SessionSandbox()
+        let process = Process()
+        process.executableURL = EstimatorProcess.executable
+        process.arguments = ["join", "--foreground", "--channel", "9", "--name", "Fore"]
+        process.environment = sandbox.environment
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data("5q".utf8))
+        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(errText)")
+        #expect(outText.contains("Fore (you)"), "the table was drawn")
+        #expect(outText.hasSuffix("left channel 9\n"))
+        #expect(!outText.contains("radio:"), "no log lines in the table")
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":9"#))
+        #expect(try sandbox.run("status").status == 69, "the session ended with the terminal")
+    }
 }

@@ -52,6 +52,29 @@ import Testing
         #expect(lastAdvertised() == "01C805Christopher ", "cut to 12 bytes")
     }
 
+    @Test func refusedUpdateIsReportedWithItsCode() async throws {
+        let session = try makeSession()
+        try await session.start()
+        radio.failUpdates(with: .accessDenied("not allowed"))
+        let reply = await session.handle(.pick(.two))
+        #expect(reply.exitCode == 77)
+        #expect(reply.message == RadioError.accessDenied("not allowed").description)
+        #expect(await session.status.radio == RadioError.accessDenied("not allowed").description)
+        radio.failUpdates(with: nil)
+        radio.report(.available)
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        await watched.wait(count: 3)
+        #expect(await session.status.radio == "advertising and scanning", "recovered when the radio is back")
+        #expect(lastAdvertised() == "010102전수열", "with the card picked while refused")
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+    }
+
     @Test func badNameIsRefusedAndNothingChanges() async throws {
         let session = try makeSession()
         try await session.start()

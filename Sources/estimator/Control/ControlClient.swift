@@ -108,9 +108,4 @@ enum SessionLocator {
             throw UserError(.usage, "Sessions are running on \(names); choose one with --adapter.")
         }
     }
-
-    /// Adapters with a session answering on them.
-    static func running(in directory: RuntimeDirectory = .current()) -> [String] {
-        directory.adaptersWithSockets().filter { ControlClient(path: directory.socketPath(adapter: $0)) != nil }
-    }
 }
