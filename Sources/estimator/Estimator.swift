@@ -11,11 +11,15 @@ struct Estimator: AsyncParsableCommand {
             everyone's cards. No server, no pairing, no network.
             """,
         version: "0.1.0",
-        subcommands: [PacketCommand.self])
+        subcommands: [
+            JoinCommand.self, PickCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self,
+            PacketCommand.self, SessionCommand.self,
+        ])
 
     /// ArgumentParser's `main`, with errors reported as one sentence and a
     /// sysexits code (`UserError`).
     static func main() async {
+        QuickCommand.runIfPossible()
         do {
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

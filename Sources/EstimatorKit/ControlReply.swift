@@ -1,0 +1,95 @@
+/// The session's answer to one request: a JSON line such as
+/// `{"exit":0,"message":"picked 8"}`.
+public struct ControlReply: Equatable, Sendable {
+    /// The sysexits code the client should exit with (0 for success).
+    public var exitCode: Int32
+    /// One sentence for a person.
+    public var message: String
+    /// Present in the answer to `status`.
+    public var status: ControlStatus?
+
+    public init(exitCode: Int32, message: String, status: ControlStatus? = nil) {
+        self.exitCode = exitCode
+        self.message = message
+        self.status = status
+    }
+
+    public var serialized: String {
+        var members: [(key: String, value: ControlJSON)] = [
+            ("exit", .number(String(exitCode))), ("message", .string(message)),
+        ]
+        if let status { members.append(("status", status.json)) }
+        return ControlJSON.object(members).serialized
+    }
+
+    public init(parsing line: some Collection<UInt8>) throws(ControlReplyError) {
+        guard let json = try? ControlJSON.parse(line),
+              let code = json["exit"]?.integer, let exit = Int32(exactly: code),
+              let message = json["message"]?.string
+        else { throw ControlReplyError() }
+        self.init(exitCode: exit, message: message)
+        if let field = json["status"] {
+            guard let status = ControlStatus(json: field) else { throw ControlReplyError() }
+            self.status = status
+        }
+    }
+}
+
+/// What a session reports about itself.
+public struct ControlStatus: Equatable, Sendable {
+    public var pid: Int32
+    public var adapter: String
+    public var channel: UInt8
+    public var name: String
+    public var card: Card
+    /// People heard in my channel right now.
+    public var peers: Int
+    /// The radio's state in words (`"advertising and scanning"`, `"bluetoothd is not running"`).
+    public var radio: String
+
+    public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String) {
+        self.pid = pid
+        self.adapter = adapter
+        self.channel = channel
+        self.name = name
+        self.card = card
+        self.peers = peers
+        self.radio = radio
+    }
+
+    var json: ControlJSON {
+        .object([
+            ("pid", .number(String(pid))), ("adapter", .string(adapter)),
+            ("channel", .number(String(channel))), ("name", .string(name)),
+            ("cardRaw", .string(card.hex)), ("peers", .number(String(peers))), ("radio", .string(radio)),
+        ])
+    }
+
+    init?(json: ControlJSON) {
+        guard let pid = json["pid"]?.integer.flatMap(Int32.init(exactly:)),
+              let adapter = json["adapter"]?.string,
+              let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)),
+              let name = json["name"]?.string,
+              let card = json["cardRaw"]?.string.flatMap(UInt8.init(hex:)),
+              let peers = json["peers"]?.integer,
+              let radio = json["radio"]?.string
+        else { return nil }
+        self.init(pid: pid, adapter: adapter, channel: channel, name: name,
+                  card: Card(rawValue: card), peers: peers, radio: radio)
+    }
+}
+
+/// The session's line is not a reply; the session and client disagree on the protocol.
+public struct ControlReplyError: Error, Equatable, Sendable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "The session sent an answer this estimator does not understand." }
+}
+
+extension UInt8 {
+    /// Two hex digits, either case.
+    init?(hex: String) {
+        guard hex.utf8.count == 2, hex.utf8.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 | 0x20 }),
+              let value = UInt8(hex, radix: 16) else { return nil }
+        self = value
+    }
+}

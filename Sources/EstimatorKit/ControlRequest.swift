@@ -1,0 +1,110 @@
+/// One request to a running session, sent over its control socket as a
+/// single JSON line, for example `{"request":"pick","card":"8"}`.
+public enum ControlRequest: Equatable, Sendable {
+    /// Set my card.
+    case pick(Card)
+    /// Switch channel and/or name; `nil` keeps the current one.
+    case join(channel: UInt8?, name: String?)
+    /// Broadcast card none briefly, then end the session.
+    case leave
+    /// Report what the session is doing.
+    case status
+    /// Keep the connection open and stream what the session hears.
+    case watch
+
+    /// Longest request line accepted, newline excluded.
+    public static let maximumLength = 4096
+
+    /// Parses one request line (without its newline).
+    public init(parsing line: some Collection<UInt8>) throws(ControlRequestError) {
+        guard line.count <= Self.maximumLength else { throw .tooLong(line.count) }
+        let json: ControlJSON
+        do { json = try ControlJSON.parse(line) } catch { throw .malformed(error) }
+        guard case let .object(members) = json else { throw .notAnObject }
+        guard let kind = json["request"] else { throw .missingField("request") }
+        guard let name = kind.string else { throw .wrongType(field: "request", expected: "a string") }
+
+        let allowed: Set<String>
+        switch name {
+        case "pick":
+            allowed = ["request", "card"]
+            guard let field = json["card"] else { throw .missingField("card") }
+            guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
+            do { self = .pick(try Card(parsing: text)) } catch { throw .invalidCard(error) }
+        case "join":
+            allowed = ["request", "channel", "name"]
+            var channel: UInt8?
+            if let field = json["channel"], field != .null {
+                guard let number = field.integer, let byte = UInt8(exactly: number) else {
+                    throw .wrongType(field: "channel", expected: "an integer from 0 to 255")
+                }
+                channel = byte
+            }
+            var person: String?
+            if let field = json["name"], field != .null {
+                guard let text = field.string else { throw .wrongType(field: "name", expected: "a string") }
+                person = text
+            }
+            self = .join(channel: channel, name: person)
+        case "leave": allowed = ["request"]; self = .leave
+        case "status": allowed = ["request"]; self = .status
+        case "watch": allowed = ["request"]; self = .watch
+        default: throw .unknownRequest(name)
+        }
+        if let extra = members.first(where: { !allowed.contains($0.key) }) { throw .unknownField(extra.key) }
+    }
+
+    /// The request as one JSON line, newline excluded.
+    public var serialized: String {
+        let json: ControlJSON
+        switch self {
+        case let .pick(card):
+            // The deck's name ("8", "coffee"); every card the parser yields has one.
+            json = .object([("request", .string("pick")), ("card", .string(card.name ?? card.hex))])
+        case let .join(channel, name):
+            var members: [(key: String, value: ControlJSON)] = [("request", .string("join"))]
+            if let channel { members.append(("channel", .number(String(channel)))) }
+            if let name { members.append(("name", .string(name))) }
+            json = .object(members)
+        case .leave: json = .object([("request", .string("leave"))])
+        case .status: json = .object([("request", .string("status"))])
+        case .watch: json = .object([("request", .string("watch"))])
+        }
+        return json.serialized
+    }
+}
+
+/// Why a control line is not a request; the session replies with this
+/// sentence and carries on.
+public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvertible {
+    case tooLong(Int)
+    case malformed(ControlJSONError)
+    case notAnObject
+    case missingField(String)
+    case wrongType(field: String, expected: String)
+    case unknownRequest(String)
+    case unknownField(String)
+    case invalidCard(CardParseError)
+
+    public var description: String {
+        switch self {
+        case let .tooLong(count):
+            "The request is \(count) bytes long; requests are at most \(ControlRequest.maximumLength) bytes."
+        case let .malformed(error): "The request is not valid JSON (\(error))."
+        case .notAnObject: "The request is not a JSON object."
+        case let .missingField(field): "The request has no \"\(field)\" field."
+        case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
+        case let .unknownRequest(name):
+            "\(Self.quoted(name)) is not a request; requests are pick, join, leave, status and watch."
+        case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
+        case let .invalidCard(error):
+            "\(Self.quoted(error.input)) is not a card; valid cards are \(Card.typedForms)."
+        }
+    }
+
+    /// Echoes untrusted text safely: JSON-quoted, cut short.
+    private static func quoted(_ text: String) -> String {
+        let short = text.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…" : text
+        return ControlJSON.string(short).serialized
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import EstimatorKit
+
+/// `estimator join`: start my session, or switch the running one.
+struct JoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Join a channel: advertise your card and scan for the others'.",
+        discussion: """
+            Starts a session in the background for the adapter and returns once BlueZ \
+            has accepted the advertisement; problems (no bluetoothd, no adapter, \
+            adapter off, no advertising slot) are reported here with the fix. If a \
+            session is already running on the adapter, it switches channel and name \
+            at once. Channel, name and adapter are remembered for next time in \
+            $XDG_CONFIG_HOME/estimator/config.json; the first name is your account's \
+            full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
+
+            Examples:
+              estimator join --channel 1 --name 전수열
+              joined channel 1 as 전수열 on hci0 (session pid 4242)
+              estimator join --channel 2        # switch the running session
+              estimator join --foreground       # table and keyboard in this terminal
+            """)
+
+    // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
+    @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: the last one, else 0).")
+    var channel: String?
+
+    @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent (default: the last one, else your account's name).")
+    var name: String?
+
+    @Option(help: "The Bluetooth adapter, like hci1 (default: the last one, else hci0).")
+    var adapter: String?
+
+    @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
+    var foreground = false
+
+    @Option(help: "Seconds without hearing a peer before it is shown stale.")
+    var stale: Int = 6
+
+    func run() async throws {
+        guard (1...3600).contains(stale) else { throw UserError(.usage, "--stale must be from 1 to 3600 seconds.") }
+        let remembered = try Config.load()
+        let settings = try JoinSettings(channel: channel, name: name, adapter: adapter, remembered: remembered)
+        for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
+
+        let directory = RuntimeDirectory.current()
+        let reply: ControlReply
+        if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
+            reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
+        } else if foreground {
+            let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
+                                         staleAfter: .seconds(stale), directory: directory, logging: false)
+            var failure: UserError?
+            let code = await process.run(ready: { reply in
+                if reply.exitCode == 0 {
+                    try? settings.config.save()
+                } else {
+                    failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
+                }
+            }, companion: { session in await ForegroundTable.run(session) })
+            if let failure { throw failure }
+            if code != 0 { throw ExitCode(code) }
+            print("left channel \(settings.channel)")
+            return
+        } else {
+            reply = try SessionLauncher.launch(settings, staleAfter: stale)
+        }
+        guard reply.exitCode == 0 else {
+            throw UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, TerminalText.sanitize(reply.message))
+        }
+        try settings.config.save()
+        print(TerminalText.sanitize(reply.message))
+    }
+}

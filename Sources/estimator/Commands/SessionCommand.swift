@@ -1,0 +1,35 @@
+import ArgumentParser
+import EstimatorKit
+import Glibc
+
+/// `estimator session`: the background session process that `join` starts.
+/// Hidden: people use `join`.
+struct SessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session",
+        abstract: "Run a session (started by `estimator join`).",
+        shouldDisplay: false)
+
+    @Option var adapter: String
+    @Option(transform: Channel.init(parsing:)) var channel: Channel
+    @Option var name: String
+    @Option var stale: Int = 6
+    @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
+
+    func run() async throws {
+        // Its own session: the terminal that ran `join` can close without taking it along.
+        setsid()
+        guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
+        let person: PersonName
+        do { person = try PersonName.parse(name).name } catch { throw UserError(.data, error.description) }
+        let process = SessionProcess(adapter: adapter, channel: channel, name: person,
+                                     staleAfter: .seconds(max(stale, 1)), directory: .current())
+        let code = await process.run { reply in
+            let line = Array((reply.serialized + "\n").utf8)
+            _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }
+            close(readyFD)
+            SessionLog.write(reply.message)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+}

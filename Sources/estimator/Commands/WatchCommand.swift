@@ -1,0 +1,43 @@
+import ArgumentParser
+import EstimatorKit
+
+/// `estimator watch`: the live table.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Show everyone's cards, live, until Ctrl-C.",
+        discussion: """
+            Attaches to the running session (your row is marked). Without --channel \
+            it shows the session's channel. --json prints one JSON object per change \
+            instead of the table.
+
+            Examples:
+              estimator watch
+              estimator watch --json | jq .
+            """)
+
+    @Option(parsing: .unconditional, help: "Only this channel, 0 to 255 (default: the session's).")
+    var channel: String?
+
+    @Option(help: "The adapter whose session to watch (default: the only running session).")
+    var adapter: String?
+
+    @Flag(help: "One JSON object per line, one per change.")
+    var json = false
+
+    @Option(help: "Seconds without hearing a peer before it is shown stale.")
+    var stale: Int = 6
+
+    func run() async throws {
+        guard (1...3600).contains(stale) else { throw UserError(.usage, "--stale must be from 1 to 3600 seconds.") }
+        var shown: Channel?
+        if let channel {
+            do { shown = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
+        }
+        let (_, client) = try SessionLocator.connect(adapter: adapter, timeout: 0)
+        let reply = try client.call(.watch)
+        guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
+        var viewer = WatchViewer(channel: shown, json: json, staleAfter: .seconds(stale))
+        try await viewer.follow(client)
+    }
+}

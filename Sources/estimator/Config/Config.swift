@@ -1,0 +1,79 @@
+import EstimatorKit
+import Glibc
+
+/// What `join` remembers for next time, in
+/// `$XDG_CONFIG_HOME/estimator/config.json`:
+/// `{"channel":1,"name":"전수열","adapter":"hci0"}`.
+struct Config: Equatable {
+    var channel: Channel?
+    var name: PersonName?
+    var adapter: String?
+
+    /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
+    static var path: String {
+        let configured = Environment.value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let base = configured ?? (Environment.value("HOME") ?? Account.current.home) + "/.config"
+        return base + "/estimator/config.json"
+    }
+
+    /// Reads the file; a missing file is an empty config. A damaged one is
+    /// an error (exit 65) rather than silently forgotten.
+    static func load(from path: String = Config.path) throws(UserError) -> Config {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return Config() }
+            throw UserError(.permission, "Cannot read \(path) (\(SystemCallError("open").description)); fix its permissions.")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= 65536 {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        let damaged = UserError(.data, "\(path) is damaged; fix it or delete it and join again.")
+        guard bytes.count <= 65536, let json = try? ControlJSON.parse(bytes), case .object = json else { throw damaged }
+        var config = Config()
+        if let value = json["channel"], value != .null {
+            guard let number = value.integer, let byte = UInt8(exactly: number) else { throw damaged }
+            config.channel = Channel(rawValue: byte)
+        }
+        if let value = json["name"], value != .null {
+            guard let text = value.string, let name = try? PersonName.parse(text).name else { throw damaged }
+            config.name = name
+        }
+        if let value = json["adapter"], value != .null {
+            guard let text = value.string, AdapterName.isValid(text) else { throw damaged }
+            config.adapter = text
+        }
+        return config
+    }
+
+    /// Writes the file atomically (a temporary file renamed over it), so a
+    /// crash never leaves half a config.
+    func save(to path: String = Config.path) throws(UserError) {
+        var members: [(key: String, value: ControlJSON)] = []
+        if let channel { members.append(("channel", .number(String(channel.rawValue)))) }
+        if let name { members.append(("name", .string(name.text))) }
+        if let adapter { members.append(("adapter", .string(adapter))) }
+        let text = ControlJSON.object(members).serialized + "\n"
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        try Directories.create(directory, mode: 0o700)
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.cannotWrite(path) }
+        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        let closed = close(fd)
+        guard written == text.utf8.count, closed == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw Self.cannotWrite(path)
+        }
+    }
+
+
+    private static func cannotWrite(_ path: String) -> UserError {
+        UserError(.permission, "Cannot write \(path) (\(SystemCallError("write").description)); check its directory's permissions.")
+    }
+}

@@ -1,0 +1,49 @@
+import EstimatorKit
+
+/// The channel, name and adapter a `join` uses: what was typed, else what
+/// was remembered, else the defaults (channel 0, the account's name, hci0).
+/// Everything typed is checked before anything is started or written.
+struct JoinSettings: Equatable {
+    var channel: Channel
+    var name: PersonName
+    var adapter: String
+    /// Things to tell the person (a shortened name, a name the app won't show).
+    var warnings: [String] = []
+
+    /// A typed name longer than this is refused rather than cut: it is not
+    /// a name but a mistake (a pasted paragraph).
+    static let maximumTypedNameBytes = 64
+
+    init(channel: String?, name: String?, adapter: String?, remembered: Config, account: Account = .current) throws(UserError) {
+        if let channel {
+            do { self.channel = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
+        } else {
+            self.channel = remembered.channel ?? .default
+        }
+        if let adapter {
+            guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
+            self.adapter = adapter
+        } else {
+            self.adapter = remembered.adapter ?? "hci0"
+        }
+        if let name {
+            guard name.utf8.count <= Self.maximumTypedNameBytes else {
+                throw UserError(.data, "The name is \(name.utf8.count) bytes long; names are sent as at most \(PersonName.maxUTF8Count) bytes, so give a shorter one.")
+            }
+            do {
+                let parsed = try PersonName.parse(name)
+                self.name = parsed.name
+                warnings = parsed.warnings.map(\.description)
+            } catch {
+                throw UserError(.data, error.description)
+            }
+        } else if let known = remembered.name ?? account.defaultName {
+            self.name = known
+        } else {
+            throw UserError(.usage, "No name is known for this account; give one with --name.")
+        }
+    }
+
+    /// What to remember after a successful join.
+    var config: Config { Config(channel: channel, name: name, adapter: adapter) }
+}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// A radio that lives in memory: it records what it is asked to advertise
+/// and reports whatever events it is given. The session core's tests use
+/// it; the CLI tests select it with `ESTIMATOR_TEST_RADIO=memory` to run
+/// whole processes on a machine without Bluetooth. It is no fake BlueZ:
+/// nothing of D-Bus or BlueZ is imitated.
+final class MemoryRadio: SessionRadio {
+    private struct State {
+        var advertised: [[UInt8]] = []
+        var isRunning = false
+        var startFailure: RadioError?
+        var updateFailure: RadioError?
+    }
+
+    private let state = Mutex(State())
+    let events: AsyncStream<RadioEvent>
+    private let continuation: AsyncStream<RadioEvent>.Continuation
+
+    init(startFailure: RadioError? = nil) {
+        (events, continuation) = AsyncStream.makeStream(of: RadioEvent.self)
+        state.withLock { $0.startFailure = startFailure }
+    }
+
+    /// Every local name advertised, oldest first.
+    var advertised: [[UInt8]] { state.withLock { $0.advertised } }
+    /// Whether an advertisement is registered.
+    var isRunning: Bool { state.withLock { $0.isRunning } }
+
+    /// Makes the next `start` (or every `update`) fail.
+    func failNextStart(with error: RadioError) { state.withLock { $0.startFailure = error } }
+    func failUpdates(with error: RadioError?) { state.withLock { $0.updateFailure = error } }
+
+    /// Delivers an event as if the radio had reported it.
+    func report(_ event: RadioEvent) { continuation.yield(event) }
+
+    func start(localName: [UInt8]) async throws(RadioError) {
+        try state.withLock { state throws(RadioError) in
+            if let failure = state.startFailure {
+                state.startFailure = nil
+                throw failure
+            }
+            state.isRunning = true
+            state.advertised.append(localName)
+        }
+    }
+
+    func update(localName: [UInt8]) async throws(RadioError) {
+        try state.withLock { state throws(RadioError) in
+            if let failure = state.updateFailure { throw failure }
+            state.advertised.append(localName)
+        }
+    }
+
+    func stop() async {
+        state.withLock { $0.isRunning = false }
+        continuation.finish()
+    }
+}

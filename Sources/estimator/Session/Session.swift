@@ -1,0 +1,189 @@
+import EstimatorKit
+
+/// The session core: who I am (channel, name, card), what the radio hears,
+/// and the answers to control requests. Radio and clock are injected, so
+/// every rule here is tested without Bluetooth and without waiting.
+actor Session {
+    /// How long card none is broadcast before leaving, so peers drop me at once.
+    static let leaveBroadcast: Duration = .seconds(1)
+    /// How often stale peers are looked for.
+    static let tickInterval: Duration = .milliseconds(500)
+
+    let adapter: String
+    let pid: Int32
+    private let radio: any SessionRadio
+    private let clock: any SessionClock
+    private(set) var channel: Channel
+    private(set) var name: PersonName
+    private(set) var card: Card = .none
+    private(set) var table: PeerTable
+    /// Why the radio is not working, or nil while it is.
+    private(set) var radioProblem: RadioError?
+    /// Set when leaving starts: requests are refused from then on.
+    private(set) var hasEnded = false
+    /// Set when leaving is done.
+    private var finished = false
+    private var watchers: [UInt64: @Sendable (String) -> Bool] = [:]
+    private var nextWatcher: UInt64 = 0
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+    private var observers: [@Sendable () -> Void] = []
+
+    init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
+         radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
+        self.adapter = adapter
+        self.channel = channel
+        self.name = name
+        self.table = table
+        self.radio = radio
+        self.clock = clock
+        self.pid = pid
+    }
+
+    /// The local name advertised now.
+    var localName: [UInt8] { Array(Packet(channel: channel, card: card, name: name).localName.utf8) }
+
+    /// Advertises and scans; returns once BlueZ has accepted the advertisement.
+    func start() async throws(RadioError) {
+        try await radio.start(localName: localName)
+    }
+
+    /// Reads the radio's events until it stops; run it as its own task.
+    func listen() async {
+        for await event in radio.events {
+            switch event {
+            case let .heard(bytes, rssi): heard(bytes, rssi: rssi)
+            case let .unavailable(problem):
+                radioProblem = problem
+                broadcast(.radio(radioState))
+            case .available:
+                guard !hasEnded else { continue }
+                do {
+                    try await radio.start(localName: localName)
+                    radioProblem = nil
+                } catch {
+                    radioProblem = error
+                }
+                broadcast(.radio(radioState))
+            }
+            changed()
+        }
+    }
+
+    /// Turns stale peers stale and drops the long gone, every `tickInterval`
+    /// of the injected clock, until the session ends.
+    func tick() async {
+        while !hasEnded {
+            do { try await clock.sleep(for: Self.tickInterval) } catch { return }
+            if !table.tick(now: clock.now).isEmpty { changed() }
+        }
+    }
+
+    private func heard(_ bytes: [UInt8], rssi: Int?) {
+        if let packet = try? Packet(decoding: bytes) {
+            _ = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
+                                           rssi: rssi, time: clock.now))
+        }
+        broadcast(.heard(localName: bytes, rssi: rssi))
+    }
+
+    /// Answers one control request. `watch` is handled by `addWatcher`.
+    func handle(_ request: ControlRequest) async -> ControlReply {
+        guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
+        switch request {
+        case let .pick(newCard):
+            card = newCard
+            return await advertise(done: "picked \(newCard)")
+        case let .join(newChannel, newName):
+            let parsed: PersonName?
+            do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
+                return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
+            }
+            if let newChannel { channel = Channel(rawValue: newChannel) }
+            if let parsed { name = parsed }
+            return await advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))")
+        case .leave:
+            await leave()
+            return ControlReply(exitCode: 0, message: "left channel \(channel)")
+        case .status:
+            return ControlReply(exitCode: 0, message: radioState, status: status)
+        case .watch:
+            return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
+        }
+    }
+
+    private func advertise(done: String) async -> ControlReply {
+        defer {
+            broadcast(me)
+            changed()
+        }
+        guard radioProblem == nil else {
+            return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
+        }
+        do {
+            try await radio.update(localName: localName)
+            return ControlReply(exitCode: 0, message: done)
+        } catch {
+            radioProblem = error
+            return ControlReply(exitCode: error.code.rawValue, message: error.description)
+        }
+    }
+
+    /// Broadcasts card none for `leaveBroadcast`, then stops the radio and
+    /// ends the session. Safe to call twice (a signal during a leave).
+    func leave() async {
+        guard !hasEnded else { return await ended() }
+        hasEnded = true
+        card = .none
+        if radioProblem == nil {
+            try? await radio.update(localName: localName)
+            try? await clock.sleep(for: Self.leaveBroadcast)
+        }
+        await radio.stop()
+        broadcast(.ended("left channel \(channel)"))
+        watchers = [:]
+        finished = true
+        changed()
+        let waiters = endWaiters
+        endWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the session has ended (the radio stopped).
+    func ended() async {
+        guard !finished else { return }
+        await withCheckedContinuation { endWaiters.append($0) }
+    }
+
+    var status: ControlStatus {
+        ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
+                      peers: table.peers(in: channel).filter { $0.name != name.text }.count, radio: radioState)
+    }
+
+    /// The radio's state in words, for `status` and `watch`.
+    var radioState: String {
+        if let radioProblem { return radioProblem.description }
+        return hasEnded ? "stopped" : "advertising and scanning"
+    }
+
+    private var me: ControlWatchLine {
+        .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter)
+    }
+
+    /// Streams to a `watch` client: who I am now, then every line until the
+    /// end. `send` returns false once the client is gone.
+    func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
+        guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
+        nextWatcher += 1
+        watchers[nextWatcher] = send
+    }
+
+    private func broadcast(_ line: ControlWatchLine) {
+        let text = line.serialized
+        for (id, send) in watchers where !send(text) { watchers[id] = nil }
+    }
+
+    /// Called after every change, for the foreground table's redraw.
+    func onChange(_ observer: @escaping @Sendable () -> Void) { observers.append(observer) }
+
+    private func changed() { for observer in observers { observer() } }
+}

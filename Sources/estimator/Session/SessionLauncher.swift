@@ -1,0 +1,88 @@
+import EstimatorKit
+import Glibc
+
+/// Starts a session as a detached background process (`estimator session`,
+/// re-executing this binary) and waits until it reports ready or failed
+/// over an inherited pipe, so `join` can print the outcome and exit with
+/// the session's own code.
+enum SessionLauncher {
+    /// The descriptor number the child finds the readiness pipe on.
+    static let readyFD: Int32 = 3
+
+    /// Where a background session's output goes: `$XDG_STATE_HOME/estimator/<adapter>.log`.
+    static func logPath(adapter: String) -> String {
+        let configured = Environment.value("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let base = configured ?? (Environment.value("HOME") ?? Account.current.home) + "/.local/state"
+        return "\(base)/estimator/\(adapter).log"
+    }
+
+    static func launch(_ settings: JoinSettings, staleAfter seconds: Int) throws(UserError) -> ControlReply {
+        let log = logPath(adapter: settings.adapter)
+        try Directories.create(String(log[..<(log.lastIndex(of: "/") ?? log.endIndex)]), mode: 0o700)
+
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw UserError(.software, "Cannot create a pipe (\(SystemCallError("pipe")))." ) }
+        // Above the standard descriptors and the target, so dup2 always copies
+        // (a dup2 onto itself would keep close-on-exec set).
+        let readEnd = fcntl(ends[0], F_DUPFD_CLOEXEC, 10), writeEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
+        close(ends[0])
+        close(ends[1])
+        defer { close(readEnd) }
+
+        let arguments = ["estimator", "session", "--adapter", settings.adapter,
+                         "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
+                         "--stale", String(seconds), "--ready-fd", String(readyFD)]
+        closeInheritedDescriptorsOnExec()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, readyFD)
+        var argv = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else {
+            throw UserError(.software, "Cannot start the session process (\(SystemCallError(code: spawned, operation: "posix_spawn")))." )
+        }
+
+        // The child closes its end after one line, or dies: either way this read ends.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while !bytes.contains(0x0A) {
+            let n = read(readEnd, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        guard let line = bytes.split(separator: 0x0A).first, let reply = try? ControlReply(parsing: line) else {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            throw UserError(.software, "The session ended before it was ready; see \(log).")
+        }
+        if reply.exitCode != 0 {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)  // it exits right after reporting; leave no zombie behind
+        }
+        return reply
+    }
+
+    /// Whoever ran `join` (a shell, a test harness) may have left descriptors
+    /// open without close-on-exec, such as the write end of the pipe it reads
+    /// our output from: the long-lived session must not hold those.
+    private static func closeInheritedDescriptorsOnExec() {
+        guard let directory = opendir("/proc/self/fd") else { return }
+        defer { closedir(directory) }
+        let own = dirfd(directory)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if let fd = Int32(name), fd > 2, fd != own { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import EstimatorKit
+import Glibc
+
+/// A background session's log: lines on standard output (the log file
+/// `join` opened), written at once, so the file is current even if the
+/// session is killed.
+enum SessionLog {
+    static func write(_ line: String) {
+        let text = RFC3339.string(SystemClock().now) + " " + TerminalText.sanitize(line) + "\n"
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// What a session's stream line says worth keeping: radio trouble and the end.
+    static func write(_ line: ControlWatchLine) {
+        switch line {
+        case let .radio(state): write("radio: \(state)")
+        case let .ended(reason): write(reason)
+        case .me, .heard: break
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import EstimatorKit
+import Glibc
+
+/// A session as a process: takes the adapter's lock, serves the control
+/// socket, runs the session core on the chosen radio, leaves on SIGINT,
+/// SIGTERM and SIGHUP, and exits when the session ends.
+struct SessionProcess {
+    let adapter: String
+    let channel: Channel
+    let name: PersonName
+    let staleAfter: Duration
+    let directory: RuntimeDirectory
+    /// Whether to write the log on standard output: not when a foreground
+    /// table owns the terminal.
+    var logging = true
+    /// Makes the adapter's radio; tests hand in their own.
+    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = RadioChoice.make(adapter:)
+
+    /// Runs until the session ends. `ready` is told once, with the line
+    /// `join` prints (exit 0) or the failure it reports; the exit code is
+    /// returned. `companion` (the foreground table) runs alongside once the
+    /// session is ready; when it returns, the session leaves.
+    func run(ready: (ControlReply) -> Void,
+             companion: (@Sendable (Session) async -> Void)? = nil) async -> Int32 {
+        do {
+            try directory.prepare()
+        } catch {
+            ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+            return error.code.rawValue
+        }
+        let lock: SessionLock?
+        do { lock = try SessionLock(path: directory.lockPath(adapter: adapter)) } catch {
+            return fail(UserError(.permission, "Cannot lock \(directory.lockPath(adapter: adapter)) (\(error))."), ready)
+        }
+        guard let lock else {
+            return fail(UserError(.unavailable, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
+        }
+        // The lock is ours, so a socket file left here is from a session that died.
+        let path = directory.socketPath(adapter: adapter)
+        unlink(path)
+
+        let (requests, requestSink) = AsyncStream.makeStream(of: (ControlRequest, ControlServer.ClientID).self)
+        let server: ControlServer
+        do {
+            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client)) }
+        } catch {
+            return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
+        }
+        let radio: any SessionRadio
+        do { radio = try makeRadio(adapter) } catch {
+            await server.stop()
+            return fail(UserError(error.code, error.description), ready)
+        }
+        let session = Session(adapter: adapter, channel: channel, name: name,
+                              table: PeerTable(staleAfter: staleAfter), radio: radio,
+                              clock: SystemClock(), pid: getpid())
+        do { try await session.start() } catch {
+            await server.stop()
+            return fail(UserError(error.code, error.description), ready)
+        }
+        server.start()
+        let logging = logging
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
+            if logging { SessionLog.write("signal received: leaving") }
+            Task { await session.leave() }
+        }
+        if logging {
+            await session.addWatcher { line in
+                if let parsed = try? ControlWatchLine(parsing: Array(line.utf8)) { SessionLog.write(parsed) }
+                return true
+            }
+        }
+        ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
+
+        await withDiscardingTaskGroup { group in
+            group.addTask { await session.listen() }
+            group.addTask { await session.tick() }
+            group.addTask {
+                await session.ended()
+                requestSink.finish()
+            }
+            if let companion {
+                group.addTask {
+                    await companion(session)
+                    await session.leave()
+                }
+            }
+            for await (request, client) in requests {
+                group.addTask { await Self.serve(request, from: client, session: session, server: server) }
+            }
+        }
+        // Every answer (the leave's own included) is queued before the socket goes.
+        await server.stop()
+        signals.cancel()
+        withExtendedLifetime(lock) {}
+        return 0
+    }
+
+    private static func serve(_ request: ControlRequest, from client: ControlServer.ClientID,
+                              session: Session, server: ControlServer) async {
+        if request == .watch {
+            server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
+            await session.addWatcher { server.send($0, to: client) }
+        } else {
+            server.send(await session.handle(request).serialized, to: client)
+        }
+    }
+
+    private func fail(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
+        ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+        return error.code.rawValue
+    }
+}

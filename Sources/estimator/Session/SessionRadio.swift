@@ -1,0 +1,92 @@
+import EstimatorKit
+
+/// The one seam between the session and Bluetooth: everything BlueZ-facing
+/// the session needs, and nothing else. The session core is written against
+/// this protocol, so it is tested with `MemoryRadio` and an injected clock;
+/// the BlueZ-backed radio implements it over the `BlueZ` module.
+///
+/// A radio serves one adapter. It advertises the estimator service UUID
+/// (`FB3367FD-09F8-4E08-9F6B-07E309FD2576`) with the given local name and
+/// scans for the same UUID, restarting discovery periodically so that
+/// advertisers still on the air are heard again.
+protocol SessionRadio: Sendable {
+    /// Registers the advertisement with `localName` and starts scanning;
+    /// returns once BlueZ has accepted the advertisement.
+    func start(localName: [UInt8]) async throws(RadioError)
+
+    /// Changes the advertised local name in place (a `PropertiesChanged` on
+    /// the advertisement), not by re-registering.
+    func update(localName: [UInt8]) async throws(RadioError)
+
+    /// Unregisters the advertisement and stops scanning. Idempotent.
+    func stop() async
+
+    /// What the radio hears and what happens to it. Single consumer: the
+    /// session reads it for its whole life; it finishes after `stop()`.
+    var events: AsyncStream<RadioEvent> { get }
+}
+
+/// Something the radio reports.
+enum RadioEvent: Equatable, Sendable {
+    /// An advertisement carrying the estimator service UUID was heard.
+    case heard(localName: [UInt8], rssi: Int?)
+    /// The radio can no longer advertise or scan (bluetoothd gone, adapter
+    /// removed or powered off, advertisement released by BlueZ). The
+    /// session keeps its state and waits for `.available`.
+    case unavailable(RadioError)
+    /// The radio can work again; the session calls `start` to re-register.
+    case available
+}
+
+/// Why the radio cannot do what the session asked, as the person who ran
+/// `join` needs to hear it.
+enum RadioError: Error, Equatable, Sendable, CustomStringConvertible {
+    case systemBusUnavailable
+    case bluetoothdAbsent
+    case adapterNotFound(String)
+    case adapterPoweredOff(String)
+    case noAdvertisingSlot(String)
+    case accessDenied(String)
+    case advertisementReleased
+    /// Anything else BlueZ said, in its words.
+    case failed(String)
+
+    /// One sentence with the fix.
+    var description: String {
+        switch self {
+        case .systemBusUnavailable:
+            "The D-Bus system bus is not reachable; start dbus (systemctl start dbus) and try again."
+        case .bluetoothdAbsent:
+            "bluetoothd is not running; start it with `sudo systemctl start bluetooth`."
+        case .adapterNotFound(let adapter):
+            "There is no Bluetooth adapter \(adapter); plug one in or pick another with --adapter (see `estimator doctor`)."
+        case .adapterPoweredOff(let adapter):
+            "\(adapter) is powered off; turn it on with `bluetoothctl power on` (and check `rfkill list`)."
+        case .noAdvertisingSlot(let adapter):
+            "\(adapter) has no free advertising slot; stop other advertisers (`bluetoothctl advertise off`) and try again."
+        case .accessDenied(let detail):
+            "BlueZ refused access (\(detail)); run as a user allowed to use Bluetooth (group bluetooth) or check the D-Bus policy."
+        case .advertisementReleased:
+            "BlueZ released the advertisement; the session re-registers it when the adapter is back."
+        case .failed(let detail):
+            "BlueZ failed: \(detail)."
+        }
+    }
+
+    /// The sysexits code `join` exits with.
+    var code: UserError.Code {
+        switch self {
+        case .accessDenied: .permission
+        case .failed: .software
+        default: .unavailable
+        }
+    }
+}
+
+/// How the session tells time: wall-clock instants for the peer table, and
+/// sleeping for the leave broadcast and the stale ticks. Injected, so tests
+/// advance time instead of waiting.
+protocol SessionClock: Sendable {
+    var now: Timestamp { get }
+    func sleep(for duration: Duration) async throws
+}

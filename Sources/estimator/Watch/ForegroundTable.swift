@@ -1,0 +1,71 @@
+import EstimatorKit
+import Glibc
+
+/// `join --foreground`: the live table of my own session in this terminal,
+/// redrawn on change (at most 20 times a second) and every half second for
+/// the ages, with a card picked by a key. Returns when `q` is pressed,
+/// input ends, or the session ends.
+enum ForegroundTable {
+    private enum Input: Sendable { case key(UInt8), changed, tick, ended }
+
+    static func run(_ session: Session) async {
+        let keyboard = Keyboard()
+        defer { keyboard.restore() }
+        let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
+        await session.onChange { sink.yield(.changed) }
+        let keys = Task {
+            for await key in keyboard.keys() { sink.yield(.key(key)) }
+            sink.yield(.ended)
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                sink.yield(.tick)
+            }
+        }
+        let end = Task {
+            await session.ended()
+            sink.yield(.ended)
+        }
+        defer {
+            keys.cancel()
+            ticker.cancel()
+            end.cancel()
+        }
+
+        var screen = TerminalScreen()
+        screen.enter()
+        defer { screen.leave() }
+        let clock = SystemClock()
+        var dirty = true
+        var lastDraw = Timestamp(nanosecondsSince1970: 0)
+        for await input in inputs {
+            switch input {
+            case .ended: return
+            case let .key(key):
+                if key == Keyboard.quit { return }
+                if let card = Keyboard.cards.first(where: { $0.key == key })?.card {
+                    _ = await session.handle(.pick(card))
+                }
+            case .changed: dirty = true
+            case .tick: break
+            }
+            let now = clock.now
+            let age = now - lastDraw
+            if (dirty && age >= .milliseconds(50)) || age >= .milliseconds(500) {
+                screen.draw(await frame(session, now: now), footer: [Keyboard.legend])
+                dirty = false
+                lastDraw = now
+            }
+        }
+    }
+
+    private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
+        let table = await session.table
+        let channel = await session.channel
+        let me = (name: await session.name.text, card: await session.card)
+        let section = TableSection(channel: channel, peers: table.peers(in: channel), me: me,
+                                   unshown: table.unshownCount(in: channel), now: now)
+        return LiveTable(sections: [section], adapter: session.adapter)
+    }
+}

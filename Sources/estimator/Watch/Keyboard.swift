@@ -1,0 +1,52 @@
+import EstimatorKit
+import Glibc
+
+/// Single keys from the terminal for the foreground session: the terminal
+/// is put in non-canonical mode without echo (Ctrl-C still signals), and
+/// restored by `restore()`.
+final class Keyboard: @unchecked Sendable {
+    /// The keys and what they pick; shown as the legend.
+    static let cards: [(key: UInt8, card: Card)] = [
+        (UInt8(ascii: "0"), .zero), (UInt8(ascii: "h"), .half), (UInt8(ascii: "1"), .one),
+        (UInt8(ascii: "2"), .two), (UInt8(ascii: "3"), .three), (UInt8(ascii: "5"), .five),
+        (UInt8(ascii: "8"), .eight), (UInt8(ascii: "t"), .thirteen), (UInt8(ascii: "w"), .twenty),
+        (UInt8(ascii: "f"), .forty), (UInt8(ascii: "x"), .hundred), (UInt8(ascii: "?"), .question),
+        (UInt8(ascii: "c"), .coffee), (UInt8(ascii: "n"), .none),
+    ]
+    static let quit = UInt8(ascii: "q")
+
+    static let legend = "keys: 0 h=½ 1 2 3 5 8 t=13 w=20 f=40 x=100 ? c=☕ n=none · q leave"
+
+    private var saved = termios()
+    private let isTerminal: Bool
+
+    init() {
+        isTerminal = isatty(0) == 1 && tcgetattr(0, &saved) == 0
+        guard isTerminal else { return }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(0, TCSANOW, &raw)
+    }
+
+    func restore() {
+        guard isTerminal else { return }
+        var original = saved
+        tcsetattr(0, TCSANOW, &original)
+    }
+
+    /// Keys as they are typed, read on their own thread; finishes at end of input.
+    func keys() -> AsyncStream<UInt8> {
+        let (stream, sink) = AsyncStream.makeStream(of: UInt8.self)
+        LoopThread.spawn {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(0, &byte, 1)
+                if n < 0, errno == EINTR { continue }
+                guard n == 1 else { break }
+                sink.yield(byte)
+            }
+            sink.finish()
+        }
+        return stream
+    }
+}

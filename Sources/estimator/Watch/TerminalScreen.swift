@@ -1,0 +1,50 @@
+import EstimatorKit
+import Glibc
+
+/// The terminal the live table is drawn on: its size, the alternate
+/// screen, and writes of only what changed (`ScreenDiffer`).
+struct TerminalScreen {
+    private var differ = ScreenDiffer()
+    private var entered = false
+    private let renderer = TableRenderer(color: TableRenderer.wantsColor(
+        isTerminal: isatty(1) == 1, environment: ["NO_COLOR": Environment.value("NO_COLOR") ?? ""]))
+
+    static var size: TerminalSize {
+        var window = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return TerminalSize(columns: 80, rows: 24)
+        }
+        return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row))
+    }
+
+    mutating func enter() {
+        write(ScreenDiffer.enter)
+        entered = true
+    }
+
+    mutating func leave() { leaveIfNeeded(true) }
+
+    mutating func leaveIfNeeded(_ wanted: Bool) {
+        guard wanted, entered else { return }
+        write(ScreenDiffer.leave)
+        entered = false
+    }
+
+    /// Draws the table, with `footer` lines (the key legend) kept below it.
+    mutating func draw(_ table: LiveTable, footer: [String] = []) {
+        let size = Self.size
+        let room = TerminalSize(columns: size.columns, rows: max(size.rows - footer.count, 1))
+        let footer = footer.map { String(TerminalText.sanitize($0).prefix(max(size.columns - 1, 0))) }
+        write(differ.update(to: renderer.lines(table, size: room) + footer, size: size))
+    }
+
+    private func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+}

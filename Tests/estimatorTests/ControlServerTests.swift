@@ -1,0 +1,190 @@
+import EstimatorKit
+import Glibc
+import Synchronization
+import Testing
+
+@testable import estimator
+
+/// A server in a fresh temporary directory that answers every request with
+/// its own serialization, so a test can see exactly what arrived.
+final class EchoServer: Sendable {
+    let directory: String
+    let server: ControlServer
+
+    init(allowedUID: uid_t = getuid()) throws {
+        directory = try TemporaryDirectory.make()
+        let box = Mutex<ControlServer?>(nil)
+        server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID) { request, client in
+            box.withLock { $0 }?.send(ControlReply(exitCode: 0, message: request.serialized).serialized, to: client)
+        }
+        box.withLock { $0 = server }
+        server.start()
+    }
+
+    var path: String { server.path }
+
+    func client() throws -> ControlClient {
+        try #require(ControlClient(path: path, timeout: 5))
+    }
+
+    /// Raw connection for sending bytes no well-behaved client would.
+    func rawSocket() throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = try UnixAddress(path: path)
+        try #require(address.withSockaddr { connect(fd, $0, $1) } == 0)
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    deinit {
+        let server = server
+        let directory = directory
+        Task {
+            await server.stop()
+            rmdir(directory)
+        }
+    }
+}
+
+enum TemporaryDirectory {
+    static func make() throws -> String {
+        var template = Array("/tmp/estimator-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if n <= 0 { return }
+        offset += n
+    }
+}
+
+/// Reads until `count` newlines have arrived (or end of stream).
+func readLines(_ fd: Int32, count: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    var byte: UInt8 = 0
+    while out.count(where: { $0 == 0x0A }) < count, read(fd, &byte, 1) == 1 { out.append(byte) }
+    return out
+}
+
+/// Reads until end of stream (or error); the bytes received.
+func readToEnd(_ fd: Int32) -> [UInt8] {
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &chunk, chunk.count)
+        if n <= 0 { return out }
+        out.append(contentsOf: chunk[..<n])
+    }
+}
+
+@Suite struct ControlServerTests {
+    @Test func answersRequests() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        let reply = try client.call(.pick(.eight))
+        #expect(reply.exitCode == 0)
+        #expect(try ControlRequest(parsing: Array(reply.message.utf8)) == .pick(.eight))
+        #expect(try client.call(.status).message == ControlRequest.status.serialized, "the connection stays usable")
+    }
+
+    @Test func socketIsPrivate() throws {
+        let echo = try EchoServer()
+        var info = stat()
+        #expect(stat(echo.path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func malformedRequestGetsErrorAndConnectionSurvives() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        let fd = try echo.rawSocket()
+        defer { close(fd) }
+        writeAll(fd, Array("{\"request\":\n{]\n\(ControlRequest.leave.serialized)\n".utf8))
+        shutdown(fd, Int32(SHUT_WR))  // half-closed: the answers still come
+        let lines = readLines(fd, count: 3).split(separator: 0x0A).map { try? ControlReply(parsing: $0) }
+        try #require(lines.count == 3)
+        #expect(lines[0]?.exitCode == 65)
+        #expect(lines[1]?.exitCode == 65)
+        #expect(lines[2]?.message == ControlRequest.leave.serialized)
+        #expect(try client.call(.status).exitCode == 0, "others are still served")
+    }
+
+    @Test(arguments: [ControlRequest.maximumLength + 1, 1 << 20])
+    func overlongLineIsAnsweredThenClosed(length: Int) throws {
+        let echo = try EchoServer()
+        let fd = try echo.rawSocket()
+        defer { close(fd) }
+        // Written from another thread: the server stops reading once the line is too long.
+        let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length) + [0x0A]
+        LoopThread.spawn { writeAll(fd, bytes) }
+        let lines = readToEnd(fd).split(separator: 0x0A)
+        #expect(lines.count == 1)
+        let reply = try ControlReply(parsing: try #require(lines.first))
+        #expect(reply.exitCode == 65)
+        #expect(reply.message.contains("at most 4096 bytes"))
+        #expect(try echo.client().call(.status).exitCode == 0, "the session carries on")
+    }
+
+    @Test func clientThatNeverEndsItsLineDoesNotBlockOthers() throws {
+        let echo = try EchoServer()
+        let stuck = try echo.rawSocket()
+        defer { close(stuck) }
+        writeAll(stuck, Array(#"{"request":"pi"#.utf8))
+        for _ in 0..<5 {
+            #expect(try echo.client().call(.status).exitCode == 0)
+        }
+        // The stuck client can still finish its line and be answered.
+        writeAll(stuck, Array(#"ck","card":"5"}"#.utf8) + [0x0A])
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = read(stuck, &chunk, chunk.count)
+        #expect(n > 0)
+        #expect(try ControlReply(parsing: chunk[..<max(n - 1, 0)]).message == ControlRequest.pick(.five).serialized)
+    }
+
+    @Test func servesHundredClientsAtOnce() throws {
+        let echo = try EchoServer()
+        let clients = try (0..<100).map { _ in try echo.client() }
+        for (i, client) in clients.enumerated() {
+            try client.send(.join(channel: UInt8(i), name: "p\(i)"))
+        }
+        for (i, client) in clients.enumerated().reversed() {
+            let line = try #require(try client.readLine())
+            #expect(try ControlReply(parsing: line).message == ControlRequest.join(channel: UInt8(i), name: "p\(i)").serialized)
+        }
+    }
+
+    @Test func refusesAnotherUser() throws {
+        // SO_PEERCRED reports our uid; a server that allows only some other uid must refuse us.
+        let echo = try EchoServer(allowedUID: getuid() &+ 1)
+        let fd = try echo.rawSocket()
+        defer { close(fd) }
+        writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
+        let answer = readToEnd(fd).split(separator: 0x0A)
+        #expect(answer.count == 1, "one refusal, then closed")
+        #expect(try ControlReply(parsing: try #require(answer.first)) == ControlReply(exitCode: 77, message: "This session belongs to another user."))
+    }
+
+    @Test func stopBeforeStartClosesAtOnce() async throws {
+        let directory = try TemporaryDirectory.make()
+        let server = try ControlServer(path: directory + "/hci0.sock") { _, _ in }
+        await server.stop()
+        #expect(access(directory + "/hci0.sock", F_OK) != 0)
+        rmdir(directory)
+    }
+
+    @Test func stopRemovesTheSocket() async throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        #expect(try client.call(.status).exitCode == 0, "accepted before the stop")
+        await echo.server.stop()
+        #expect(try client.readLine() == nil, "clients see end of stream")
+        #expect(access(echo.path, F_OK) != 0)
+    }
+}

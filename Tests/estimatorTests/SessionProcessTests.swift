@@ -1,0 +1,54 @@
+import EstimatorKit
+import Glibc
+import Testing
+
+@testable import estimator
+
+/// The session process in this process: real lock, real control socket,
+/// the in-memory radio.
+@Suite struct SessionProcessTests {
+    @Test func watchStreamsWhatIsHeardUntilTheSessionLeaves() async throws {
+        let directory = RuntimeDirectory(path: try TemporaryDirectory.make() + "/estimator")
+        let radio = MemoryRadio()
+        var process = SessionProcess(adapter: "hci0", channel: Channel(rawValue: 1),
+                                     name: try PersonName.parse("Ann").name, staleAfter: .seconds(6),
+                                     directory: directory, logging: false)
+        process.makeRadio = { _ in radio }
+        let readiness = Lines()
+        let running = Task { await process.run(ready: { _ = readiness.append($0.serialized) }) }
+        await readiness.wait(count: 1)
+        let ready = try ControlReply(parsing: Array(readiness.all[0].utf8))
+        #expect(ready.exitCode == 0)
+        #expect(ready.message.hasPrefix("joined channel 1 as Ann on hci0 (session pid "))
+
+        // A second session on the same adapter is refused by the lock.
+        let second = await SessionProcess(adapter: "hci0", channel: .default, name: try PersonName.parse("Bob").name,
+                                          staleAfter: .seconds(6), directory: directory, logging: false)
+            .run(ready: { _ in })
+        #expect(second == 69)
+
+        let watcher = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 5))
+        try watcher.send(.watch)
+        #expect(try ControlReply(parsing: try #require(try watcher.readLine())).message == "watching")
+        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+            == .me(channel: 1, name: "Ann", card: .none, adapter: "hci0"))
+        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine())) == .radio("advertising and scanning"))
+
+        radio.report(.heard(localName: Array("010105Bob".utf8), rssi: -42))
+        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+            == .heard(localName: Array("010105Bob".utf8), rssi: -42))
+
+        let picker = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 5))
+        #expect(try picker.call(.pick(.eight)).message == "picked 8")
+        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+            == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0"))
+        #expect(try picker.call(.status).status?.peers == 1)
+
+        #expect(try picker.call(.leave).message == "left channel 1")
+        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine())) == .ended("left channel 1"))
+        #expect(try watcher.readLine() == nil, "the stream closes")
+        #expect(await running.value == 0)
+        #expect(access(directory.socketPath(adapter: "hci0"), F_OK) != 0)
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FFAnn", "010108Ann", "0101FFAnn"])
+    }
+}

@@ -1,0 +1,234 @@
+import EstimatorKit
+import Synchronization
+import Testing
+
+@testable import estimator
+
+@Suite struct SessionTests {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    func makeSession(channel: UInt8 = 1, name: String = "전수열") throws -> Session {
+        Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
+                radio: radio, clock: clock, pid: 4242)
+    }
+
+    func lastAdvertised() -> String? { radio.advertised.last.map { String(decoding: $0, as: UTF8.self) } }
+
+    @Test func startAdvertisesNoCardYet() async throws {
+        let session = try makeSession()
+        try await session.start()
+        #expect(radio.isRunning)
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FF전수열"])
+    }
+
+    @Test func startFailureIsReported() async throws {
+        radio.failNextStart(with: .adapterPoweredOff("hci0"))
+        let session = try makeSession()
+        await #expect(throws: RadioError.adapterPoweredOff("hci0")) { try await session.start() }
+        #expect(!radio.isRunning)
+    }
+
+    @Test func pickUpdatesTheAdvertisedLocalName() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let reply = await session.handle(.pick(.thirteen))
+        #expect(reply == ControlReply(exitCode: 0, message: "picked 13"))
+        #expect(lastAdvertised() == "01010D전수열")
+        _ = await session.handle(.pick(.coffee))
+        #expect(lastAdvertised() == "0101FE전수열")
+        #expect(await session.status.card == .coffee)
+    }
+
+    @Test func switchChannelAndName() async throws {
+        let session = try makeSession()
+        try await session.start()
+        _ = await session.handle(.pick(.five))
+        let reply = await session.handle(.join(channel: 200, name: nil))
+        #expect(reply.exitCode == 0)
+        #expect(reply.message == "joined channel 200 as 전수열 on hci0 (session pid 4242)")
+        #expect(lastAdvertised() == "01C805전수열", "the card is kept across a switch")
+        _ = await session.handle(.join(channel: nil, name: "Christopher Robin"))
+        #expect(lastAdvertised() == "01C805Christopher ", "cut to 12 bytes")
+    }
+
+    @Test func refusedUpdateIsReportedWithItsCode() async throws {
+        let session = try makeSession()
+        try await session.start()
+        radio.failUpdates(with: .accessDenied("not allowed"))
+        let reply = await session.handle(.pick(.two))
+        #expect(reply.exitCode == 77)
+        #expect(reply.message == RadioError.accessDenied("not allowed").description)
+        #expect(await session.status.radio == RadioError.accessDenied("not allowed").description)
+        radio.failUpdates(with: nil)
+        radio.report(.available)
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        await watched.wait(count: 3)
+        #expect(await session.status.radio == "advertising and scanning", "recovered when the radio is back")
+        #expect(lastAdvertised() == "010102전수열", "with the card picked while refused")
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+    }
+
+    @Test func badNameIsRefusedAndNothingChanges() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let before = radio.advertised
+        for bad in ["", "   ", "a\u{1B}[2Jb", "bidi\u{202E}x"] {
+            let reply = await session.handle(.join(channel: 9, name: bad))
+            #expect(reply.exitCode == 65)
+        }
+        #expect(radio.advertised == before)
+        #expect(await session.channel == Channel(rawValue: 1))
+    }
+
+    @Test func leaveBroadcastsNoneForASecondThenStops() async throws {
+        let session = try makeSession()
+        try await session.start()
+        _ = await session.handle(.pick(.eight))
+        let leaving = Task { await session.handle(.leave) }
+        await clock.waitForSleepers()
+        #expect(lastAdvertised() == "0101FF전수열", "card none goes out first")
+        #expect(radio.isRunning, "and stays on the air during the broadcast")
+        clock.advance(by: .milliseconds(999))
+        #expect(radio.isRunning)
+        clock.advance(by: .milliseconds(1))
+        #expect(await leaving.value == ControlReply(exitCode: 0, message: "left channel 1"))
+        #expect(!radio.isRunning)
+        await session.ended()
+        #expect(await session.handle(.pick(.one)).exitCode == 69, "nothing after leaving")
+        #expect(lastAdvertised() == "0101FF전수열")
+    }
+
+    @Test func heardPeersAreCountedInMyChannelOnly() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        radio.report(.heard(localName: Array("010208Bob".utf8), rssi: -60))
+        radio.report(.heard(localName: Array("010108전수열".utf8), rssi: -40))  // my own, heard back
+        radio.report(.heard(localName: Array("zz\u{1B}[2J".utf8), rssi: nil))  // not a packet
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+        let table = await session.table
+        #expect(table.peers.map(\.name).sorted() == ["Alice", "Bob", "전수열"])
+        #expect(await session.status.peers == 1, "Alice: Bob is in channel 2, and I am not my own peer")
+    }
+
+    @Test func staleTicksRunOnTheInjectedClock() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Me").name,
+                              table: PeerTable(staleAfter: .seconds(6)), radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let ticking = Task { await session.tick() }
+        let seen = Flag()
+        await session.onChange { seen.set() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        await watched.wait(count: 3)  // heard, so observed at the clock's start
+        #expect(await session.table.peers.first?.isStale == false)
+        for _ in 0..<13 {
+            await clock.waitForSleepers()
+            clock.advance(by: Session.tickInterval)
+        }
+        await clock.waitForSleepers()
+        let alice = try #require(await session.table.peers.first)
+        #expect(alice.isStale, "6.5 s without a sighting")
+        #expect(seen.isSet)
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+        await ticking.value
+    }
+
+    @Test func radioLossIsReportedAndRecoveredWithTheCurrentName() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.report(.unavailable(.bluetoothdAbsent))
+        await watched.wait(count: 3)
+        #expect(await session.status.radio == RadioError.bluetoothdAbsent.description)
+        let reply = await session.handle(.pick(.three))
+        #expect(reply.exitCode == 0)
+        #expect(reply.message.hasPrefix("picked 3; on the air once the radio is back"))
+        radio.report(.available)
+        await watched.wait(count: 5)
+        #expect(lastAdvertised() == "010103전수열", "re-registered with the card picked meanwhile")
+        #expect(await session.status.radio == "advertising and scanning")
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+        let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
+        #expect(lines.first == .me(channel: 1, name: "전수열", card: .none, adapter: "hci0"))
+        #expect(lines.contains(.radio(RadioError.bluetoothdAbsent.description)))
+        #expect(lines.contains(.me(channel: 1, name: "전수열", card: .three, adapter: "hci0")))
+        #expect(lines.last == .ended("left channel 1"))
+    }
+
+    @Test func watchersGetWhatIsHeard() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        let hostile: [UInt8] = Array("0101".utf8) + [0x1B, 0xFF, 0x00, 0x0A]
+        radio.report(.heard(localName: hostile, rssi: -70))
+        await watched.wait(count: 3)
+        #expect(try ControlWatchLine(parsing: Array(watched.all[2].utf8)) == .heard(localName: hostile, rssi: -70))
+        radio.report(.unavailable(.adapterNotFound("hci0")))
+        let leaving = Task { await session.leave() }
+        await leaving.value  // no broadcast while the radio is gone: nothing to wait for
+        await listening.value
+    }
+}
+
+/// Lines a watcher received, awaitable by count.
+final class Lines: Sendable {
+    private let state = Mutex<(lines: [String], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+
+    func append(_ line: String) -> Bool {
+        let ready = state.withLock { state in
+            state.lines.append(line)
+            let count = state.lines.count
+            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
+            state.waiters.removeAll { $0.0 <= count }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+        return true
+    }
+
+    var all: [String] { state.withLock { $0.lines } }
+
+    func wait(count: Int) async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.lines.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}
+
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
