@@ -6,7 +6,7 @@ import Glibc
 struct TerminalScreen {
     private var differ = ScreenDiffer()
     private var entered = false
-    private let renderer = TableRenderer(color: TableRenderer.wantsColor(
+    private var renderer = TableRenderer(color: TableRenderer.wantsColor(
         isTerminal: isatty(1) == 1, environment: ["NO_COLOR": Environment.value("NO_COLOR") ?? ""]))
 
     static var size: TerminalSize {
