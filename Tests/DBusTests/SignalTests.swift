@@ -57,10 +57,11 @@ import Testing
         // Two subscriptions: one without a sender lets the impostor's signal reach this connection.
         let all = try await receiver.signals(matching: MatchRule(interface: Self.interface))
         let fromService = try await receiver.signals(matching: MatchRule(sender: "org.example.Service", interface: Self.interface))
-        try impostor.emit(path: "/", interface: Self.interface, member: "Spoof", "impostor")
-        try service.emit(path: "/", interface: Self.interface, member: "Real", "service")
+        // Two senders race at the bus: wait until the spoof has arrived before the real one.
         var allIterator = all.makeAsyncIterator()
+        try impostor.emit(path: "/", interface: Self.interface, member: "Spoof", "impostor")
         #expect(try await allIterator.next()?.member == "Spoof")
+        try service.emit(path: "/", interface: Self.interface, member: "Real", "service")
         #expect(try await allIterator.next()?.member == "Real")
         for try await signal in fromService {
             #expect(signal.member == "Real")
