@@ -42,17 +42,32 @@ extension Connection {
             }
             if !posted { registered.resume(throwing: DBusError.disconnected()) }
         }
-        let token = SubscriptionToken(connection: self, id: id, rule: rule, ruleText: ruleText)
+        let installed = Synchronization.Atomic<Bool>(false)
+        let token = StreamToken(connection: self) { connection in
+            Self.unsubscribe(connection, id: id, rule: rule, ruleText: ruleText, ruleInstalled: installed.load(ordering: .acquiring))
+        }
         continuation.onTermination = { _ in token.cancel() }
         if core.uniqueName != nil {
-            do {
-                try await busCall("AddMatch", ruleText)
-            } catch {
-                token.cancel(ruleInstalled: false)
-                throw error
-            }
+            try await busCall("AddMatch", ruleText)
+            installed.store(true, ordering: .releasing)
         }
         return SignalStream(stream: stream, token: token)
+    }
+
+    private static func unsubscribe(_ connection: Connection, id: Int, rule: MatchRule, ruleText: String, ruleInstalled: Bool) {
+        let core = connection.core
+        core.loop.perform {
+            core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected("unsubscribed"))
+        }
+        guard core.uniqueName != nil else { return }
+        if ruleInstalled, let message = NameOwners.driverCall("RemoveMatch", ruleText) {
+            // Fire and forget: nobody waits for an unsubscription.
+            dbus_message_set_no_reply(message.raw, 1)
+            try? connection.send(message)
+        }
+        if let sender = rule.sender, NameOwners.needsTracking(sender) {
+            core.loop.perform { core.untrackOwner(of: sender) }
+        }
     }
 
     /// Calls a method of the bus driver with one string argument.
@@ -71,41 +86,31 @@ struct Subscription {
     let finish: (DBusError) -> Void
 }
 
-/// Removes a subscription exactly once, when the stream terminates or is dropped.
-final class SubscriptionToken: Sendable {
+/// Ends a stream's subscription exactly once: when the stream terminates, is cancelled,
+/// or is dropped. Holds the connection so a live stream keeps it open.
+final class StreamToken: Sendable {
     private let connection: Connection
-    private let id: Int
-    private let rule: MatchRule
-    private let ruleText: String
+    private let onCancel: @Sendable (Connection) -> Void
     private let cancelled = Synchronization.Atomic<Bool>(false)
 
-    init(connection: Connection, id: Int, rule: MatchRule, ruleText: String) {
+    init(connection: Connection, onCancel: @escaping @Sendable (Connection) -> Void) {
         self.connection = connection
-        self.id = id
-        self.rule = rule
-        self.ruleText = ruleText
+        self.onCancel = onCancel
     }
 
     deinit { cancel() }
 
-    func cancel(ruleInstalled: Bool = true) {
+    func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let core = connection.core
-        let id = self.id
-        core.loop.perform {
-            core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected("unsubscribed"))
-        }
-        guard core.uniqueName != nil else { return }
-        if ruleInstalled, let message = try? Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", member: "RemoveMatch")
-        {
-            // Fire and forget: nobody waits for an unsubscription.
-            dbus_message_set_no_reply(message.raw, 1)
-            if (try? message.append(ruleText)) != nil { try? connection.send(message) }
-        }
-        if let sender = rule.sender, NameOwners.needsTracking(sender) {
-            core.loop.perform { core.untrackOwner(of: sender) }
+        onCancel(connection)
+    }
+
+    /// The next element; an unsubscription ends the iteration normally, not with an error.
+    static func ending<Element>(iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator) async throws -> Element? {
+        do {
+            return try await iterator.next()
+        } catch let error as DBusError where error.message == "unsubscribed" {
+            return nil
         }
     }
 }
@@ -116,18 +121,14 @@ final class SubscriptionToken: Sendable {
 /// `Disconnected`); cancelling the iterating task ends it and removes the match rule.
 public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
     fileprivate let stream: AsyncThrowingStream<Element, any Error>
-    fileprivate let token: SubscriptionToken
+    fileprivate let token: StreamToken
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate var iterator: AsyncThrowingStream<Element, any Error>.AsyncIterator
-        fileprivate let token: SubscriptionToken
+        fileprivate let token: StreamToken
 
         public mutating func next() async throws -> Element? {
-            do {
-                return try await iterator.next()
-            } catch let error as DBusError where error.message == "unsubscribed" {
-                return nil
-            }
+            try await StreamToken.ending(iterator: &iterator)
         }
     }
 

@@ -14,6 +14,7 @@ final class ConnectionCore: @unchecked Sendable {
     var subscriptions: [Int: Subscription] = [:]
     var nextSubscriptionID = 0
     var owners: [String: OwnerEntry] = [:]
+    var objects: [ObjectPath: ExportedObjectEntry] = [:]
     private var finished = false
 
     init(raw: OpaquePointer) throws(DBusError) {
@@ -98,6 +99,9 @@ final class ConnectionCore: @unchecked Sendable {
             }
             return DBUS_HANDLER_RESULT_HANDLED
         }
+        if type == Int32(DBUS_MESSAGE_TYPE_METHOD_CALL) {
+            return handleMethodCall(Message(taking: dbus_message_ref(rawMessage)))
+        }
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
 
@@ -118,6 +122,7 @@ final class ConnectionCore: @unchecked Sendable {
         subscriptions.removeAll()
         for entry in owners.values { entry.finish(error) }
         owners.removeAll()
+        objects.removeAll()
     }
 }
 

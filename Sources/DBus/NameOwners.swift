@@ -6,11 +6,12 @@ final class OwnerEntry {
     var references = 0
     var isKnown = false
     var waiters: [(Result<Void, DBusError>) -> Void] = []
-    var watchers: [Int: (String?) -> Void] = [:]
+    var watchers: [Int: (update: (String?) -> Void, finish: (DBusError) -> Void)] = [:]
 
     func finish(_ error: DBusError) {
         for waiter in waiters { waiter(.failure(error)) }
         waiters.removeAll()
+        for watcher in watchers.values { watcher.finish(error) }
         watchers.removeAll()
     }
 }
@@ -36,6 +37,65 @@ enum NameOwners {
         else { return nil }
         return message
     }
+}
+
+extension Connection {
+    /// Who owns `name` (a unique name, or nil when nobody does): first the current owner,
+    /// then every change, such as `org.bluez` going away and coming back. Consecutive
+    /// values always differ. Ends with `Disconnected` when the connection does.
+    public func nameOwner(of name: String) async throws -> NameOwnerStream {
+        guard DBusSyntax.isBusName(name) else { throw DBusError.invalidArguments("bad bus name \"\(name)\"") }
+        let core = self.core
+        try await core.trackOwner(of: name)
+        let (stream, continuation) = AsyncThrowingStream<String?, any Error>.makeStream()
+        let id: Int = try await withCheckedThrowingContinuation { registered in
+            let posted = core.loop.perform {
+                guard let entry = core.owners[name] else { return registered.resume(throwing: DBusError.disconnected()) }
+                let id = core.nextSubscriptionID
+                core.nextSubscriptionID += 1
+                entry.watchers[id] = (
+                    update: { continuation.yield($0) },
+                    finish: { continuation.finish(throwing: $0) })
+                continuation.yield(entry.owner)
+                registered.resume(returning: id)
+            }
+            if !posted { registered.resume(throwing: DBusError.disconnected()) }
+        }
+        let token = StreamToken(connection: self) { connection in
+            let core = connection.core
+            core.loop.perform {
+                if let entry = core.owners[name], let watcher = entry.watchers.removeValue(forKey: id) {
+                    watcher.finish(DBusError.disconnected("unsubscribed"))
+                }
+                core.untrackOwner(of: name)
+            }
+        }
+        continuation.onTermination = { _ in token.cancel() }
+        return NameOwnerStream(stream: stream, token: token)
+    }
+}
+
+/// The owners of one bus name over time (nil: nobody owns it). Single-consumer.
+public struct NameOwnerStream: AsyncSequence, Sendable {
+    public typealias Element = String?
+    fileprivate let stream: AsyncThrowingStream<String?, any Error>
+    fileprivate let token: StreamToken
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate var iterator: AsyncThrowingStream<String?, any Error>.AsyncIterator
+        fileprivate let token: StreamToken
+
+        public mutating func next() async throws -> String?? {
+            try await StreamToken.ending(iterator: &iterator)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(iterator: stream.makeAsyncIterator(), token: token)
+    }
+
+    /// Stops watching now; iteration then ends normally.
+    public func cancel() { token.cancel() }
 }
 
 extension ConnectionCore {
@@ -111,7 +171,7 @@ extension ConnectionCore {
     private func setOwner(_ entry: OwnerEntry, _ owner: String?) {
         let changed = entry.owner != owner || !entry.isKnown
         entry.owner = owner
-        if changed { for watcher in entry.watchers.values { watcher(owner) } }
+        if changed { for watcher in entry.watchers.values { watcher.update(owner) } }
     }
 
     static let nameOwnerChanged = Array("NameOwnerChanged".utf8CString)
