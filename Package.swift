@@ -39,12 +39,14 @@ let package = Package(
                 "EstimatorKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus"]),
         .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(
             name: "table-bench", dependencies: ["EstimatorKit"], path: "Benchmarks/TableBench"),
+        // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
+        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
     ]
 )
