@@ -16,7 +16,8 @@ public struct Sighting: Sendable, Hashable {
     public let address: String
     /// The advertised local name, if any (see above for invalid UTF-8).
     public let localName: String?
-    /// Signal strength in dBm, when BlueZ has one.
+    /// Signal strength in dBm; nil when the controller did not measure it (it
+    /// reports 127, as the emulated radios of the rig always do).
     public let rssi: Int?
     /// The service UUIDs BlueZ has collected for the device, lowercase.
     public let serviceUUIDs: [String]
@@ -36,6 +37,8 @@ public struct Sighting: Sendable, Hashable {
     }
 
     static let deviceInterface = "org.bluez.Device1"
+    /// HCI's "RSSI not available".
+    static let rssiUnavailable: Int64 = 127
 
     /// Properties whose change means the device was heard again.
     static let receptionProperties: Set<String> = ["RSSI", "Name", "UUIDs", "ManufacturerData", "ServiceData", "TxPower"]
@@ -48,7 +51,7 @@ public struct Sighting: Sendable, Hashable {
         if !wanted.isEmpty, wanted.isDisjoint(with: uuids) { return nil }
         self.init(
             device: device, address: properties["Address"]?.string ?? "", localName: properties["Name"]?.string,
-            rssi: Int(rssi), serviceUUIDs: uuids, time: time)
+            rssi: rssi == Self.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids, time: time)
     }
 }
 
