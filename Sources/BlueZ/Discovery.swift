@@ -16,6 +16,7 @@ extension Adapter {
         let manager = ObjectManager(bus: bus)
         // Subscribe before anything starts, so no reception is missed.
         let changes = try await manager.changes(under: path)
+        let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let filter: [String: Value] = [
             "Transport": .string("le"),
             "DuplicateData": .boolean(true),
@@ -31,7 +32,7 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, objects: objects, restartEvery: restartEvery)
+        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery)
         return discovery
     }
 
@@ -88,7 +89,10 @@ public final class Discovery: AsyncSequence, Sendable {
         try? await adapter.call("StopDiscovery")
     }
 
-    func run(changes: SignalStream<ObjectChange>, objects: [ObjectPath: InterfaceProperties], restartEvery: Duration?) {
+    func run<Owners: AsyncSequence & Sendable>(
+        changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
+        restartEvery: Duration?
+    ) where Owners.Element == String? {
         let continuation = self.continuation
         let (adapter, wanted) = (self.adapter, self.wanted)
         let listener = Task {
@@ -114,7 +118,20 @@ public final class Discovery: AsyncSequence, Sendable {
                 continuation.finish(throwing: (error as? DBusError).map(BlueZError.init) ?? error)
             }
         }
-        var started = [listener]
+        // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
+        let watcher = Task {
+            var first = true
+            do {
+                for try await owner in owners {
+                    defer { first = false }
+                    if first, owner != nil { continue }
+                    break
+                }
+            } catch {}
+            guard !Task.isCancelled else { return }
+            continuation.finish(throwing: BlueZError(.bluetoothdAbsent, message: "bluetoothd left the bus"))
+        }
+        var started = [listener, watcher]
         if let restartEvery {
             started.append(Task {
                 while !Task.isCancelled {
