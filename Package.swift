@@ -39,8 +39,11 @@ let package = Package(
                 "EstimatorKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus"]),
         .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
+
+        // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
+        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
     ]
 )

@@ -1,0 +1,141 @@
+import CDBus
+import Synchronization
+
+extension Connection {
+    /// Subscribes to the signals matching `rule`. Returns once the bus has the rule, so
+    /// any signal emitted afterwards is seen. The stream ends with `Disconnected` when the
+    /// connection does; stopping the iteration (or dropping the stream) removes the rule.
+    public func signals(matching rule: MatchRule) async throws -> SignalStream<Message> {
+        try await subscribe(rule) { $0 }
+    }
+
+    /// Subscribes and decodes each signal on the event-loop thread; a signal `decode`
+    /// rejects (say, a wrong signature from a hostile peer) is skipped.
+    public func signals<Element: Sendable>(
+        matching rule: MatchRule, decode: @escaping @Sendable (Message) throws -> Element
+    ) async throws -> SignalStream<Element> {
+        try await subscribe(rule, decode)
+    }
+
+    private func subscribe<Element: Sendable>(
+        _ rule: MatchRule, _ decode: @escaping @Sendable (Message) throws -> Element
+    ) async throws -> SignalStream<Element> {
+        try rule.validate()
+        let core = self.core
+        let ruleText = rule.description
+        if let sender = rule.sender, NameOwners.needsTracking(sender) {
+            try await core.trackOwner(of: sender)
+        }
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let compiled = CompiledMatchRule(rule)
+        let id: Int = try await withCheckedThrowingContinuation { registered in
+            let posted = core.loop.perform {
+                let id = core.nextSubscriptionID
+                core.nextSubscriptionID += 1
+                core.subscriptions[id] = Subscription(
+                    rule: compiled,
+                    deliver: { message in
+                        if let element = try? decode(message) { continuation.yield(element) }
+                    },
+                    finish: { continuation.finish(throwing: $0) })
+                registered.resume(returning: id)
+            }
+            if !posted { registered.resume(throwing: DBusError.disconnected()) }
+        }
+        let installed = Synchronization.Atomic<Bool>(false)
+        let token = StreamToken(connection: self) { connection in
+            Self.unsubscribe(connection, id: id, rule: rule, ruleText: ruleText, ruleInstalled: installed.load(ordering: .acquiring))
+        }
+        continuation.onTermination = { _ in token.cancel() }
+        if core.uniqueName != nil {
+            try await busCall("AddMatch", ruleText)
+            installed.store(true, ordering: .releasing)
+        }
+        return SignalStream(stream: stream, token: token)
+    }
+
+    private static func unsubscribe(_ connection: Connection, id: Int, rule: MatchRule, ruleText: String, ruleInstalled: Bool) {
+        let core = connection.core
+        core.loop.perform {
+            core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected("unsubscribed"))
+        }
+        guard core.uniqueName != nil else { return }
+        if ruleInstalled, let message = NameOwners.driverCall("RemoveMatch", ruleText) {
+            // Fire and forget: nobody waits for an unsubscription.
+            dbus_message_set_no_reply(message.raw, 1)
+            try? connection.send(message)
+        }
+        if let sender = rule.sender, NameOwners.needsTracking(sender) {
+            core.loop.perform { core.untrackOwner(of: sender) }
+        }
+    }
+
+    /// Calls a method of the bus driver with one string argument.
+    @discardableResult
+    func busCall(_ member: String, _ argument: String) async throws -> Message {
+        try await call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", member: member, argument)
+    }
+}
+
+/// A loop-thread record of one subscription.
+struct Subscription {
+    let rule: CompiledMatchRule
+    let deliver: (Message) -> Void
+    let finish: (DBusError) -> Void
+}
+
+/// Ends a stream's subscription exactly once: when the stream terminates, is cancelled,
+/// or is dropped. Holds the connection so a live stream keeps it open.
+final class StreamToken: Sendable {
+    private let connection: Connection
+    private let onCancel: @Sendable (Connection) -> Void
+    private let cancelled = Synchronization.Atomic<Bool>(false)
+
+    init(connection: Connection, onCancel: @escaping @Sendable (Connection) -> Void) {
+        self.connection = connection
+        self.onCancel = onCancel
+    }
+
+    deinit { cancel() }
+
+    func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        onCancel(connection)
+    }
+
+    /// The next element; an unsubscription ends the iteration normally, not with an error.
+    static func ending<Element>(iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator) async throws -> Element? {
+        do {
+            return try await iterator.next()
+        } catch let error as DBusError where error.message == "unsubscribed" {
+            return nil
+        }
+    }
+}
+
+/// The signals of one subscription, in the order the bus sent them.
+///
+/// Single-consumer. The stream ends when the connection closes (throwing
+/// `Disconnected`); cancelling the iterating task ends it and removes the match rule.
+public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
+    fileprivate let stream: AsyncThrowingStream<Element, any Error>
+    fileprivate let token: StreamToken
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate var iterator: AsyncThrowingStream<Element, any Error>.AsyncIterator
+        fileprivate let token: StreamToken
+
+        public mutating func next() async throws -> Element? {
+            try await StreamToken.ending(iterator: &iterator)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(iterator: stream.makeAsyncIterator(), token: token)
+    }
+
+    /// Stops the subscription now; iteration then ends normally.
+    public func cancel() { token.cancel() }
+}

@@ -1,1 +1,0 @@
-// The typed Swift layer over libdbus-1 (DESIGN §3). Knows nothing of Bluetooth.

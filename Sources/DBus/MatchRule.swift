@@ -1,0 +1,125 @@
+import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which signals a subscription receives: the bus's match-rule language as a value.
+///
+/// The rule is installed on the bus (`AddMatch`) so the bus routes the signals to us,
+/// and checked again locally so each subscription only sees its own signals.
+public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
+    /// The sending bus name: a unique name (`:1.42`) or a well-known one (`org.bluez`,
+    /// followed to whoever owns it).
+    public var sender: String?
+    /// Exactly this object path.
+    public var path: ObjectPath?
+    /// This path or any below it.
+    public var pathNamespace: ObjectPath?
+    /// The signal's interface.
+    public var interface: String?
+    /// The signal's name.
+    public var member: String?
+    /// String arguments that must be equal, by index (`arg0='org.bluez.Device1'`).
+    public var arguments: [Int: String]
+
+    public init(
+        sender: String? = nil, path: ObjectPath? = nil, pathNamespace: ObjectPath? = nil,
+        interface: String? = nil, member: String? = nil, arguments: [Int: String] = [:]
+    ) {
+        self.sender = sender
+        self.path = path
+        self.pathNamespace = pathNamespace
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
+
+    /// The rule in the bus's text form, such as `type='signal',interface='org.x.Y'`.
+    public var description: String {
+        var parts = ["type='signal'"]
+        func add(_ key: String, _ value: String?) {
+            // Inside quotes only the quote itself needs escaping: close, escape, reopen.
+            guard let value else { return }
+            var quoted = "\(key)='"
+            for character in value { quoted += character == "'" ? "'\\''" : String(character) }
+            parts.append(quoted + "'")
+        }
+        add("sender", sender)
+        add("path", path?.rawValue)
+        add("path_namespace", pathNamespace?.rawValue)
+        add("interface", interface)
+        add("member", member)
+        for (index, value) in arguments.sorted(by: { $0.key < $1.key }) { add("arg\(index)", value) }
+        return parts.joined(separator: ",")
+    }
+
+    /// Checks names and argument indexes before anything is sent to the bus.
+    func validate() throws(DBusError) {
+        if let sender, !DBusSyntax.isBusName(sender) { throw .invalidArguments("bad sender \"\(sender)\" in match rule") }
+        if let interface, !DBusSyntax.isInterfaceName(interface) {
+            throw .invalidArguments("bad interface \"\(interface)\" in match rule")
+        }
+        if let member, !DBusSyntax.isMemberName(member) { throw .invalidArguments("bad member \"\(member)\" in match rule") }
+        for (index, value) in arguments {
+            guard (0...63).contains(index) else { throw .invalidArguments("match rule argument index \(index) is not 0...63") }
+            if value.utf8.contains(0) { throw .invalidArguments("match rule argument holds NUL") }
+        }
+    }
+}
+
+/// A rule prepared for matching on the loop thread without building Swift strings.
+struct CompiledMatchRule {
+    let rule: MatchRule
+    private let path: [CChar]?
+    private let namespace: [CChar]?
+    private let interface: [CChar]?
+    private let member: [CChar]?
+    private let arguments: [(index: Int, value: String)]
+
+    init(_ rule: MatchRule) {
+        self.rule = rule
+        path = rule.path.map { Array($0.rawValue.utf8CString) }
+        namespace = rule.pathNamespace.flatMap { $0.rawValue == "/" ? nil : Array($0.rawValue.utf8CString) }
+        interface = rule.interface.map { Array($0.utf8CString) }
+        member = rule.member.map { Array($0.utf8CString) }
+        arguments = rule.arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Whether a signal matches; `senderOwner` is the current unique name behind
+    /// `rule.sender` (the same name if it is unique, nil if nobody owns it).
+    func matches(_ message: Message, senderOwner: String?) -> Bool {
+        if let interface, !message.header(dbus_message_get_interface, equals: interface) { return false }
+        if let member, !message.header(dbus_message_get_member, equals: member) { return false }
+        if let path, !message.header(dbus_message_get_path, equals: path) { return false }
+        if let namespace, !Self.path(of: message, isIn: namespace) { return false }
+        if rule.sender != nil {
+            guard let senderOwner, let sender = dbus_message_get_sender(message.raw),
+                senderOwner.withCString({ strcmp($0, sender) }) == 0
+            else { return false }
+        }
+        if !arguments.isEmpty, !argumentsMatch(message) { return false }
+        return true
+    }
+
+    private static func path(of message: Message, isIn namespace: [CChar]) -> Bool {
+        guard let messagePath = dbus_message_get_path(message.raw) else { return false }
+        let length = namespace.count - 1  // without the NUL
+        guard strncmp(messagePath, namespace, length) == 0 else { return false }
+        let next = messagePath[length]
+        return next == 0 || next == CChar(UInt8(ascii: "/"))
+    }
+
+    private func argumentsMatch(_ message: Message) -> Bool {
+        var reader = message.makeReader()
+        var index = 0
+        for (wanted, value) in arguments {
+            while index < wanted {
+                guard !reader.isAtEnd, (try? reader.readValue()) != nil else { return false }
+                index += 1
+            }
+            guard let actual = try? reader.read(String.self), actual == value else { return false }
+            index += 1
+        }
+        return true
+    }
+}

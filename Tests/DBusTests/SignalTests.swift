@@ -1,0 +1,128 @@
+import DBus
+import DBusTestSupport
+import Testing
+
+/// Signal subscriptions between two connections on a private bus.
+@Suite struct SignalTests {
+    static let interface = "org.example.Signals"
+
+    @Test func receivesTypedSignalsInOrder() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface, member: "Tick")) {
+            try $0.decode(String.self, Int32.self)
+        }
+        for index in 0..<100 { try sender.emit(path: "/ticker", interface: Self.interface, member: "Tick", "n", Int32(index)) }
+        var received: [Int32] = []
+        for try await (_, index) in stream {
+            received.append(index)
+            if received.count == 100 { break }
+        }
+        #expect(received == Array(0..<100))
+    }
+
+    @Test func filtersByPathNamespaceMemberArgumentAndSender() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let other = try await bus.connect()
+        let stream = try await receiver.signals(matching: MatchRule(
+            sender: sender.uniqueName, pathNamespace: "/org/x", interface: Self.interface, member: "Changed",
+            arguments: [0: "wanted"]))
+        // Each of these differs from the rule in one respect and must not arrive.
+        try other.emit(path: "/org/x/1", interface: Self.interface, member: "Changed", "wanted", "wrong sender")
+        try sender.emit(path: "/org/xy", interface: Self.interface, member: "Changed", "wanted", "outside namespace")
+        try sender.emit(path: "/org/x/1", interface: Self.interface, member: "Other", "wanted", "wrong member")
+        try sender.emit(path: "/org/x/1", interface: Self.interface, member: "Changed", "unwanted", "wrong argument")
+        try sender.emit(path: "/org/x/1/2", interface: Self.interface, member: "Changed", "wanted", "ok")
+        for try await signal in stream {
+            let (_, note) = try signal.decode(String.self, String.self)
+            #expect(note == "ok")
+            #expect(signal.path == "/org/x/1/2")
+            #expect(signal.sender == sender.uniqueName)
+            break
+        }
+    }
+
+    @Test func wellKnownSenderFollowsTheOwner() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let service = try await bus.connect()
+        let impostor = try await bus.connect()
+        let reply = try await service.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RequestName", "org.example.Service", UInt32(0))
+        #expect(try reply.decode(UInt32.self) == 1)
+        // Two subscriptions: one without a sender lets the impostor's signal reach this connection.
+        let all = try await receiver.signals(matching: MatchRule(interface: Self.interface))
+        let fromService = try await receiver.signals(matching: MatchRule(sender: "org.example.Service", interface: Self.interface))
+        // Two senders race at the bus: wait until the spoof has arrived before the real one.
+        var allIterator = all.makeAsyncIterator()
+        try impostor.emit(path: "/", interface: Self.interface, member: "Spoof", "impostor")
+        #expect(try await allIterator.next()?.member == "Spoof")
+        try service.emit(path: "/", interface: Self.interface, member: "Real", "service")
+        #expect(try await allIterator.next()?.member == "Real")
+        for try await signal in fromService {
+            #expect(signal.member == "Real")
+            break
+        }
+    }
+
+    @Test func signatureMismatchesAreSkippedByTypedStreams() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface)) { try $0.decode(Int32.self) }
+        try sender.emit(path: "/", interface: Self.interface, member: "Bad", "not a number")
+        try sender.emit(path: "/", interface: Self.interface, member: "Bad", Int32(1), Int32(2))
+        try sender.emit(path: "/", interface: Self.interface, member: "Good", Int32(7))
+        for try await value in stream {
+            #expect(value == 7)
+            break
+        }
+    }
+
+    @Test func endingTheStreamRemovesTheMatchRule() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let rule = MatchRule(interface: Self.interface, member: "Gone")
+        let before = try await matchRuleCount(receiver)
+        let stream = try await receiver.signals(matching: rule)
+        #expect(try await matchRuleCount(receiver) == before + 1)
+        stream.cancel()
+        // RemoveMatch is sent before this call; the bus answers in order.
+        #expect(try await matchRuleCount(receiver) == before)
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func cancellingTheConsumerRemovesTheMatchRule() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let before = try await matchRuleCount(receiver)
+        let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface, member: "Never"))
+        let consumer = Task { for try await _ in stream {} }
+        consumer.cancel()
+        _ = await consumer.result
+        #expect(try await matchRuleCount(receiver) == before)
+    }
+
+    @Test func closingTheConnectionEndsStreamsWithAnError() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface))
+        receiver.close()
+        await #expect(throws: DBusError.self) { for try await _ in stream {} }
+        await #expect(throws: DBusError.self) { try await receiver.signals(matching: MatchRule(interface: Self.interface)) }
+    }
+
+    /// The bus's own count of our match rules (dbus-daemon's statistics interface).
+    private func matchRuleCount(_ connection: Connection) async throws -> UInt32 {
+        let reply = try await connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats", connection.uniqueName!)
+        let stats = try reply.decode([String: Value].self)
+        return try #require(stats["MatchRules"]?.decode(as: UInt32.self))
+    }
+}
