@@ -20,7 +20,7 @@ extension Adapter {
         guard powered.bool == true else {
             throw BlueZError(.notPowered, message: "Bluetooth adapter \(name) is powered off")
         }
-        let handle = try await AdvertisementHandle(adapter: self, advertisement: advertisement)
+        let handle = try await AdvertisementHandle.export(advertisement, on: self)
         try await handle.register()
         return handle
     }
@@ -52,25 +52,40 @@ public final class AdvertisementHandle: Sendable {
 
     private static let counter = Atomic<Int>(0)
 
-    init(adapter: Adapter, advertisement: Advertisement) async throws {
-        self.adapter = adapter
-        let number = Self.counter.add(1, ordering: .relaxed).newValue
-        path = ObjectPath("/org/bluez_swift/advertisement\(getpid())_\(number)")!
-        state = Mutex(State(advertisement: advertisement))
-        (events, eventsContinuation) = AsyncStream.makeStream()
+    /// Exports the object; `register()` then hands it to BlueZ.
+    static func export(_ advertisement: Advertisement, on adapter: Adapter) async throws -> AdvertisementHandle {
+        let number = counter.add(1, ordering: .relaxed).newValue
+        // Object paths are per connection: a counter keeps ours apart.
+        let path = ObjectPath("/org/bluez_swift/advertisement\(number)")!
         // A weak reference breaks the cycle handle -> object -> handler -> handle.
         let release = WeakBox<AdvertisementHandle>()
-        object = try await BlueZError.mapping {
+        let object = try await BlueZError.mapping {
             try await adapter.bus.export(
                 path,
                 interfaces: [
-                    ExportedInterface(
-                        name: Advertisement.interface, properties: advertisement.properties,
-                        methods: ["Release": { _ in release.value?.end(.released) }])
+                    Interface(
+                        Advertisement.interface,
+                        methods: [
+                            Method("Release") { _ in
+                                release.value?.end(.released)
+                                return []
+                            }
+                        ],
+                        properties: advertisement.properties.sorted { $0.key < $1.key }.map { Property($0.key, $0.value) })
                 ],
                 caller: .owner(of: ObjectManager.service))
         }
-        release.value = self
+        let handle = AdvertisementHandle(adapter: adapter, path: path, object: object, advertisement: advertisement)
+        release.value = handle
+        return handle
+    }
+
+    private init(adapter: Adapter, path: ObjectPath, object: ExportedObject, advertisement: Advertisement) {
+        self.adapter = adapter
+        self.path = path
+        self.object = object
+        state = Mutex(State(advertisement: advertisement))
+        (events, eventsContinuation) = AsyncStream.makeStream()
     }
 
     deinit {
@@ -124,8 +139,10 @@ public final class AdvertisementHandle: Sendable {
             return state.ended
         }
         if ended { throw BlueZError(.released, message: "the advertisement has ended") }
-        try BlueZError.mappingSync {
+        do {
             try object.setProperty("LocalName", .string(localName), interface: Advertisement.interface)
+        } catch {
+            throw BlueZError(error)
         }
     }
 

@@ -25,9 +25,10 @@ import Testing
 
     @Test func noAdapterAtAll() async throws {
         let bus = try await TestBus.start()
-        _ = try await FakeBlueZ.start(on: bus, adapters: [])
+        let fake = try await FakeBlueZ.start(on: bus, adapters: [])
         let error = await #expect(throws: BlueZError.self) { try await BlueZ(bus: try await bus.connect()).adapter() }
         #expect(error?.kind == .adapterNotFound)
+        withExtendedLifetime(fake) {}
     }
 
     @Test func addedRemovedAndPoweredEvents() async throws {

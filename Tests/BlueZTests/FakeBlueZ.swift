@@ -35,7 +35,7 @@ final class FakeBlueZ: Sendable {
     private let callContinuation: AsyncStream<Call>.Continuation
     private let adapters: Mutex<[String: AdapterState]>
     private let devices = Mutex<[ObjectPath: InterfaceProperties]>([:])
-    private let exported = Mutex<[ExportedObject]>([])
+    private let exported = Mutex<[ObjectPath: ExportedObject]>([:])
     private let watchers = Mutex<[Task<Void, Never>]>([])
 
     /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`.
@@ -46,7 +46,9 @@ final class FakeBlueZ: Sendable {
         let reply = try await fake.connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "RequestName", "org.bluez", UInt32(4))  // DBUS_NAME_FLAG_DO_NOT_QUEUE
-        precondition(try reply.decode(UInt32.self) == 1, "org.bluez is taken")
+        guard try reply.decode(UInt32.self) == 1 else {  // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER
+            throw DBusError(name: .failed, message: "org.bluez is taken")
+        }
         return fake
     }
 
@@ -87,8 +89,8 @@ final class FakeBlueZ: Sendable {
         let object = try await connection.export(
             .root,
             interfaces: [
-                ExportedInterface(name: ObjectManager.interface, methods: [
-                    "GetManagedObjects": { [weak self] _ in
+                Interface(ObjectManager.interface, methods: [
+                    Method("GetManagedObjects", output: "a{oa{sa{sv}}}") { [weak self] _ in
                         guard let self else { return [] }
                         let names = adapters.withLock { Array($0.keys) }
                         var objects = devices.withLock { $0 }
@@ -97,7 +99,7 @@ final class FakeBlueZ: Sendable {
                     }
                 ])
             ], caller: .anyone)
-        exported.withLock { $0.append(object) }
+        exported.withLock { $0[.root] = object }
     }
 
     private func exportAdapter(_ name: String) async throws {
@@ -105,36 +107,40 @@ final class FakeBlueZ: Sendable {
         let object = try await connection.export(
             Self.adapterPath(name),
             interfaces: [
-                ExportedInterface(name: Adapter.interface, properties: interfaces[Adapter.interface]!, methods: [
-                    "SetDiscoveryFilter": { [weak self] call in
+                Interface(Adapter.interface, methods: [
+                    Method("SetDiscoveryFilter", input: "a{sv}") { [weak self] call in
                         self?.callContinuation.yield(.setDiscoveryFilter(try call.decode([String: Value].self)))
                         return []
                     },
-                    "StartDiscovery": { [weak self] _ in
+                    Method("StartDiscovery") { [weak self] _ in
                         guard let self else { return [] }
                         try requirePowered(name)
                         callContinuation.yield(.startDiscovery)
                         return []
                     },
-                    "StopDiscovery": { [weak self] _ in
+                    Method("StopDiscovery") { [weak self] _ in
                         self?.callContinuation.yield(.stopDiscovery)
                         return []
                     },
-                ]),
-                ExportedInterface(
-                    name: Adapter.advertisingInterface, properties: interfaces[Adapter.advertisingInterface]!,
+                ], properties: Self.properties(interfaces[Adapter.interface]!)),
+                Interface(
+                    Adapter.advertisingInterface,
                     methods: [
-                        "RegisterAdvertisement": { [weak self] call in
+                        Method("RegisterAdvertisement", input: "oa{sv}") { [weak self] call in
                             try await self?.register(call, on: name)
                             return []
                         },
-                        "UnregisterAdvertisement": { [weak self] call in
+                        Method("UnregisterAdvertisement", input: "o") { [weak self] call in
                             try self?.unregister(call, on: name)
                             return []
                         },
-                    ]),
+                    ], properties: Self.properties(interfaces[Adapter.advertisingInterface]!)),
             ], caller: .anyone)
-        exported.withLock { $0.append(object) }
+        exported.withLock { $0[Self.adapterPath(name)] = object }
+    }
+
+    private static func properties(_ values: [String: Value]) -> [Property] {
+        values.sorted { $0.key < $1.key }.map { Property($0.key, $0.value) }
     }
 
     private func requirePowered(_ name: String) throws {
@@ -201,12 +207,10 @@ final class FakeBlueZ: Sendable {
 
     // MARK: - Adapters and devices
 
-    /// Sets `Powered`, emitting `PropertiesChanged` as BlueZ does.
+    /// Sets `Powered`; the exported property emits `PropertiesChanged` as BlueZ does.
     func setPowered(_ name: String, _ powered: Bool) throws {
         adapters.withLock { $0[name]?.powered = powered }
-        try connection.emit(
-            path: Self.adapterPath(name), interface: ObjectManager.properties, member: "PropertiesChanged",
-            Adapter.interface, ["Powered": Value.boolean(powered)], [String]())
+        try exported.withLock { $0[Self.adapterPath(name)] }?.setProperty("Powered", .boolean(powered), interface: Adapter.interface)
     }
 
     /// Fills every advertising slot of `name`, as other programs would.
@@ -224,6 +228,7 @@ final class FakeBlueZ: Sendable {
     func removeAdapter(_ name: String) async throws {
         try await releaseAdvertisements(of: name)
         adapters.withLock { _ = $0.removeValue(forKey: name) }
+        exported.withLock { $0.removeValue(forKey: Self.adapterPath(name)) }?.unexport()
         try connection.emit(
             path: .root, interface: ObjectManager.interface, member: "InterfacesRemoved",
             Self.adapterPath(name), [Adapter.interface, Adapter.advertisingInterface])
