@@ -10,7 +10,8 @@ extension Adapter {
     /// `.noAdvertisingSlot` when every instance is taken, `.adapterNotFound`,
     /// `.accessDenied`, `.bluetoothdAbsent`.
     public func advertise(_ advertisement: Advertisement) async throws -> AdvertisementHandle {
-        // BlueZ would accept the registration of a powered-off adapter and stay silent.
+        // The kernel stores an advertisement for a powered-off adapter without a word,
+        // so the caller would advertise nothing and never know: say it here.
         let powered = try await BlueZError.mapping {
             try await bus.call(
                 destination: ObjectManager.service, path: path, interface: ObjectManager.properties, member: "Get",
@@ -30,7 +31,7 @@ extension Adapter {
 ///
 /// `update(localName:)` changes the name on the air (a `PropertiesChanged` that
 /// BlueZ re-reads, no re-registration); `stop()` unregisters. If BlueZ drops the
-/// advertisement first, `ended` reports why. Dropping the handle unregisters too.
+/// advertisement first, `events` reports why. Dropping the handle unregisters too.
 public final class AdvertisementHandle: Sendable {
     /// The adapter advertising.
     public let adapter: Adapter

@@ -20,9 +20,8 @@ public struct BlueZ: Sendable {
         do {
             return BlueZ(bus: try await Connection.system())
         } catch let error as DBusError {
-            let mapped = BlueZError(error)
-            // Any failure to connect means the bus is not usable, whatever libdbus called it.
-            throw mapped.kind == .accessDenied ? mapped : BlueZError(.busUnavailable, name: error.name, message: mapped.message)
+            // Any failure to connect means the bus is unusable, whatever libdbus called it.
+            throw BlueZError(.busUnavailable, name: error.name, message: "the D-Bus system bus is not reachable: \(error.message)")
         }
     }
 

@@ -33,6 +33,7 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Human-readable detail.
     public let message: String
 
+    /// An error of `kind`; `name` is the D-Bus error behind it, if any.
     public init(_ kind: Kind, name: DBusError.Name? = nil, message: String) {
         self.kind = kind
         self.name = name

@@ -1,4 +1,5 @@
 import DBus
+import Glibc
 import DBusTestSupport
 import Testing
 
@@ -22,6 +23,18 @@ import Testing
         #expect(error.kind == kind)
         #expect(error.name?.rawValue == name)
         #expect(!error.message.isEmpty)
+    }
+
+    /// The only test that touches the system bus's address: no other test uses it.
+    @Test func busUnavailableWhenTheSystemBusIsNotThere() async throws {
+        let saved = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/estimator-test-bus", 1)
+        defer {
+            if let saved { setenv("DBUS_SYSTEM_BUS_ADDRESS", saved, 1) } else { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
+        }
+        let error = await #expect(throws: BlueZError.self) { try await BlueZ.system() }
+        #expect(error?.kind == .busUnavailable)
+        #expect(error?.name != nil)
     }
 
     @Test func bluetoothdAbsentWhenNobodyOwnsOrgBluez() async throws {
