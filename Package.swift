@@ -40,7 +40,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport"]),
         .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
@@ -48,5 +48,8 @@ let package = Package(
             name: "table-bench", dependencies: ["EstimatorKit"], path: "Benchmarks/TableBench"),
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+
+        // The BlueZ module on its own in the real-stack rig (Tests/E2E/scenarios/bluez.sh).
+        .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),
     ]
 )
