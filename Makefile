@@ -32,15 +32,27 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Binary, shell completions and man pages under $(DESTDIR)$(PREFIX).
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator" $(DESTDIR)$(PREFIX)/bin/estimator
-	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator"; \
-	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d; \
-	"$$bin" --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/estimator; \
-	"$$bin" --generate-completion-script zsh  > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_estimator; \
-	"$$bin" --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/estimator.fish
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --multi-page -o .build/man >/dev/null 2>&1 || true
+	$(eval BIN := $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator)
+	rm -rf .build/completions .build/man
+	mkdir -p .build/completions .build/man
+	"$(BIN)" --generate-completion-script bash > .build/completions/estimator
+	"$(BIN)" --generate-completion-script zsh  > .build/completions/_estimator
+	"$(BIN)" --generate-completion-script fish > .build/completions/estimator.fish
+	# The plugin builds the package itself: in debug, so that it does not relink
+	# the static release binary; the pages come from the commands' help alone.
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual \
+	    --configuration debug --multi-page -o .build/man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 "$(BIN)" $(DESTDIR)$(PREFIX)/bin/estimator
+	install -m 0644 .build/completions/estimator $(DESTDIR)$(PREFIX)/share/bash-completion/completions/estimator
+	install -m 0644 .build/completions/_estimator $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_estimator
+	install -m 0644 .build/completions/estimator.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/estimator.fish
+	install -m 0644 .build/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
 	rm -rf .build

@@ -36,6 +36,7 @@ extension TerminalText {
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return true }
         if v == 0x2028 || v == 0x2029 { return true }
+        if v == 0xAD { return false }  // terminals draw the soft hyphen
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark: return true
         default: return scalar.properties.isDefaultIgnorableCodePoint
@@ -57,11 +58,12 @@ extension TerminalText {
     }
 
     private static let wideBlocks: [ClosedRange<UInt32>] = [
+        0x2329...0x232A,  // angle brackets
         0x2E80...0x2FFF,  // CJK radicals, Kangxi radicals, ideographic description
         0x3000...0x303E,  // CJK symbols and punctuation (U+303F is half-width)
         0x3041...0x33FF,  // kana, Bopomofo, Hangul compatibility jamo, Kanbun,
                           // CJK strokes, enclosed CJK, CJK compatibility
-        0x3400...0x4DBF,  // CJK extension A
+        0x3400...0x4DFF,  // CJK extension A, Yijing hexagram symbols
         0x4E00...0x9FFF,  // CJK unified ideographs
         0xA000...0xA4CF,  // Yi syllables and radicals
         0xAC00...0xD7A3,  // Hangul syllables

@@ -1,3 +1,5 @@
+import Foundation
+import PropertyBased
 import Testing
 @testable import EstimatorKit
 
@@ -36,5 +38,31 @@ import Testing
     @Test func keysAreEscapedToo() {
         let value: JSONValue = .object([JSONMember("a\"b\n", 1)])
         #expect(value.text == #"{"a\"b\n":1}"#)
+    }
+}
+
+/// Foundation's JSON parser is the oracle: whatever we write, it reads back
+/// scalar for scalar.
+@Suite struct JSONTextOracleTests {
+    @Test func foundationReadsBackAnyString() async {
+        await propertyCheck(count: 1000, input: anyText) { s in
+            let value: JSONValue = ["name": .string(s), "n": 1]
+            let decoded = try? JSONDecoder().decode([String: JSONScalarOrNumber].self, from: Data(value.text.utf8))
+            #expect(decoded?["name"]?.scalars == Array(s.unicodeScalars))
+        }
+    }
+}
+
+private enum JSONScalarOrNumber: Decodable {
+    case text(String)
+    case number(Int)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let n = try? container.decode(Int.self) { self = .number(n) } else { self = .text(try container.decode(String.self)) }
+    }
+
+    var scalars: [Unicode.Scalar]? {
+        if case .text(let s) = self { Array(s.unicodeScalars) } else { nil }
     }
 }

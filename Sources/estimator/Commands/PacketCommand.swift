@@ -1,6 +1,9 @@
 import ArgumentParser
 
 /// `estimator packet`: the over-the-air codec, for people and scripts.
+///
+/// Help texts here stay ASCII: swift-argument-parser's generate-manual drops
+/// every other character from the man pages it writes.
 struct PacketCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "packet",
@@ -9,7 +12,7 @@ struct PacketCommand: ParsableCommand {
             Each person's advertisement carries one packet as its local name: \
             2 characters of protocol version (01), the channel and the card as two \
             hex digits each, then the name in UTF-8, at most 18 bytes in all. \
-            For example 010108전수열 is version 01, channel 1, card 8, name 전수열.
+            For example 0101FEAnn is version 01, channel 1, coffee, name Ann.
             """,
         subcommands: [PacketEncodeCommand.self, PacketDecodeCommand.self])
 }

@@ -8,12 +8,12 @@ struct PacketDecodeCommand: ParsableCommand {
         abstract: "Show the fields of a received local name.",
         discussion: """
             Versions 00 and 01 are understood, hex digits in either case, names \
-            longer than 12 bytes and invalid UTF-8 (shown as �). The name is shown \
+            longer than 12 bytes and invalid UTF-8 (shown as U+FFFD). The name is shown \
             with control characters, escape sequences and bidi overrides removed. \
             Input that is not a packet exits with status 65.
 
             Examples:
-              estimator packet decode 0001FE전수열
+              estimator packet decode 0001FEAnn
               estimator packet decode --hex 3031303130384A6F --json
               {"version":"01","channel":1,"card":"8","cardRaw":"08","name":"Jo"}
 
@@ -23,7 +23,7 @@ struct PacketDecodeCommand: ParsableCommand {
             digits), name (string, sanitised like the table).
             """)
 
-    @Argument(help: "The local name as text, e.g. 010108전수열.")
+    @Argument(help: "The local name as text, e.g. 010108Ann.")
     var localName: String?
 
     @Option(help: ArgumentHelp("The local name's bytes as hex, e.g. from btmon.", valueName: "hex"))

@@ -8,11 +8,11 @@ struct PacketEncodeCommand: ParsableCommand {
         abstract: "Print the local name that announces a card.",
         discussion: """
             The name is normalised and shortened to 12 bytes exactly as \
-            `estimator join` does it; what changed is said on standard error.
+            estimator join does it; what changed is said on standard error.
 
             Examples:
-              estimator packet encode --channel 1 --card 8 --name 전수열
-              010108전수열
+              estimator packet encode --channel 1 --card 8 --name Ann
+              010108Ann
               estimator packet encode --card coffee --name Ann --hex
               303130304645416E6E
             """)

@@ -1,0 +1,178 @@
+import DBus
+import Synchronization
+
+extension Adapter {
+    /// Advertises `advertisement` on this adapter until the handle is stopped.
+    ///
+    /// Exports an `org.bluez.LEAdvertisement1` object that only the owner of
+    /// `org.bluez` may call, and registers it with `LEAdvertisingManager1`. Returns
+    /// once BlueZ has accepted it. Throws `.notPowered` when the adapter is off,
+    /// `.noAdvertisingSlot` when every instance is taken, `.adapterNotFound`,
+    /// `.accessDenied`, `.bluetoothdAbsent`.
+    public func advertise(_ advertisement: Advertisement) async throws -> AdvertisementHandle {
+        // BlueZ would accept the registration of a powered-off adapter and stay silent.
+        let powered = try await BlueZError.mapping {
+            try await bus.call(
+                destination: ObjectManager.service, path: path, interface: ObjectManager.properties, member: "Get",
+                Self.interface, "Powered"
+            ).decode(Value.self)
+        }
+        guard powered.bool == true else {
+            throw BlueZError(.notPowered, message: "Bluetooth adapter \(name) is powered off")
+        }
+        let handle = try await AdvertisementHandle(adapter: self, advertisement: advertisement)
+        try await handle.register()
+        return handle
+    }
+}
+
+/// A registered advertisement: its lifetime is the registration.
+///
+/// `update(localName:)` changes the name on the air (a `PropertiesChanged` that
+/// BlueZ re-reads, no re-registration); `stop()` unregisters. If BlueZ drops the
+/// advertisement first, `ended` reports why. Dropping the handle unregisters too.
+public final class AdvertisementHandle: Sendable {
+    /// The adapter advertising.
+    public let adapter: Adapter
+    /// The exported object's path.
+    public let path: ObjectPath
+    /// How the advertisement ended without `stop()`: one value, then the sequence ends.
+    public let events: AsyncStream<AdvertisementEnd>
+
+    private let object: ExportedObject
+    private let state: Mutex<State>
+    private let eventsContinuation: AsyncStream<AdvertisementEnd>.Continuation
+    private let watcher: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    private struct State {
+        var advertisement: Advertisement
+        var registered = false
+        var ended = false
+    }
+
+    private static let counter = Atomic<Int>(0)
+
+    init(adapter: Adapter, advertisement: Advertisement) async throws {
+        self.adapter = adapter
+        let number = Self.counter.add(1, ordering: .relaxed).newValue
+        path = ObjectPath("/org/bluez_swift/advertisement\(getpid())_\(number)")!
+        state = Mutex(State(advertisement: advertisement))
+        (events, eventsContinuation) = AsyncStream.makeStream()
+        // A weak reference breaks the cycle handle -> object -> handler -> handle.
+        let release = WeakBox<AdvertisementHandle>()
+        object = try await BlueZError.mapping {
+            try await adapter.bus.export(
+                path,
+                interfaces: [
+                    ExportedInterface(
+                        name: Advertisement.interface, properties: advertisement.properties,
+                        methods: ["Release": { _ in release.value?.end(.released) }])
+                ],
+                caller: .owner(of: ObjectManager.service))
+        }
+        release.value = self
+    }
+
+    deinit {
+        watcher.withLock { $0?.cancel() }
+        let wasRegistered = state.withLock { $0.registered && !$0.ended }
+        object.unexport()
+        eventsContinuation.finish()
+        guard wasRegistered else { return }
+        // Nobody can wait here: unregister and move on.
+        let (adapter, path) = (self.adapter, self.path)
+        Task { try? await adapter.advertisingCall("UnregisterAdvertisement", path) }
+    }
+
+    /// The advertisement as it is now.
+    public var advertisement: Advertisement { state.withLock { $0.advertisement } }
+
+    /// Registers with BlueZ and starts watching for bluetoothd leaving.
+    func register() async throws {
+        let owners = try await BlueZError.mapping { try await adapter.bus.nameOwner(of: ObjectManager.service) }
+        do {
+            try await adapter.advertisingCall("RegisterAdvertisement", path, [String: Value]())
+        } catch {
+            object.unexport()
+            throw error
+        }
+        state.withLock { $0.registered = true }
+        watcher.withLock {
+            $0 = Task { [weak self] in
+                var first = true
+                do {
+                    for try await owner in owners {
+                        // The stream starts with the owner we registered with.
+                        defer { first = false }
+                        if first, owner != nil { continue }
+                        self?.end(.bluetoothdGone)
+                        return
+                    }
+                } catch {
+                    self?.end(.bluetoothdGone)
+                }
+            }
+        }
+    }
+
+    /// Changes the advertised local name. BlueZ reads the new value at once.
+    ///
+    /// Throws `.released` when the advertisement has ended.
+    public func update(localName: String) async throws {
+        let ended = state.withLock { state in
+            if !state.ended { state.advertisement.localName = localName }
+            return state.ended
+        }
+        if ended { throw BlueZError(.released, message: "the advertisement has ended") }
+        try BlueZError.mappingSync {
+            try object.setProperty("LocalName", .string(localName), interface: Advertisement.interface)
+        }
+    }
+
+    /// Unregisters the advertisement. Safe to call more than once, and after BlueZ
+    /// released it.
+    public func stop() async {
+        let wasRegistered = state.withLock { state in
+            defer { state.ended = true }
+            return state.registered && !state.ended
+        }
+        watcher.withLock { $0?.cancel() }
+        if wasRegistered { try? await adapter.advertisingCall("UnregisterAdvertisement", path) }
+        object.unexport()
+        eventsContinuation.finish()
+    }
+
+    /// BlueZ dropped the advertisement (or left): report it once.
+    private func end(_ reason: AdvertisementEnd) {
+        let first = state.withLock { state in
+            defer { state.ended = true }
+            return !state.ended
+        }
+        guard first else { return }
+        object.unexport()
+        eventsContinuation.yield(reason)
+        eventsContinuation.finish()
+    }
+}
+
+extension Adapter {
+    /// Calls a method of `LEAdvertisingManager1` on this adapter.
+    func advertisingCall<each Argument: DBusEncodable>(_ member: String, _ arguments: repeat each Argument) async throws {
+        try await BlueZError.mapping {
+            _ = try await bus.call(
+                destination: ObjectManager.service, path: path, interface: Self.advertisingInterface, member: member,
+                repeat each arguments)
+        }
+    }
+}
+
+/// A weak reference that can be shared with `Sendable` closures.
+final class WeakBox<T: AnyObject & Sendable>: Sendable {
+    private let storage = Mutex<WeakReference?>(nil)
+    private struct WeakReference: @unchecked Sendable { weak var object: T? }
+
+    var value: T? {
+        get { storage.withLock { $0?.object } }
+        set { storage.withLock { $0 = WeakReference(object: newValue) } }
+    }
+}

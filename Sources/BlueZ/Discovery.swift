@@ -1,0 +1,177 @@
+import DBus
+import Synchronization
+
+extension Adapter {
+    /// Starts an LE discovery for advertisers of `serviceUUIDs` and returns it as a
+    /// stream of sightings.
+    ///
+    /// Sets BlueZ's discovery filter `{Transport: le, DuplicateData: true, UUIDs}`,
+    /// starts discovering, reports the devices BlueZ already hears, then every
+    /// reception. Controllers (and the emulator) report an advertiser about once
+    /// per scan start, so with `restartEvery` the scan is stopped and started
+    /// again at that cadence, and advertisers still on the air are reported anew.
+    ///
+    /// Throws `.notPowered` if the adapter is off, `.adapterNotFound` if it is gone.
+    public func discover(serviceUUIDs: [String], restartEvery: Duration? = nil) async throws -> Discovery {
+        let manager = ObjectManager(bus: bus)
+        // Subscribe before anything starts, so no reception is missed.
+        let changes = try await manager.changes(under: path)
+        let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
+        let filter: [String: Value] = [
+            "Transport": .string("le"),
+            "DuplicateData": .boolean(true),
+            "UUIDs": .array(element: .string, serviceUUIDs.map { .string($0) }),
+        ]
+        try await call("SetDiscoveryFilter", filter)
+        try await call("StartDiscovery")
+        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }))
+        let objects: [ObjectPath: InterfaceProperties]
+        do {
+            objects = try await manager.objects()
+        } catch {
+            await discovery.stop()
+            throw error
+        }
+        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery)
+        return discovery
+    }
+
+    /// Calls a method of `Adapter1` on this adapter.
+    func call<each Argument: DBusEncodable>(_ member: String, _ arguments: repeat each Argument) async throws {
+        try await BlueZError.mapping {
+            _ = try await bus.call(
+                destination: ObjectManager.service, path: path, interface: Self.interface, member: member,
+                repeat each arguments)
+        }
+    }
+}
+
+/// A running discovery: an `AsyncSequence` of `DiscoveryEvent`s (one consumer).
+///
+/// Its lifetime is the discovery: `stop()` (or dropping it) stops discovering.
+/// The sequence ends with a `BlueZError` when the adapter goes away, bluetoothd
+/// stops, or a restart fails (say, the adapter was powered off).
+public final class Discovery: AsyncSequence, Sendable {
+    public typealias Element = DiscoveryEvent
+
+    /// The adapter discovering.
+    public let adapter: Adapter
+    private let wanted: Set<String>
+    private let stream: AsyncThrowingStream<DiscoveryEvent, any Error>
+    private let continuation: AsyncThrowingStream<DiscoveryEvent, any Error>.Continuation
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    init(adapter: Adapter, wanted: Set<String>) {
+        self.adapter = adapter
+        self.wanted = wanted
+        (stream, continuation) = AsyncThrowingStream.makeStream()
+    }
+
+    deinit {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        guard !stopped.load(ordering: .acquiring) else { return }
+        // Nobody can wait here: ask BlueZ to stop and move on.
+        let adapter = self.adapter
+        Task { try? await adapter.call("StopDiscovery") }
+    }
+
+    public func makeAsyncIterator() -> AsyncThrowingStream<DiscoveryEvent, any Error>.AsyncIterator {
+        stream.makeAsyncIterator()
+    }
+
+    /// Stops discovering and ends the sequence. Safe to call more than once.
+    public func stop() async {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        continuation.finish()
+        // The adapter may be gone or off already; then there is nothing to stop.
+        try? await adapter.call("StopDiscovery")
+    }
+
+    func run<Owners: AsyncSequence & Sendable>(
+        changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
+        restartEvery: Duration?
+    ) where Owners.Element == String? {
+        let continuation = self.continuation
+        let (adapter, wanted) = (self.adapter, self.wanted)
+        let listener = Task {
+            var cache = ObjectCache(objects.filter { $0.key.isDescendant(of: adapter.path) })
+            let now = ContinuousClock.now
+            for (path, interfaces) in cache.objects.sorted(by: { $0.key < $1.key }) {
+                if let device = interfaces[Sighting.deviceInterface],
+                    let sighting = Sighting(device: path, properties: device, wanted: wanted, time: now)
+                {
+                    continuation.yield(.sighting(sighting))
+                }
+            }
+            do {
+                for try await change in changes {
+                    if let event = Self.apply(change, to: &cache, adapter: adapter, wanted: wanted) {
+                        continuation.yield(event)
+                    } else if case .removed(adapter.path, let interfaces) = change, interfaces.contains(Adapter.interface) {
+                        throw BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away")
+                    }
+                }
+            } catch is CancellationError {
+            } catch {
+                continuation.finish(throwing: (error as? DBusError).map(BlueZError.init) ?? error)
+            }
+        }
+        // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
+        let watcher = Task {
+            var first = true
+            do {
+                for try await owner in owners {
+                    defer { first = false }
+                    if first, owner != nil { continue }
+                    break
+                }
+            } catch {}
+            guard !Task.isCancelled else { return }
+            continuation.finish(throwing: BlueZError(.bluetoothdAbsent, message: "bluetoothd left the bus"))
+        }
+        var started = [listener, watcher]
+        if let restartEvery {
+            started.append(Task {
+                while !Task.isCancelled {
+                    do {
+                        try await Task.sleep(for: restartEvery)
+                        try await adapter.call("StopDiscovery")
+                        try await adapter.call("StartDiscovery")
+                        continuation.yield(.restarted(.now))
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        continuation.finish(throwing: error)
+                        return
+                    }
+                }
+            })
+        }
+        tasks.withLock { $0 = started }
+    }
+
+    /// Applies one change; returns the sighting it means, if any.
+    private static func apply(
+        _ change: ObjectChange, to cache: inout ObjectCache, adapter: Adapter, wanted: Set<String>
+    ) -> DiscoveryEvent? {
+        let path = change.path
+        switch change {
+        case .added(_, let interfaces):
+            cache.apply(change)
+            guard interfaces[Sighting.deviceInterface] != nil, let merged = cache[path, Sighting.deviceInterface]
+            else { return nil }
+            return Sighting(device: path, properties: merged, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
+        case .propertiesChanged(_, Sighting.deviceInterface, let changed, _):
+            let properties = cache.apply(change) ?? [:]
+            guard !Sighting.receptionProperties.isDisjoint(with: changed.keys) else { return nil }
+            return Sighting(device: path, properties: properties, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
+        case .removed:
+            cache.apply(change)
+            return nil
+        case .propertiesChanged:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import DBus
+
+/// An object's interfaces and their properties, as `GetManagedObjects` gives them.
+public typealias InterfaceProperties = [String: [String: Value]]
+
+/// One change to BlueZ's object tree, from the ObjectManager and Properties signals.
+enum ObjectChange: Sendable {
+    case added(ObjectPath, InterfaceProperties)
+    case removed(ObjectPath, interfaces: [String])
+    case propertiesChanged(ObjectPath, interface: String, changed: [String: Value], invalidated: [String])
+}
+
+/// `org.freedesktop.DBus.ObjectManager` of `org.bluez`: the object list and its changes.
+struct ObjectManager: Sendable {
+    static let service = "org.bluez"
+    static let interface = "org.freedesktop.DBus.ObjectManager"
+    static let properties = "org.freedesktop.DBus.Properties"
+
+    let bus: Connection
+
+    /// Every object BlueZ has, by path.
+    func objects() async throws -> [ObjectPath: InterfaceProperties] {
+        try await BlueZError.mapping {
+            let reply = try await bus.call(
+                destination: Self.service, path: .root, interface: Self.interface, member: "GetManagedObjects")
+            return try reply.decode([ObjectPath: InterfaceProperties].self)
+        }
+    }
+
+    /// Changes to objects at or below `root`, from now on. Subscribe before reading
+    /// `objects()` so nothing falls between the snapshot and the stream.
+    func changes(under root: ObjectPath = .root) async throws -> SignalStream<ObjectChange> {
+        // One rule for all of org.bluez's signals: it emits little else, and one
+        // stream keeps additions, removals and property changes in bus order.
+        try await BlueZError.mapping {
+            try await bus.signals(matching: MatchRule(sender: Self.service)) { message in
+                guard let change = try Self.decode(message), change.path.isDescendant(of: root) else {
+                    throw DBusError.invalidArguments("not a change under \(root)")
+                }
+                return change
+            }
+        }
+    }
+
+    /// The change a signal describes, nil for other signals.
+    static func decode(_ message: Message) throws -> ObjectChange? {
+        switch (message.interface, message.member) {
+        case (Self.interface, "InterfacesAdded"):
+            let (path, interfaces) = try message.decode(ObjectPath.self, InterfaceProperties.self)
+            return .added(path, interfaces)
+        case (Self.interface, "InterfacesRemoved"):
+            let (path, interfaces) = try message.decode(ObjectPath.self, [String].self)
+            return .removed(path, interfaces: interfaces)
+        case (Self.properties, "PropertiesChanged"):
+            guard let path = message.path else { return nil }
+            let (interface, changed, invalidated) = try message.decode(String.self, [String: Value].self, [String].self)
+            return .propertiesChanged(path, interface: interface, changed: changed, invalidated: invalidated)
+        default:
+            return nil
+        }
+    }
+}
+
+extension ObjectChange {
+    var path: ObjectPath {
+        switch self {
+        case .added(let path, _), .removed(let path, _), .propertiesChanged(let path, _, _, _): path
+        }
+    }
+}
+
+/// A local copy of BlueZ's objects, kept current by applying `ObjectChange`s.
+struct ObjectCache: Sendable {
+    private(set) var objects: [ObjectPath: InterfaceProperties]
+
+    init(_ objects: [ObjectPath: InterfaceProperties] = [:]) { self.objects = objects }
+
+    /// The properties of `interface` on `path`, if the object has that interface.
+    subscript(path: ObjectPath, interface: String) -> [String: Value]? { objects[path]?[interface] }
+
+    /// Applies a change; returns the interface's properties after it (nil when removed).
+    @discardableResult
+    mutating func apply(_ change: ObjectChange) -> [String: Value]? {
+        switch change {
+        case .added(let path, let interfaces):
+            objects[path, default: [:]].merge(interfaces) { _, new in new }
+            return nil
+        case .removed(let path, let interfaces):
+            for interface in interfaces { objects[path]?[interface] = nil }
+            if objects[path]?.isEmpty == true { objects[path] = nil }
+            return nil
+        case .propertiesChanged(let path, let interface, let changed, let invalidated):
+            // A change for an object we never saw added is still worth keeping: it
+            // says the object exists with at least these properties.
+            var properties = objects[path]?[interface] ?? [:]
+            properties.merge(changed) { _, new in new }
+            for name in invalidated { properties[name] = nil }
+            objects[path, default: [:]][interface] = properties
+            return properties
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import DBus
+
+/// One reception of an advertiser during a discovery.
+///
+/// Everything in it came over the air and is untrusted. `localName` is BlueZ's
+/// `Name` property: BlueZ 5.66 passes a valid UTF-8 name through unchanged, and
+/// for an invalid one replaces every non-ASCII byte with a space and trims the
+/// ends; it does not expose the raw name bytes anywhere on D-Bus (its
+/// `AdvertisingData` property leaves the name types out), so the original bytes
+/// of an invalid name cannot be had.
+public struct Sighting: Sendable, Hashable {
+    /// BlueZ's object for the advertiser. Random addresses rotate, so one
+    /// advertiser may show up under several objects over time.
+    public let device: ObjectPath
+    /// The advertiser's address (`AA:BB:CC:DD:EE:FF`) at the time.
+    public let address: String
+    /// The advertised local name, if any (see above for invalid UTF-8).
+    public let localName: String?
+    /// Signal strength in dBm; nil when the controller did not measure it (it
+    /// reports 127, as the emulated radios of the rig always do).
+    public let rssi: Int?
+    /// The service UUIDs BlueZ has collected for the device, lowercase.
+    public let serviceUUIDs: [String]
+    /// When we learnt of it.
+    public let time: ContinuousClock.Instant
+
+    public init(
+        device: ObjectPath, address: String, localName: String?, rssi: Int?, serviceUUIDs: [String],
+        time: ContinuousClock.Instant
+    ) {
+        self.device = device
+        self.address = address
+        self.localName = localName
+        self.rssi = rssi
+        self.serviceUUIDs = serviceUUIDs
+        self.time = time
+    }
+
+    static let deviceInterface = "org.bluez.Device1"
+    /// HCI's "RSSI not available".
+    static let rssiUnavailable: Int64 = 127
+
+    /// Properties whose change means the device was heard again.
+    static let receptionProperties: Set<String> = ["RSSI", "Name", "UUIDs", "ManufacturerData", "ServiceData", "TxPower"]
+
+    /// A sighting from a `Device1`'s properties, or nil when it has no signal
+    /// strength (a remembered device, not one on the air) or lacks every wanted UUID.
+    init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>, time: ContinuousClock.Instant) {
+        guard let rssi = properties["RSSI"]?.integer else { return nil }
+        let uuids = (properties["UUIDs"]?.elements ?? []).compactMap { $0.string?.lowercased() }
+        if !wanted.isEmpty, wanted.isDisjoint(with: uuids) { return nil }
+        self.init(
+            device: device, address: properties["Address"]?.string ?? "", localName: properties["Name"]?.string,
+            rssi: rssi == Self.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids, time: time)
+    }
+}
+
+/// What a discovery reports.
+public enum DiscoveryEvent: Sendable, Hashable {
+    /// An advertiser was heard.
+    case sighting(Sighting)
+    /// The scan was restarted (at the cadence asked for): advertisers still on the
+    /// air are heard again after this, so one missing from several cycles is gone.
+    case restarted(ContinuousClock.Instant)
+}

@@ -1,0 +1,67 @@
+import DBus
+import DBusTestSupport
+import Testing
+
+@testable import BlueZ
+
+@Suite struct AdapterTests {
+    @Test func listsAndPicksAdapters() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, adapters: ["hci0", "hci1", "hci10"])
+        try fake.setPowered("hci0", false)
+        let bluez = BlueZ(bus: try await bus.connect())
+
+        let all = try await bluez.adapters()
+        #expect(all.map(\.name) == ["hci0", "hci1", "hci10"])
+        #expect(all[0].isPowered == false)
+        #expect(all[1].advertising == AdvertisingCapacity(supported: 5, active: 0))
+
+        #expect(try await bluez.adapter().name == "hci1")  // the first powered one
+        #expect(try await bluez.adapter("hci0").name == "hci0")
+        #expect(try await bluez.adapter(all[2].address.lowercased()).name == "hci10")
+        let error = await #expect(throws: BlueZError.self) { try await bluez.adapter("hci7") }
+        #expect(error?.kind == .adapterNotFound)
+    }
+
+    @Test func noAdapterAtAll() async throws {
+        let bus = try await TestBus.start()
+        _ = try await FakeBlueZ.start(on: bus, adapters: [])
+        let error = await #expect(throws: BlueZError.self) { try await BlueZ(bus: try await bus.connect()).adapter() }
+        #expect(error?.kind == .adapterNotFound)
+    }
+
+    @Test func addedRemovedAndPoweredEvents() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let bluez = BlueZ(bus: try await bus.connect())
+        var events = try await bluez.adapterEvents().makeAsyncIterator()
+
+        try fake.setPowered("hci0", false)
+        guard case .changed(let changed) = try await events.next() else { Issue.record("no change"); return }
+        #expect(changed.name == "hci0" && !changed.isPowered)
+
+        try await fake.addAdapter("hci1")
+        guard case .added(let added) = try await events.next() else { Issue.record("no addition"); return }
+        #expect(added.name == "hci1" && added.isPowered)
+
+        try await fake.removeAdapter("hci1")
+        #expect(try await events.next() == .removed("hci1"))
+    }
+
+    @Test func presenceFollowsBluetoothd() async throws {
+        let bus = try await TestBus.start()
+        let bluez = BlueZ(bus: try await bus.connect())
+        var presence = try await bluez.presence().makeAsyncIterator()
+        #expect(try await presence.next() == .absent)
+
+        let fake = try await FakeBlueZ.start(on: bus)
+        #expect(try await presence.next() == .present(owner: fake.connection.uniqueName!))
+        fake.crash()
+        #expect(try await presence.next() == .absent)
+
+        // Service restart: a new bluetoothd, and the adapters are there again.
+        let again = try await FakeBlueZ.start(on: bus)
+        #expect(try await presence.next() == .present(owner: again.connection.uniqueName!))
+        #expect(try await bluez.adapters().map(\.name) == ["hci0"])
+    }
+}

@@ -1,0 +1,117 @@
+import DBus
+import DBusTestSupport
+import Testing
+
+@testable import BlueZ
+
+@Suite struct AdvertisingTests {
+    static let uuid = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
+    let advertisement = Advertisement(serviceUUIDs: [uuid], localName: "010108Alice")
+
+    @Test func registersReadsBackUpdatesAndStops() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let handle = try await adapter.advertise(advertisement)
+
+        guard case .registered(let path, let properties) = await fake.calls.next(where: { if case .registered = $0 { true } else { false } })
+        else { Issue.record("no registration"); return }
+        #expect(path == handle.path)
+        #expect(properties["Type"]?.string == "broadcast")
+        #expect(properties["LocalName"]?.string == "010108Alice")
+        #expect(properties["ServiceUUIDs"]?.elements?.compactMap(\.string) == [Self.uuid])
+        #expect(properties["MinInterval"] == nil)
+
+        try await handle.update(localName: "010105Alice")
+        let change = await fake.calls.next { if case .advertisementChanged = $0 { true } else { false } }
+        #expect(change == .advertisementChanged(handle.path, ["LocalName": .string("010105Alice")]))
+        #expect(handle.advertisement.localName == "010105Alice")
+
+        await handle.stop()
+        let stopped = await fake.calls.next { if case .unregistered = $0 { true } else { false } }
+        #expect(stopped == .unregistered(handle.path))
+        await handle.stop()  // twice is harmless
+    }
+
+    @Test func intervalIsOfferedAsMinAndMaxInterval() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter()
+        var fast = advertisement
+        fast.interval = .milliseconds(20) ... .milliseconds(40)
+        let handle = try await adapter.advertise(fast)
+        guard case .registered(_, let properties) = await fake.calls.next(where: { if case .registered = $0 { true } else { false } })
+        else { Issue.record("no registration"); return }
+        #expect(properties["MinInterval"] == .uint32(20))
+        #expect(properties["MaxInterval"] == .uint32(40))
+        await handle.stop()
+    }
+
+    @Test func poweredOffAdapterIsNotPowered() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        try fake.setPowered("hci0", false)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let error = await #expect(throws: BlueZError.self) { try await adapter.advertise(advertisement) }
+        #expect(error?.kind == .notPowered)
+    }
+
+    @Test func fullAdapterHasNoAdvertisingSlot() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        fake.fillAdvertisingSlots(of: "hci0")
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        #expect(adapter.advertising == AdvertisingCapacity(supported: 5, active: 5))
+        let error = await #expect(throws: BlueZError.self) { try await adapter.advertise(advertisement) }
+        #expect(error?.kind == .noAdvertisingSlot)
+        #expect(error?.name?.rawValue == "org.bluez.Error.NotPermitted")
+    }
+
+    @Test func releaseEndsTheHandle() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let handle = try await adapter.advertise(advertisement)
+        try await fake.releaseAdvertisements(of: "hci0")
+        var events = handle.events.makeAsyncIterator()
+        #expect(await events.next() == .released)
+        #expect(await events.next() == nil)
+        let error = await #expect(throws: BlueZError.self) { try await handle.update(localName: "x") }
+        #expect(error?.kind == .released)
+        await handle.stop()  // BlueZ already dropped it: no UnregisterAdvertisement
+    }
+
+    @Test func onlyOrgBluezMayCallTheAdvertisement() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let client = try await bus.connect()
+        let handle = try await BlueZ(bus: client).adapter("hci0").advertise(advertisement)
+        let stranger = try await bus.connect()
+        await #expect(throws: DBusError.self) {
+            _ = try await stranger.call(
+                destination: client.uniqueName!, path: handle.path, interface: Advertisement.interface, member: "Release")
+        }
+        // Still registered: the stranger's Release was refused, so stop() unregisters.
+        await handle.stop()
+        let stopped = await fake.calls.next { if case .unregistered = $0 { true } else { false } }
+        #expect(stopped == .unregistered(handle.path))
+    }
+
+    @Test func adapterRemovalReleasesTheAdvertisement() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, adapters: ["hci0", "hci1"])
+        let handle = try await BlueZ(bus: try await bus.connect()).adapter("hci1").advertise(advertisement)
+        try await fake.removeAdapter("hci1")
+        var events = handle.events.makeAsyncIterator()
+        #expect(await events.next() == .released)
+    }
+
+    @Test func bluetoothdCrashEndsTheHandle() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let handle = try await BlueZ(bus: try await bus.connect()).adapter("hci0").advertise(advertisement)
+        fake.crash()
+        var events = handle.events.makeAsyncIterator()
+        #expect(await events.next() == .bluetoothdGone)
+    }
+}

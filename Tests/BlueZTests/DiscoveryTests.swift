@@ -1,0 +1,106 @@
+import DBus
+import DBusTestSupport
+import Testing
+
+@testable import BlueZ
+
+@Suite struct DiscoveryTests {
+    static let uuid = "fb3367fd-09f8-4e08-9f6b-07e309fd2576"
+    static let other = "0000180f-0000-1000-8000-00805f9b34fb"
+
+    @Test func filterStartSightingsAndStop() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid.uppercased()])
+
+        let filter = await fake.calls.next { if case .setDiscoveryFilter = $0 { true } else { false } }
+        #expect(filter == .setDiscoveryFilter([
+            "Transport": .string("le"), "DuplicateData": .boolean(true),
+            "UUIDs": .array(element: .string, [.string(Self.uuid.uppercased())]),
+        ]))
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+
+        var events = discovery.makeAsyncIterator()
+        // Not ours (another UUID), then ours; the first sighting must be ours.
+        try fake.deviceFound("11:11:11:11:11:11", name: "battery", rssi: -30, uuids: [Self.other])
+        try fake.deviceFound("22:22:22:22:22:22", name: "010108Bob", rssi: -60, uuids: [Self.uuid])
+        guard case .sighting(let first) = try await events.next() else { Issue.record("no sighting"); return }
+        #expect(first.address == "22:22:22:22:22:22")
+        #expect(first.localName == "010108Bob")
+        #expect(first.rssi == -60)
+
+        // Invalidated RSSI (a scan stop) is not a reception; a new name is, with the cached RSSI.
+        try fake.deviceChanged("22:22:22:22:22:22", [:], invalidated: ["RSSI"])
+        try fake.deviceChanged("22:22:22:22:22:22", ["RSSI": .int16(-55)])
+        try fake.deviceChanged("22:22:22:22:22:22", ["Name": .string("010105Bob"), "RSSI": .int16(127)])
+        guard case .sighting(let second) = try await events.next(), case .sighting(let third) = try await events.next()
+        else { Issue.record("no sightings"); return }
+        #expect(second.rssi == -55)
+        #expect(third.localName == "010105Bob")
+        #expect(third.rssi == nil)  // 127: the controller did not measure it
+
+        await discovery.stop()
+        #expect(await fake.calls.next { $0 == .stopDiscovery } == .stopDiscovery)
+        #expect(try await events.next() == nil)
+    }
+
+    @Test func devicesAlreadyHeardAreReportedFirst() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        fake.addDevice("33:33:33:33:33:33", name: "010101Carol", rssi: -70, uuids: [Self.uuid])
+        fake.addDevice("44:44:44:44:44:44", name: "remembered", rssi: nil, uuids: [Self.uuid])
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid])
+        var events = discovery.makeAsyncIterator()
+        guard case .sighting(let sighting) = try await events.next() else { Issue.record("no sighting"); return }
+        #expect(sighting.localName == "010101Carol")
+        await discovery.stop()
+        #expect(try await events.next() == nil)  // the remembered device (no RSSI) never came
+    }
+
+    @Test func restartsAtTheCadenceAsked() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid], restartEvery: .milliseconds(20))
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+        for _ in 0..<2 {
+            #expect(await fake.calls.next { $0 == .stopDiscovery || $0 == .startDiscovery } == .stopDiscovery)
+            #expect(await fake.calls.next { $0 == .stopDiscovery || $0 == .startDiscovery } == .startDiscovery)
+        }
+        var events = discovery.makeAsyncIterator()
+        guard case .restarted = try await events.next() else { Issue.record("no restart event"); return }
+        await discovery.stop()
+    }
+
+    @Test func poweredOffAdapterIsNotPowered() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        try fake.setPowered("hci0", false)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let error = await #expect(throws: BlueZError.self) { try await adapter.discover(serviceUUIDs: [Self.uuid]) }
+        #expect(error?.kind == .notPowered)
+        #expect(error?.name?.rawValue == "org.bluez.Error.NotReady")
+    }
+
+    @Test func adapterRemovalEndsTheDiscovery() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, adapters: ["hci0", "hci1"])
+        let discovery = try await BlueZ(bus: try await bus.connect()).adapter("hci1").discover(serviceUUIDs: [Self.uuid])
+        try await fake.removeAdapter("hci1")
+        var events = discovery.makeAsyncIterator()
+        let error = await #expect(throws: BlueZError.self) { _ = try await events.next() }
+        #expect(error?.kind == .adapterNotFound)
+    }
+
+    @Test func bluetoothdCrashEndsTheDiscovery() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let discovery = try await BlueZ(bus: try await bus.connect()).adapter("hci0").discover(serviceUUIDs: [Self.uuid])
+        fake.crash()
+        var events = discovery.makeAsyncIterator()
+        let error = await #expect(throws: BlueZError.self) { _ = try await events.next() }
+        #expect(error?.kind == .bluetoothdAbsent)
+    }
+}

@@ -1,0 +1,282 @@
+import DBus
+import DBusTestSupport
+import Synchronization
+
+@testable import BlueZ
+
+/// A stand-in for bluetoothd on a private bus, for what the real one cannot be
+/// made to do on demand: refuse with each of its errors, release an advertisement,
+/// lose an adapter, go away and come back.
+///
+/// It owns `org.bluez`, serves `GetManagedObjects`, `Adapter1` and
+/// `LEAdvertisingManager1` the way BlueZ 5.66 does (including reading a registered
+/// advertisement back with `GetAll` and following its `PropertiesChanged`), and
+/// reports what clients did as a stream of `Call`s.
+final class FakeBlueZ: Sendable {
+    /// What a client asked of the fake, in order.
+    enum Call: Sendable, Equatable {
+        case setDiscoveryFilter([String: Value])
+        case startDiscovery, stopDiscovery
+        case registered(ObjectPath, properties: [String: Value])
+        case unregistered(ObjectPath)
+        /// A registered advertisement's property changed (BlueZ re-reads it).
+        case advertisementChanged(ObjectPath, [String: Value])
+    }
+
+    struct AdapterState: Sendable {
+        var address: String
+        var powered = true
+        var supportedInstances = 5
+        var advertisements: [ObjectPath: String] = [:]  // path -> owner
+    }
+
+    let connection: Connection
+    let calls: AsyncStream<Call>
+    private let callContinuation: AsyncStream<Call>.Continuation
+    private let adapters: Mutex<[String: AdapterState]>
+    private let devices = Mutex<[ObjectPath: InterfaceProperties]>([:])
+    private let exported = Mutex<[ExportedObject]>([])
+    private let watchers = Mutex<[Task<Void, Never>]>([])
+
+    /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`.
+    static func start(on bus: TestBus, adapters names: [String] = ["hci0"]) async throws -> FakeBlueZ {
+        let fake = FakeBlueZ(connection: try await bus.connect(), adapters: names)
+        try await fake.exportRoot()
+        for name in names { try await fake.exportAdapter(name) }
+        let reply = try await fake.connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RequestName", "org.bluez", UInt32(4))  // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        precondition(try reply.decode(UInt32.self) == 1, "org.bluez is taken")
+        return fake
+    }
+
+    private init(connection: Connection, adapters names: [String]) {
+        self.connection = connection
+        var states: [String: AdapterState] = [:]
+        for (index, name) in names.enumerated() { states[name] = AdapterState(address: "00:AA:01:0\(index):00:0\(index)") }
+        adapters = Mutex(states)
+        (calls, callContinuation) = AsyncStream.makeStream()
+    }
+
+    /// bluetoothd crashing: its connection closes without a word.
+    func crash() {
+        for task in watchers.withLock({ $0 }) { task.cancel() }
+        connection.close()
+        callContinuation.finish()
+    }
+
+    // MARK: - Objects
+
+    static func adapterPath(_ name: String) -> ObjectPath { ObjectPath("/org/bluez/\(name)")! }
+
+    func interfaces(of name: String) -> InterfaceProperties? {
+        guard let state = adapters.withLock({ $0[name] }) else { return nil }
+        return [
+            Adapter.interface: [
+                "Address": .string(state.address), "Alias": .string("fake \(name)"),
+                "Powered": .boolean(state.powered), "Discovering": .boolean(false),
+            ],
+            Adapter.advertisingInterface: [
+                "SupportedInstances": .byte(UInt8(state.supportedInstances)),
+                "ActiveInstances": .byte(UInt8(state.advertisements.count)),
+            ],
+        ]
+    }
+
+    private func exportRoot() async throws {
+        let object = try await connection.export(
+            .root,
+            interfaces: [
+                ExportedInterface(name: ObjectManager.interface, methods: [
+                    "GetManagedObjects": { [weak self] _ in
+                        guard let self else { return [] }
+                        let names = adapters.withLock { Array($0.keys) }
+                        var objects = devices.withLock { $0 }
+                        for name in names { objects[Self.adapterPath(name)] = interfaces(of: name) }
+                        return [try objects.toValue()]
+                    }
+                ])
+            ], caller: .anyone)
+        exported.withLock { $0.append(object) }
+    }
+
+    private func exportAdapter(_ name: String) async throws {
+        guard let interfaces = interfaces(of: name) else { return }
+        let object = try await connection.export(
+            Self.adapterPath(name),
+            interfaces: [
+                ExportedInterface(name: Adapter.interface, properties: interfaces[Adapter.interface]!, methods: [
+                    "SetDiscoveryFilter": { [weak self] call in
+                        self?.callContinuation.yield(.setDiscoveryFilter(try call.decode([String: Value].self)))
+                        return []
+                    },
+                    "StartDiscovery": { [weak self] _ in
+                        guard let self else { return [] }
+                        try requirePowered(name)
+                        callContinuation.yield(.startDiscovery)
+                        return []
+                    },
+                    "StopDiscovery": { [weak self] _ in
+                        self?.callContinuation.yield(.stopDiscovery)
+                        return []
+                    },
+                ]),
+                ExportedInterface(
+                    name: Adapter.advertisingInterface, properties: interfaces[Adapter.advertisingInterface]!,
+                    methods: [
+                        "RegisterAdvertisement": { [weak self] call in
+                            try await self?.register(call, on: name)
+                            return []
+                        },
+                        "UnregisterAdvertisement": { [weak self] call in
+                            try self?.unregister(call, on: name)
+                            return []
+                        },
+                    ]),
+            ], caller: .anyone)
+        exported.withLock { $0.append(object) }
+    }
+
+    private func requirePowered(_ name: String) throws {
+        guard adapters.withLock({ $0[name]?.powered }) == true else {
+            throw DBusError(name: "org.bluez.Error.NotReady", message: "Resource Not Ready")
+        }
+    }
+
+    // MARK: - Advertising, as BlueZ 5.66's src/advertising.c does it
+
+    private func register(_ call: Message, on name: String) async throws {
+        let (path, _) = try call.decode(ObjectPath.self, [String: Value].self)
+        let owner = call.sender ?? ""
+        try adapters.withLock { adapters throws(DBusError) in
+            guard var state = adapters[name] else { throw DBusError(name: .unknownObject, message: "") }
+            if state.advertisements[path] != nil {
+                throw DBusError(name: "org.bluez.Error.AlreadyExists", message: "Already Exists")
+            }
+            guard state.advertisements.count < state.supportedInstances else {
+                throw DBusError(name: "org.bluez.Error.NotPermitted", message: "Maximum advertisements reached")
+            }
+            state.advertisements[path] = owner
+            adapters[name] = state
+        }
+        // Follow the object's changes first, then read it: nothing falls between.
+        let changes = try await connection.signals(matching: MatchRule(
+            sender: owner, path: path, interface: ObjectManager.properties, member: "PropertiesChanged"))
+        let reply = try await connection.call(
+            destination: owner, path: path, interface: ObjectManager.properties, member: "GetAll", Advertisement.interface)
+        let properties = try reply.decode([String: Value].self)
+        callContinuation.yield(.registered(path, properties: properties))
+        let continuation = callContinuation
+        let watcher = Task {
+            for try await change in changes {
+                guard let (_, changed, _) = try? change.decode(String.self, [String: Value].self, [String].self) else { continue }
+                continuation.yield(.advertisementChanged(path, changed))
+            }
+        }
+        watchers.withLock { $0.append(Task { _ = await watcher.result }) }
+    }
+
+    private func unregister(_ call: Message, on name: String) throws {
+        let path = try call.decode(ObjectPath.self)
+        try adapters.withLock { adapters throws(DBusError) in
+            guard adapters[name]?.advertisements.removeValue(forKey: path) != nil else {
+                throw DBusError(name: "org.bluez.Error.DoesNotExist", message: "Does Not Exist")
+            }
+        }
+        callContinuation.yield(.unregistered(path))
+    }
+
+    /// BlueZ dropping every advertisement of `name`: it calls `Release` on each.
+    func releaseAdvertisements(of name: String) async throws {
+        let released = adapters.withLock { adapters -> [ObjectPath: String] in
+            defer { adapters[name]?.advertisements = [:] }
+            return adapters[name]?.advertisements ?? [:]
+        }
+        for (path, owner) in released {
+            let message = try Message.methodCall(
+                destination: owner, path: path, interface: Advertisement.interface, member: "Release")
+            try connection.send(message)
+        }
+    }
+
+    // MARK: - Adapters and devices
+
+    /// Sets `Powered`, emitting `PropertiesChanged` as BlueZ does.
+    func setPowered(_ name: String, _ powered: Bool) throws {
+        adapters.withLock { $0[name]?.powered = powered }
+        try connection.emit(
+            path: Self.adapterPath(name), interface: ObjectManager.properties, member: "PropertiesChanged",
+            Adapter.interface, ["Powered": Value.boolean(powered)], [String]())
+    }
+
+    /// Fills every advertising slot of `name`, as other programs would.
+    func fillAdvertisingSlots(of name: String) {
+        adapters.withLock { adapters in
+            guard var state = adapters[name] else { return }
+            while state.advertisements.count < state.supportedInstances {
+                state.advertisements[ObjectPath("/other/ad\(state.advertisements.count)")!] = ":0.0"
+            }
+            adapters[name] = state
+        }
+    }
+
+    /// An adapter unplugged: Release for its advertisements, then InterfacesRemoved.
+    func removeAdapter(_ name: String) async throws {
+        try await releaseAdvertisements(of: name)
+        adapters.withLock { _ = $0.removeValue(forKey: name) }
+        try connection.emit(
+            path: .root, interface: ObjectManager.interface, member: "InterfacesRemoved",
+            Self.adapterPath(name), [Adapter.interface, Adapter.advertisingInterface])
+    }
+
+    /// An adapter plugged in: InterfacesAdded.
+    func addAdapter(_ name: String) async throws {
+        adapters.withLock { $0[name] = AdapterState(address: "00:AA:01:09:00:09") }
+        try await exportAdapter(name)
+        try connection.emit(
+            path: .root, interface: ObjectManager.interface, member: "InterfacesAdded",
+            Self.adapterPath(name), interfaces(of: name)!)
+    }
+
+    /// A device heard for the first time under `adapter`: InterfacesAdded of `Device1`.
+    func deviceFound(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16, uuids: [String]) throws {
+        try connection.emit(
+            path: .root, interface: ObjectManager.interface, member: "InterfacesAdded",
+            devicePath(id, on: adapter), [Sighting.deviceInterface: Self.device(id, on: adapter, name, rssi, uuids)])
+    }
+
+    /// A device BlueZ already has when a client asks (heard recently when `rssi` is set).
+    func addDevice(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16?, uuids: [String]) {
+        let properties = Self.device(id, on: adapter, name, rssi, uuids)
+        devices.withLock { $0[devicePath(id, on: adapter)] = [Sighting.deviceInterface: properties] }
+    }
+
+    private static func device(_ id: String, on adapter: String, _ name: String?, _ rssi: Int16?, _ uuids: [String]) -> [String: Value] {
+        var properties: [String: Value] = [
+            "Address": .string(id), "Adapter": .objectPath(adapterPath(adapter)),
+            "UUIDs": .array(element: .string, uuids.map { .string($0) }),
+        ]
+        if let name { properties["Name"] = .string(name) }
+        if let rssi { properties["RSSI"] = .int16(rssi) }
+        return properties
+    }
+
+    /// A known device heard again, or its properties changed.
+    func deviceChanged(_ id: String, on adapter: String = "hci0", _ changed: [String: Value], invalidated: [String] = []) throws {
+        try connection.emit(
+            path: devicePath(id, on: adapter), interface: ObjectManager.properties, member: "PropertiesChanged",
+            Sighting.deviceInterface, changed, invalidated)
+    }
+
+    func devicePath(_ id: String, on adapter: String) -> ObjectPath {
+        ObjectPath("/org/bluez/\(adapter)/dev_" + id.replacingOccurrences(of: ":", with: "_"))!
+    }
+}
+
+extension AsyncStream<FakeBlueZ.Call> {
+    /// The next call the fake saw that `matches`, skipping others.
+    func next(where matches: (FakeBlueZ.Call) -> Bool) async -> FakeBlueZ.Call? {
+        for await call in self where matches(call) { return call }
+        return nil
+    }
+}

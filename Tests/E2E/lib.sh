@@ -1,0 +1,302 @@
+# Helpers for scenarios, sourced by bash inside the guest (guest.sh sources
+# it before every scenario). A scenario is a bash script run with -e in a
+# fresh stack: the system bus, bluetoothd and its radios (hci0...), with
+# E2E_WORK a tmpfs folder of its own and HOME/XDG_* inside it.
+#
+#   fail MESSAGE                  the scenario fails with this reason
+#   metric NAME VALUE [UNIT]      a figure for the host's summary
+#   wait_until SECONDS CMD...     until CMD succeeds, or fail
+#   now_ms                        milliseconds, for latencies
+#
+#   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
+#   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
+#   bg_expect_none NAME REGEX SECS  fail if such a line comes within SECS
+#   bg_mark NAME                  later bg_expect calls see only newer lines
+#   bg_send NAME TEXT             a line to its standard input
+#   bg_stop NAME [SIGNAL]         signal it (TERM) and wait for it to end
+#   bg_pid NAME
+#
+#   radio_add / radio_remove N    an extra radio (hears nobody) / unplug it
+#   mgmt ARGS...                  btmgmt ARGS (on a pty, else it prints nothing)
+#   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
+#   adapter_power N on|off        through the kernel's management interface
+#   advertise N NAME              service UUID + NAME as scan response, by btmgmt
+#   advertise_raw N SCANRSP_HEX   service UUID + raw scan-response bytes
+#   ad_local_name BYTES           hex of a "complete local name" AD structure
+#   scan_start N / scan_stop      BlueZ discovery on hciN (bluetoothctl)
+#   scan_expect_name REGEX [SECS] object path of the device with that name
+#   bluez_property PATH IFACE PROP   dbus-send's reply, e.g. Device1 UUIDs
+#   name_hex PATH                 hex of a device's Name as BlueZ has it
+
+# The Estimator app's service UUID (DESIGN §2).
+E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
+BLUETOOTHD=/usr/libexec/bluetooth/bluetoothd
+
+# The first failure is the scenario's reason; later ones (the same failure
+# seen by callers) only add to its output.
+fail() {
+  [ -s "$E2E_WORK/reason" ] || printf '%s\n' "$*" >"$E2E_WORK/reason"
+  printf '\nFAIL: %s\n' "$*" >&2
+  exit 1
+}
+
+metric() { printf 'E2E-METRIC %s %s %s%s\n' "$E2E_SCENARIO" "$1" "$2" "${3:+ $3}"; }
+
+now_ms() { date +%s%3N; }
+
+# Polls a condition outside our control (a daemon, the kernel) with a
+# deadline; the condition's output is discarded.
+wait_until() {
+  local seconds=$1; shift
+  local deadline=$(($(now_ms) + seconds * 1000))
+  until "$@" >/dev/null; do
+    [ "$(now_ms)" -lt "$deadline" ] || fail "not within ${seconds}s: $*"
+    sleep 0.1
+  done
+}
+
+# ---- background processes -------------------------------------------------
+# Each has NAME.out (stdout and stderr), NAME.in (a fifo on its stdin),
+# NAME.pid and NAME.seen (how many output lines bg_expect has consumed) in
+# $E2E_WORK. State lives in files so helpers work from $(...) subshells.
+
+bg_start() {
+  local name=$1; shift
+  local base=$E2E_WORK/$name
+  rm -f "$base.in" && mkfifo "$base.in"
+  : >"$base.out"
+  echo 0 >"$base.seen"
+  # Read-write on the fifo: the program never sees end of input, and bg_send
+  # never blocks while the program lives.
+  "$@" <>"$base.in" >"$base.out" 2>&1 &
+  echo $! >"$base.pid"
+}
+
+bg_pid() { cat "$E2E_WORK/$1.pid"; }
+
+bg_alive() {
+  local state
+  state=$(awk '{ print $3 }' "/proc/$(bg_pid "$1")/stat" 2>/dev/null) || return 1
+  [ "$state" != Z ]
+}
+
+bg_mark() { wc -l <"$E2E_WORK/$1.out" >"$E2E_WORK/$1.seen"; }
+
+# Follows NAME's output from the first unconsumed line; prints and consumes
+# up to the first line matching REGEX (bash ERE). Fails on timeout or when
+# the program ends without such a line.
+bg_expect() {
+  local name=$1 regex=$2 seconds=${3:-10}
+  local base=$E2E_WORK/$name line fd follower
+  local seen; seen=$(cat "$base.seen")
+  exec {fd}< <(exec timeout "$seconds" tail -n "+$((seen + 1))" --pid="$(bg_pid "$name")" -f "$base.out")
+  follower=$!
+  while IFS= read -r -u "$fd" line; do
+    seen=$((seen + 1))
+    if [[ $line =~ $regex ]]; then
+      echo "$seen" >"$base.seen"
+      kill "$follower" 2>/dev/null
+      exec {fd}<&-
+      printf '%s\n' "$line"
+      return 0
+    fi
+  done
+  exec {fd}<&-
+  echo "$seen" >"$base.seen"
+  printf '\nlast lines of %s:\n' "$name" >&2
+  tail -n 15 "$base.out" | cat -v >&2
+  echo >&2
+  if bg_alive "$name"; then
+    fail "$name printed no line matching /$regex/ within ${seconds}s"
+  fi
+  fail "$name ended without printing a line matching /$regex/"
+}
+
+# Absence takes a period to show: watches NAME's new output for SECONDS.
+bg_expect_none() {
+  local name=$1 regex=$2 seconds=$3 line
+  local seen; seen=$(cat "$E2E_WORK/$name.seen")
+  line=$(timeout "$seconds" tail -n "+$((seen + 1))" -f "$E2E_WORK/$name.out" |
+    grep -a -m1 -E -- "$regex") || true
+  [ -z "$line" ] || fail "$name printed $(printf '%s' "$line" | cat -v), matching /$regex/"
+}
+
+bg_send() {
+  bg_alive "$1" || fail "cannot send to $1: it has ended"
+  timeout 5 bash -c 'printf "%s\n" "$1" >"$2"' _ "$2" "$E2E_WORK/$1.in" ||
+    fail "cannot send to $1"
+}
+
+# Signals NAME (TERM unless told) and waits for it to end; returns its status.
+bg_stop() {
+  local pid; pid=$(bg_pid "$1")
+  kill "-${2:-TERM}" "$pid" 2>/dev/null || true
+  wait_until 10 eval "! bg_alive $1"
+  local status=0
+  wait "$pid" 2>/dev/null || status=$?
+  return "$status"
+}
+
+# ---- the stack: radios, bluetoothd -----------------------------------------
+# Radios only hear each other when one btvirt process emulates them all
+# (measured: the air is a list inside the process). So the scenario's radios
+# come from one `btvirt -lN`; radio_add makes an extra radio in a process of
+# its own, which hears nobody but can be unplugged alone.
+
+radios_up() {
+  [ "$1" -gt 0 ] || return 0
+  btvirt -L "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
+  echo $! >"$E2E_WORK/radios.pid"
+  wait_until 10 test -e "/sys/class/bluetooth/hci$(($1 - 1))"
+}
+
+# Prints the index of the new radio; its btvirt's pid is in radios/hciN.pid.
+radio_add() {
+  mkdir -p "$E2E_WORK/radios"
+  local before index
+  before=$(ls /sys/class/bluetooth 2>/dev/null || true)
+  btvirt -L -l1 >>"$E2E_WORK/btvirt.log" 2>&1 &
+  local pid=$!
+  wait_until 10 new_controller "$before"
+  index=$(new_controller "$before")
+  echo "$pid" >"$E2E_WORK/radios/$index.pid"
+  if bus_has_name org.bluez; then adapter_ready "${index#hci}"; fi
+  echo "${index#hci}"
+}
+
+new_controller() { # prints the hciN not listed in $1, if there is one
+  local c
+  for c in $(ls /sys/class/bluetooth 2>/dev/null); do
+    case " $(echo $1) " in *" $c "*) ;; *) echo "$c"; return 0 ;; esac
+  done
+  return 1
+}
+
+# Unplugs a radio made by radio_add.
+radio_remove() {
+  local pidfile=$E2E_WORK/radios/hci$1.pid
+  [ -f "$pidfile" ] || fail "hci$1 was not made by radio_add: only those can be removed alone"
+  kill "$(cat "$pidfile")"
+  rm -f "$pidfile"
+  wait_until 10 test ! -e "/sys/class/bluetooth/hci$1"
+}
+
+bluetoothd_start() {
+  echo "---- bluetoothd started $(date +%T.%3N)" >>"$E2E_WORK/bluetoothd.log"
+  "$BLUETOOTHD" -n -d --experimental >>"$E2E_WORK/bluetoothd.log" 2>&1 &
+  echo $! >"$E2E_WORK/bluetoothd.pid"
+  wait_until 15 bus_has_name org.bluez
+  local c
+  for c in $(ls /sys/class/bluetooth); do adapter_ready "${c#hci}"; done
+}
+
+bluetoothd_stop() {
+  local pid; pid=$(cat "$E2E_WORK/bluetoothd.pid")
+  kill "$pid" 2>/dev/null || true
+  wait_until 10 eval "! bus_has_name org.bluez"
+  wait "$pid" 2>/dev/null || true
+}
+
+bluetoothd_restart() {
+  bluetoothd_stop
+  bluetoothd_start
+}
+
+bus_has_name() {
+  dbus-send --system --print-reply --dest=org.freedesktop.DBus / \
+    org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q 'boolean true'
+}
+
+# BlueZ's view: the adapter object exists and is powered (AutoEnable).
+adapter_ready() {
+  wait_until 15 adapter_powered "$1"
+}
+
+adapter_powered() {
+  dbus-send --system --print-reply --dest=org.bluez "/org/bluez/hci$1" \
+    org.freedesktop.DBus.Properties.Get string:org.bluez.Adapter1 string:Powered \
+    2>/dev/null | grep -q 'boolean true'
+}
+
+adapter_power() {
+  mgmt --index "$1" power "$2" >/dev/null || fail "btmgmt could not power hci$1 $2"
+  if [ "$2" = on ]; then adapter_ready "$1"; else wait_until 10 eval "! adapter_powered $1"; fi
+}
+
+# Called by guest.sh before each scenario with its number of radios.
+stack_up() {
+  radios_up "$1"
+  bluetoothd_start
+}
+
+# ---- the kernel's management interface (no D-Bus) -------------------------
+
+# btmgmt prints nothing unless its output is a terminal: give it one.
+mgmt() {
+  local cmd; cmd=$(printf '%q ' btmgmt "$@")
+  timeout 20 script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
+}
+
+# Hex of the bytes of $1 (as given: escapes and invalid UTF-8 pass through).
+hex_of() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
+
+# An AD structure "complete local name" (type 09) carrying the bytes of $1.
+ad_local_name() {
+  local hex; hex=$(hex_of "$1")
+  printf '%02x09%s' $((${#hex} / 2 + 1)) "$hex"
+}
+
+# Advertises the service UUID, with SCANRSP_HEX as the whole scan response
+# (AD structures, not checked: hostile data on purpose), as instance 1. The
+# flags say "general discoverable" (-g): BlueZ's discovery ignores devices
+# that are not discoverable, as it ignores BlueZ's own "broadcast" adverts.
+advertise_raw() {
+  local out; out=$(mgmt --index "$1" add-adv -g -u "$E2E_UUID" -s "$2" 1)
+  [[ $out == *"Instance added: 1"* ]] || fail "btmgmt could not advertise on hci$1: $out"
+}
+
+advertise() { advertise_raw "$1" "$(ad_local_name "$2")"; }
+
+advertising_clear() { mgmt --index "$1" clr-adv >/dev/null; }
+
+# ---- discovery through BlueZ's D-Bus API ----------------------------------
+
+# BlueZ ends a discovery when the client that started it leaves the bus, so
+# a long-lived client (bluetoothctl, as background process "scanner") keeps
+# it on; its output reports every device and name change.
+scan_start() {
+  echo "$1" >"$E2E_WORK/scanner.hci"
+  bg_start scanner bluetoothctl
+  bg_send scanner "select $(adapter_address "$1")"
+  bg_send scanner "scan on"
+  bg_expect scanner 'Discovery started' 15 >/dev/null
+}
+
+scan_stop() { bg_stop scanner; }
+
+# Waits for the scanner to report a device whose name matches REGEX (a name
+# as bluetoothctl prints it: raw bytes); prints the device's object path.
+scan_expect_name() {
+  local line
+  line=$(bg_expect scanner "Device ([0-9A-F:]{17}) (Name: )?$1" "${2:-15}")
+  [[ $line =~ Device\ ([0-9A-F:]{17}) ]]
+  echo "/org/bluez/hci$(cat "$E2E_WORK/scanner.hci")/dev_${BASH_REMATCH[1]//:/_}"
+}
+
+adapter_address() {
+  bluez_property "/org/bluez/hci$1" Adapter1 Address | sed -n 's/.*string "\(.*\)".*/\1/p'
+}
+
+# dbus-send's reply to Properties.Get of PROPERTY of org.bluez.INTERFACE on
+# object PATH.
+bluez_property() {
+  dbus-send --system --print-reply --dest=org.bluez "$1" \
+    org.freedesktop.DBus.Properties.Get "string:org.bluez.$2" "string:$3"
+}
+
+# Hex of the bytes of the Name of device object $1: dbus-send prints the
+# string raw between quotes, od shows every byte.
+name_hex() {
+  bluez_property "$1" Device1 Name | sed -n 's/^ *variant *string "\(.*\)"$/\1/p' |
+    head -c -1 | od -An -v -tx1 | tr -d ' \n'
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Host side of the real-stack rig: a QEMU guest (TCG) boots the Debian kernel,
+# loads the vhci driver and runs emulated LE radios (btvirt), the real system
+# bus and the real bluetoothd. The guest chroots into the host's / shared
+# read-only over 9p, so whatever the host has built runs unchanged inside.
+# The host's side is read-only to the guest: results come back on the serial
+# console, which this script streams and then parses.
+#
+#   rig.sh prepare               kernel and initrd into the cache (skipped when current)
+#   rig.sh suite [SCENARIO...]   one boot, every scenario (default: scenarios/*.sh);
+#                                exits 1 unless every scenario printed PASS
+#   rig.sh demo                  boots with 4 radios and runs demo.sh, console live
+#
+# Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (a
+# folder put first on the guest's PATH, e.g. swift's bin path).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${E2E_CACHE:-$(cd "$here/../.." && pwd)/.vm}
+
+# Kernel modules the guest needs, in no particular order: prepare adds their
+# dependencies. The algif/cmac/ecb ones give btvirt the kernel crypto it asks
+# for through AF_ALG; without them it cannot open /dev/vhci.
+modules="virtio_pci 9pnet_virtio 9p hci_vhci algif_hash algif_skcipher cmac ecb"
+
+log() { printf 'rig: %s\n' "$*" >&2; }
+
+# The cache is current when it was built from these exact inputs.
+cache_key() {
+  { echo "$modules"; cat "$here/init"; sha256sum </bin/busybox; } | sha256sum | cut -d' ' -f1
+}
+
+kernel_package() {
+  apt-cache depends linux-image-amd64 2>/dev/null |
+    awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+
+prepare() {
+  local key; key=$(cache_key)
+  if [ -f "$cache/initrd.gz" ] && [ "$(cat "$cache/stamp" 2>/dev/null)" = "$key" ]; then
+    return
+  fi
+  log "preparing the VM in $cache"
+  mkdir -p "$cache"
+  # The kernel is downloaded once and kept: rebuilding the initrd never needs the network.
+  if [ ! -f "$cache/kernel.deb" ]; then
+    local pkg; pkg=$(kernel_package)
+    if [ -z "$pkg" ]; then
+      log "apt lists are empty: running apt-get update"
+      $(sudo_if_needed) apt-get update -q >/dev/null
+      pkg=$(kernel_package)
+    fi
+    [ -n "$pkg" ] || { log "cannot resolve the kernel package behind linux-image-amd64"; exit 69; }
+    log "downloading $pkg"
+    (cd "$cache" && rm -f linux-image-*.deb &&
+      apt-get download -q "$pkg" 2> >(grep -v unsandboxed >&2) >/dev/null &&
+      mv linux-image-*.deb kernel.deb.part && mv kernel.deb.part kernel.deb)
+  fi
+  rm -rf "$cache/kernel" "$cache/initrd"
+  dpkg-deb -x "$cache/kernel.deb" "$cache/kernel"
+  local kver; kver=$(ls "$cache/kernel/lib/modules")
+  local moddir=$cache/kernel/lib/modules/$kver
+  depmod -b "$cache/kernel" "$kver"
+  cp "$cache/kernel/boot/vmlinuz-$kver" "$cache/vmlinuz"
+
+  mkdir -p "$cache/initrd"/{bin,modules,host,proc,sys,dev}
+  cp /bin/busybox "$cache/initrd/bin/busybox"
+  cp "$here/init" "$cache/initrd/init"
+  chmod 0755 "$cache/initrd/init"
+  # Modules are numbered in load order, dependencies first.
+  local ordered=() n=0 m
+  for m in $modules; do add_module "$moddir" "$(module_path "$moddir" "$m")"; done
+  for m in "${ordered[@]}"; do
+    n=$((n + 1))
+    local dest; dest=$cache/initrd/modules/$(printf '%02d' $n)-$(basename "$m")
+    cp "$moddir/$m" "$dest"
+    case $dest in *.xz) xz -d "$dest" ;; *.zst) zstd -q --rm -d "$dest" ;; esac
+  done
+  (cd "$cache/initrd" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$cache/initrd.gz"
+  rm -rf "$cache/kernel" "$cache/initrd"
+  echo "$key" >"$cache/stamp"
+  log "prepared: kernel $kver, ${#ordered[@]} modules"
+}
+
+# modules.dep maps "path.ko: dep.ko dep.ko ..." relative to the modules folder.
+module_path() {
+  local p; p=$(grep -E "/$2\.ko(\.xz|\.zst)?:" "$1/modules.dep" | cut -d: -f1)
+  [ -n "$p" ] || { log "module $2 not found in the kernel package"; exit 70; }
+  echo "$p"
+}
+
+add_module() { # adds $2 after its dependencies to the caller's `ordered`
+  local moddir=$1 path=$2 seen dep
+  for seen in "${ordered[@]}"; do [ "$seen" = "$path" ] && return; done
+  for dep in $(grep "^$path:" "$moddir/modules.dep" | cut -d: -f2-); do add_module "$moddir" "$dep"; done
+  ordered+=("$path")
+}
+
+sudo_if_needed() { [ "$(id -u)" = 0 ] || echo sudo; }
+
+# Boots the guest on a plan (a shell file the guest sources) and streams its
+# console to stdout and to $cache/console.log. $1: the plan, $2: seconds the
+# whole VM may take.
+boot() {
+  local plan=$1 limit=$2
+  [ -e /dev/kvm ] && log "using TCG, not KVM: KVM hangs at boot on these machines"
+  timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -m 1024 -smp 2 \
+    -nodefaults -no-user-config -display none -serial stdio -no-reboot \
+    -kernel "$cache/vmlinuz" -initrd "$cache/initrd.gz" \
+    -append "console=ttyS0 quiet loglevel=3 panic=-1 e2e.main=$here/guest.sh e2e.plan=$plan" \
+    -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+    </dev/null | tee "$cache/console.log"
+  return "${PIPESTATUS[0]}"
+}
+
+# A scenario's "# timeout: S" header line, 120 s when it has none; the
+# guest reads the same line (guest.sh).
+scenario_timeout() {
+  local t; t=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -1)
+  echo "${t:-120}"
+}
+
+write_plan() { # $1: mode, then scenario paths
+  local mode=$1; shift
+  {
+    printf 'E2E_MODE=%q\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$mode" "$here" "${E2E_BIN:-}"
+    printf 'E2E_SCENARIOS=(%s)\n' "$(printf '%q ' "$@")"
+    # The guest's console has no size; the demo's table wants the real one.
+    printf 'E2E_TTY_SIZE=%q\n' "$(stty size 2>/dev/null </dev/tty || echo '40 120')"
+  } >"$cache/plan.sh"
+}
+
+suite() {
+  local scenarios=("$@") s limit=120
+  [ ${#scenarios[@]} -gt 0 ] || scenarios=("$here"/scenarios/*.sh)
+  for s in "${scenarios[@]}"; do
+    [ -f "$s" ] || { log "no such scenario: $s"; exit 64; }
+    s=$(readlink -f "$s")
+    # The guest enforces each scenario's limit; this one only catches a guest
+    # that stopped answering. 30 s a scenario for (re)starting the stack.
+    limit=$((limit + $(scenario_timeout "$s") + 30))
+    resolved+=("$s")
+  done
+  prepare
+  write_plan suite "${resolved[@]}"
+  local started=$SECONDS status=0
+  boot "$cache/plan.sh" "$limit" || status=$?
+  [ $status -eq 124 ] && log "the VM did not finish within ${limit}s"
+  report "$((SECONDS - started))" "${resolved[@]}"
+}
+
+# Every scenario must have said PASS; a missing result (a hang, a crash of the
+# guest) is a failure too.
+report() {
+  local elapsed=$1; shift
+  local s name line failed=0
+  local results; results=$(tr -d '\r' <"$cache/console.log" | grep -E '^E2E-(RESULT|METRIC) ' || true)
+  echo
+  echo "== e2e summary (${elapsed}s in the VM, console in $cache/console.log)"
+  for s in "$@"; do
+    name=$(basename "$s" .sh)
+    line=$(grep -E "^E2E-RESULT $name " <<<"$results" | tail -1 || true)
+    case $line in
+      "E2E-RESULT $name PASS"*) echo "  PASS  ${line#E2E-RESULT $name PASS }  $name" ;;
+      "") echo "  FAIL  no result (guest hung or crashed)  $name"; failed=1 ;;
+      *) echo "  FAIL  ${line#E2E-RESULT $name FAIL }  $name"; failed=1 ;;
+    esac
+  done
+  grep '^E2E-METRIC ' <<<"$results" | sed 's/^E2E-METRIC /  metric  /' || true
+  return $failed
+}
+
+demo() {
+  prepare
+  write_plan demo "$here/demo.sh"
+  boot "$cache/plan.sh" "${E2E_DEMO_TIMEOUT:-300}"
+  tr -d '\r' <"$cache/console.log" | grep -q '^E2E-RESULT demo PASS'
+}
+
+resolved=()
+case "${1:-}" in
+  prepare) prepare ;;
+  suite) shift; suite "$@" ;;
+  demo) demo ;;
+  *) echo "usage: $0 prepare | suite [SCENARIO...] | demo" >&2; exit 64 ;;
+esac

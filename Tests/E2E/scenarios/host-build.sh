@@ -1,0 +1,11 @@
+# The guest runs the host's build unchanged: the estimator binary and the
+# Swift runtime it links (found over the 9p root) load and run.
+# radios: 0
+# timeout: 60
+
+binary=$(command -v estimator) || fail "no estimator on the guest's PATH ($PATH)"
+if ldd "$binary" | grep 'not found'; then
+  fail "$binary misses libraries in the guest"
+fi
+estimator --help >"$E2E_WORK/help.out" || fail "estimator --help failed in the guest"
+grep -q 'planning poker' "$E2E_WORK/help.out" || fail "estimator --help printed no abstract"

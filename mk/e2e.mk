@@ -1,0 +1,27 @@
+# The real-stack rig (Tests/E2E): estimator on a real kernel, system bus and
+# bluetoothd with emulated LE radios, in a QEMU guest. See Tests/E2E/rig.sh.
+#
+#   make e2e                       every scenario in one boot; fails if any fails
+#   make e2e SCENARIOS="Tests/E2E/scenarios/smoke.sh ..."   only those
+#   make demo                      4 radios, Tests/E2E/demo.sh, console live
+#   make e2e-prepare               only the cached kernel and initrd (.vm/)
+
+# bluez: bluetoothd, btmgmt, bluetoothctl; bluez-test-tools: btvirt;
+# dbus-bin: dbus-send; kmod: depmod for the kernel's modules.
+E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools
+SCENARIOS ?=
+
+.PHONY: e2e e2e-prepare e2e-build demo
+e2e-prepare:
+	@$(MAKE) --no-print-directory deps-e2e DEBS="$(E2E_DEBS)"
+	@Tests/E2E/rig.sh prepare
+
+# The guest runs the host's debug build (the one `make test` builds) over 9p.
+e2e-build: deps
+	$(SWIFT) build --product estimator
+
+e2e: e2e-prepare e2e-build
+	@E2E_BIN="$$($(SWIFT) build --show-bin-path)" Tests/E2E/rig.sh suite $(SCENARIOS)
+
+demo: e2e-prepare e2e-build
+	@E2E_BIN="$$($(SWIFT) build --show-bin-path)" Tests/E2E/rig.sh demo
