@@ -8,9 +8,7 @@ enum RadioChoice {
         switch Environment.value("ESTIMATOR_TEST_RADIO") {
         case "memory": return MemoryRadio()
         case "unpowered": return MemoryRadio(startFailure: .adapterPoweredOff(adapter))
-        default:
-            // The BlueZ-backed radio arrives with the BlueZ module.
-            throw .failed("this build of estimator has no BlueZ radio yet, so it cannot go on the air")
+        default: return BlueZRadio(adapter: adapter)
         }
     }
 }

@@ -1,0 +1,199 @@
+import BlueZ
+import Synchronization
+
+/// The session's radio on BlueZ: one adapter's advertisement handle and
+/// discovery, plus the watch that tells the session when bluetoothd or the
+/// adapter goes away and comes back (so it re-registers by itself).
+final class BlueZRadio: SessionRadio {
+    /// The estimator service UUID (DESIGN §2), advertised and scanned for.
+    static let serviceUUID = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
+    /// Discovery is restarted this often: controllers report an advertiser
+    /// about once per scan start, and a peer must be heard well within the
+    /// stale time (6 s) to stay fresh.
+    static let discoveryRestart: Duration = .seconds(2)
+
+    private struct State {
+        var bluez: BlueZ?
+        var handle: AdvertisementHandle?
+        var discovery: Discovery?
+        var pumps: [Task<Void, Never>] = []
+        var watch: Task<Void, Never>?
+        var stopped = false
+    }
+
+    let adapterName: String
+    let events: AsyncStream<RadioEvent>
+    private let sink: AsyncStream<RadioEvent>.Continuation
+    private let state = Mutex(State())
+
+    init(adapter: String) {
+        adapterName = adapter
+        (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
+    }
+
+    func start(localName: [UInt8]) async throws(RadioError) {
+        await tearDown()
+        do {
+            let bluez = try await connection()
+            let adapter = try await bluez.adapter(adapterName)
+            guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapterName) }
+            let name = String(decoding: localName, as: UTF8.self)
+            let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
+            let discovery: Discovery
+            do {
+                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart)
+            } catch {
+                await handle.stop()
+                throw error
+            }
+            let pumps = [pump(discovery), pump(handle)]
+            state.withLock { state in
+                state.handle = handle
+                state.discovery = discovery
+                state.pumps = pumps
+            }
+            startWatching(bluez)
+        } catch let error as RadioError {
+            throw error
+        } catch {
+            throw Self.radioError(error, adapter: adapterName)
+        }
+    }
+
+    func update(localName: [UInt8]) async throws(RadioError) {
+        guard let handle = state.withLock({ $0.handle }) else { throw .advertisementReleased }
+        do {
+            try await handle.update(localName: String(decoding: localName, as: UTF8.self))
+        } catch {
+            throw Self.radioError(error, adapter: adapterName)
+        }
+    }
+
+    func stop() async {
+        let watch = state.withLock { state in
+            state.stopped = true
+            return state.watch
+        }
+        watch?.cancel()
+        await tearDown()
+        sink.finish()
+    }
+
+    /// Stops the current advertisement and discovery, if any.
+    private func tearDown() async {
+        let (handle, discovery, pumps) = state.withLock { state in
+            defer {
+                state.handle = nil
+                state.discovery = nil
+                state.pumps = []
+            }
+            return (state.handle, state.discovery, state.pumps)
+        }
+        for pump in pumps { pump.cancel() }
+        await discovery?.stop()
+        await handle?.stop()
+    }
+
+    private func connection() async throws -> BlueZ {
+        if let bluez = state.withLock({ $0.bluez }) { return bluez }
+        let bluez = try await BlueZ.system()
+        state.withLock { $0.bluez = bluez }
+        return bluez
+    }
+
+    /// Sightings to the session; the end of the discovery as trouble.
+    private func pump(_ discovery: Discovery) -> Task<Void, Never> {
+        let sink = sink, adapter = adapterName
+        return Task {
+            do {
+                for try await event in discovery {
+                    if case let .sighting(sighting) = event, let name = sighting.localName {
+                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi))
+                    }
+                }
+            } catch {
+                if !Task.isCancelled { sink.yield(.unavailable(Self.radioError(error, adapter: adapter))) }
+            }
+        }
+    }
+
+    /// BlueZ dropping the advertisement, as trouble.
+    private func pump(_ handle: AdvertisementHandle) -> Task<Void, Never> {
+        let sink = sink
+        return Task {
+            for await end in handle.events where !Task.isCancelled {
+                sink.yield(.unavailable(end == .released ? .advertisementReleased : .bluetoothdAbsent))
+            }
+        }
+    }
+
+    /// Follows bluetoothd's presence and this adapter's comings and goings,
+    /// once for the radio's life, and says when the radio can work again.
+    private func startWatching(_ bluez: BlueZ) {
+        let sink = sink, adapter = adapterName
+        let watch = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    guard let presence = try? await bluez.presence() else { return }
+                    var wasAbsent = false
+                    do {
+                        for try await change in presence {
+                            switch change {
+                            case .absent:
+                                wasAbsent = true
+                                sink.yield(.unavailable(.bluetoothdAbsent))
+                            case .present:
+                                if wasAbsent { sink.yield(.available) }
+                                wasAbsent = false
+                            }
+                        }
+                    } catch {}
+                }
+                group.addTask {
+                    guard let changes = try? await bluez.adapterEvents() else { return }
+                    var poweredOff = false
+                    do {
+                        for try await change in changes {
+                            switch change {
+                            case let .removed(name) where name == adapter:
+                                sink.yield(.unavailable(.adapterNotFound(adapter)))
+                            case let .added(found) where found.name == adapter && found.isPowered:
+                                sink.yield(.available)
+                            case let .changed(found) where found.name == adapter:
+                                if !found.isPowered, !poweredOff {
+                                    poweredOff = true
+                                    sink.yield(.unavailable(.adapterPoweredOff(adapter)))
+                                } else if found.isPowered, poweredOff {
+                                    poweredOff = false
+                                    sink.yield(.available)
+                                }
+                            default: break
+                            }
+                        }
+                    } catch {}
+                }
+            }
+        }
+        let previous = state.withLock { state -> Task<Void, Never>? in
+            if state.watch != nil || state.stopped { return watch }
+            state.watch = watch
+            return nil
+        }
+        previous?.cancel()  // already watching (a re-start): keep the first watch
+    }
+
+    /// What a BlueZ failure means to the person who ran `join`.
+    static func radioError(_ error: any Error, adapter: String) -> RadioError {
+        guard let error = error as? BlueZError else { return .failed("\(error)") }
+        switch error.kind {
+        case .busUnavailable: return .systemBusUnavailable
+        case .bluetoothdAbsent: return .bluetoothdAbsent
+        case .adapterNotFound: return .adapterNotFound(adapter)
+        case .notPowered: return .adapterPoweredOff(adapter)
+        case .noAdvertisingSlot: return .noAdvertisingSlot(adapter)
+        case .accessDenied: return .accessDenied(error.message)
+        case .released: return .advertisementReleased
+        case .failed: return .failed(error.message)
+        }
+    }
+}
