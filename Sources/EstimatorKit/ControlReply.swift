@@ -15,15 +15,15 @@ public struct ControlReply: Equatable, Sendable {
     }
 
     public var serialized: String {
-        var members: [(key: String, value: ControlJSON)] = [
-            ("exit", .number(String(exitCode))), ("message", .string(message)),
+        var members: [JSONMember] = [
+            JSONMember("exit", .number(String(exitCode))), JSONMember("message", .string(message)),
         ]
-        if let status { members.append(("status", status.json)) }
-        return ControlJSON.object(members).serialized
+        if let status { members.append(JSONMember("status", status.json)) }
+        return JSONValue.object(members).text
     }
 
     public init(parsing line: some Collection<UInt8>) throws(ControlReplyError) {
-        guard let json = try? ControlJSON.parse(line),
+        guard let json = try? JSONValue.parse(line),
               let code = json["exit"]?.integer, let exit = Int32(exactly: code),
               let message = json["message"]?.string
         else { throw ControlReplyError() }
@@ -57,15 +57,15 @@ public struct ControlStatus: Equatable, Sendable {
         self.radio = radio
     }
 
-    var json: ControlJSON {
+    var json: JSONValue {
         .object([
-            ("pid", .number(String(pid))), ("adapter", .string(adapter)),
-            ("channel", .number(String(channel))), ("name", .string(name)),
-            ("cardRaw", .string(card.hex)), ("peers", .number(String(peers))), ("radio", .string(radio)),
+            JSONMember("pid", .number(String(pid))), JSONMember("adapter", .string(adapter)),
+            JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
+            JSONMember("cardRaw", .string(card.hex)), JSONMember("peers", .number(String(peers))), JSONMember("radio", .string(radio)),
         ])
     }
 
-    init?(json: ControlJSON) {
+    init?(json: JSONValue) {
         guard let pid = json["pid"]?.integer.flatMap(Int32.init(exactly:)),
               let adapter = json["adapter"]?.string,
               let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)),

@@ -18,8 +18,8 @@ public enum ControlRequest: Equatable, Sendable {
     /// Parses one request line (without its newline).
     public init(parsing line: some Collection<UInt8>) throws(ControlRequestError) {
         guard line.count <= Self.maximumLength else { throw .tooLong(line.count) }
-        let json: ControlJSON
-        do { json = try ControlJSON.parse(line) } catch { throw .malformed(error) }
+        let json: JSONValue
+        do { json = try JSONValue.parse(line) } catch { throw .malformed(error) }
         guard case let .object(members) = json else { throw .notAnObject }
         guard let kind = json["request"] else { throw .missingField("request") }
         guard let name = kind.string else { throw .wrongType(field: "request", expected: "a string") }
@@ -56,21 +56,21 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// The request as one JSON line, newline excluded.
     public var serialized: String {
-        let json: ControlJSON
+        let json: JSONValue
         switch self {
         case let .pick(card):
             // The deck's name ("8", "coffee"); every card the parser yields has one.
-            json = .object([("request", .string("pick")), ("card", .string(card.name ?? card.hex))])
+            json = .object([JSONMember("request", .string("pick")), JSONMember("card", .string(card.name ?? card.hex))])
         case let .join(channel, name):
-            var members: [(key: String, value: ControlJSON)] = [("request", .string("join"))]
-            if let channel { members.append(("channel", .number(String(channel)))) }
-            if let name { members.append(("name", .string(name))) }
+            var members: [JSONMember] = [JSONMember("request", .string("join"))]
+            if let channel { members.append(JSONMember("channel", .number(String(channel)))) }
+            if let name { members.append(JSONMember("name", .string(name))) }
             json = .object(members)
-        case .leave: json = .object([("request", .string("leave"))])
-        case .status: json = .object([("request", .string("status"))])
-        case .watch: json = .object([("request", .string("watch"))])
+        case .leave: json = .object([JSONMember("request", .string("leave"))])
+        case .status: json = .object([JSONMember("request", .string("status"))])
+        case .watch: json = .object([JSONMember("request", .string("watch"))])
         }
-        return json.serialized
+        return json.text
     }
 }
 
@@ -78,7 +78,7 @@ public enum ControlRequest: Equatable, Sendable {
 /// sentence and carries on.
 public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLong(Int)
-    case malformed(ControlJSONError)
+    case malformed(JSONParseError)
     case notAnObject
     case missingField(String)
     case wrongType(field: String, expected: String)
@@ -105,6 +105,6 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
     /// Echoes untrusted text safely: JSON-quoted, cut short.
     private static func quoted(_ text: String) -> String {
         let short = text.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…" : text
-        return ControlJSON.string(short).serialized
+        return JSONValue.string(short).text
     }
 }

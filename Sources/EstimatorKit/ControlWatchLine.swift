@@ -13,30 +13,30 @@ public enum ControlWatchLine: Equatable, Sendable {
     case ended(String)
 
     public var serialized: String {
-        let json: ControlJSON
+        let json: JSONValue
         switch self {
         case let .me(channel, name, card, adapter):
             json = .object([
-                ("me", .object([
-                    ("channel", .number(String(channel))), ("name", .string(name)),
-                    ("cardRaw", .string(card.hex)), ("adapter", .string(adapter)),
+                JSONMember("me", .object([
+                    JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
+                    JSONMember("cardRaw", .string(card.hex)), JSONMember("adapter", .string(adapter)),
                 ])),
             ])
         case let .heard(localName, rssi):
             json = .object([
-                ("heard", .object([
-                    ("localName", .string(Self.hex(localName))),
-                    ("rssi", rssi.map { .number(String($0)) } ?? .null),
+                JSONMember("heard", .object([
+                    JSONMember("localName", .string(Self.hex(localName))),
+                    JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
                 ])),
             ])
-        case let .radio(state): json = .object([("radio", .string(state))])
-        case let .ended(reason): json = .object([("ended", .string(reason))])
+        case let .radio(state): json = .object([JSONMember("radio", .string(state))])
+        case let .ended(reason): json = .object([JSONMember("ended", .string(reason))])
         }
-        return json.serialized
+        return json.text
     }
 
     public init(parsing line: some Collection<UInt8>) throws(ControlReplyError) {
-        guard let json = try? ControlJSON.parse(line), case let .object(members) = json, members.count == 1
+        guard let json = try? JSONValue.parse(line), case let .object(members) = json, members.count == 1
         else { throw ControlReplyError() }
         let body = members[0].value
         switch members[0].key {

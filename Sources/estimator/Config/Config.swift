@@ -34,7 +34,7 @@ struct Config: Equatable {
             bytes += chunk[..<n]
         }
         let damaged = UserError(.data, "\(path) is damaged; fix it or delete it and join again.")
-        guard bytes.count <= 65536, let json = try? ControlJSON.parse(bytes), case .object = json else { throw damaged }
+        guard bytes.count <= 65536, let json = try? JSONValue.parse(bytes), case .object = json else { throw damaged }
         var config = Config()
         if let value = json["channel"], value != .null {
             guard let number = value.integer, let byte = UInt8(exactly: number) else { throw damaged }
@@ -54,11 +54,11 @@ struct Config: Equatable {
     /// Writes the file atomically (a temporary file renamed over it), so a
     /// crash never leaves half a config.
     func save(to path: String = Config.path) throws(UserError) {
-        var members: [(key: String, value: ControlJSON)] = []
-        if let channel { members.append(("channel", .number(String(channel.rawValue)))) }
-        if let name { members.append(("name", .string(name.text))) }
-        if let adapter { members.append(("adapter", .string(adapter))) }
-        let text = ControlJSON.object(members).serialized + "\n"
+        var members: [JSONMember] = []
+        if let channel { members.append(JSONMember("channel", .number(String(channel.rawValue)))) }
+        if let name { members.append(JSONMember("name", .string(name.text))) }
+        if let adapter { members.append(JSONMember("adapter", .string(adapter))) }
+        let text = JSONValue.object(members).text + "\n"
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try Directories.create(directory, mode: 0o700)
         let temporary = path + ".tmp-\(getpid())"
