@@ -1,6 +1,7 @@
 // libFuzzer entry point over everything that reads bytes from the air:
 // Packet decoding, TerminalText sanitising and width, name parsing and JSON
-// quoting. Built by `make fuzz` together with the EstimatorKit sources, as
+// quoting; and everything a control-socket client can send: the JSON parser
+// and the control-request parser. Built by `make fuzz` together with the EstimatorKit sources, as
 // one module.
 
 /// Whether a terminal would act on any character of `s`: controls (C0, DEL,
@@ -39,6 +40,17 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if let name = try? PersonName.parse(text).name {
         check(!name.text.isEmpty && name.text.utf8.count <= PersonName.maxUTF8Count, "bad cut for \(bytes)")
         check(!actsOnTerminal(name.text), "a parsed name holds a control: \(bytes)")
+    }
+
+    if let value = try? JSONValue.parse(bytes) {
+        check((try? JSONValue.parse(Array(value.text.utf8))) == value, "JSON does not round-trip: \(bytes)")
+        check(!value.text.utf8.contains(0x0A), "JSON text holds a newline: \(bytes)")
+    }
+    do throws(ControlRequestError) {
+        let request = try ControlRequest(parsing: bytes)
+        check((try? ControlRequest(parsing: Array(request.serialized.utf8))) == request, "request does not round-trip: \(bytes)")
+    } catch {
+        check(!actsOnTerminal(error.description), "a request error holds a control for \(bytes)")
     }
     return 0
 }
