@@ -45,5 +45,7 @@ let package = Package(
 
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+        // Our receiver in the D-Bus signal benchmark (`make bench`).
+        .executableTarget(name: "dbus-signal-bench", dependencies: ["DBus"], path: "Benchmarks/DBusSignalBench"),
     ]
 )

@@ -29,6 +29,7 @@ final class ConnectionCore: @unchecked Sendable {
         // The loop thread keeps this core alive until the connection is gone.
         loop.start(
             afterDispatch: { [self] in
+                for subscription in subscriptions.values { subscription.flush() }
                 if dbus_connection_get_is_connected(raw) != 0 { return true }
                 connectionEnded()
                 return false
