@@ -34,6 +34,9 @@ final class ConnectionCore: @unchecked Sendable {
                 connectionEnded()
                 return false
             },
+            readingPaused: { [self] in
+                subscriptions.values.contains { $0.backlog.isFull }
+            },
             onExit: { [self] in
                 dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
                 dbus_connection_unref(raw)
