@@ -51,5 +51,7 @@ let package = Package(
 
         // The BlueZ module on its own in the real-stack rig (Tests/E2E/scenarios/bluez.sh).
         .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),
+        // Our receiver in the D-Bus signal benchmark (`make bench`).
+        .executableTarget(name: "dbus-signal-bench", dependencies: ["DBus"], path: "Benchmarks/DBusSignalBench"),
     ]
 )

@@ -26,18 +26,30 @@ extension Connection {
         if let sender = rule.sender, NameOwners.needsTracking(sender) {
             try await core.trackOwner(of: sender)
         }
-        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<[Element], any Error>.makeStream()
         let compiled = CompiledMatchRule(rule)
+        let batch = Batch<Element>()
+        let backlog = Backlog()
         let id: Int = try await withCheckedThrowingContinuation { registered in
             let posted = core.loop.perform {
                 let id = core.nextSubscriptionID
                 core.nextSubscriptionID += 1
                 core.subscriptions[id] = Subscription(
                     rule: compiled,
+                    backlog: backlog,
                     deliver: { message in
-                        if let element = try? decode(message) { continuation.yield(element) }
+                        if let element = try? decode(message) { batch.items.append(element) }
                     },
-                    finish: { continuation.finish(throwing: $0) })
+                    flush: {
+                        guard !batch.items.isEmpty else { return }
+                        backlog.add(batch.items.count)
+                        continuation.yield(batch.items)
+                        batch.items.removeAll(keepingCapacity: true)
+                    },
+                    finish: {
+                        if !batch.items.isEmpty { continuation.yield(batch.items) }
+                        continuation.finish(throwing: $0)
+                    })
                 registered.resume(returning: id)
             }
             if !posted { registered.resume(throwing: DBusError.disconnected()) }
@@ -51,7 +63,7 @@ extension Connection {
             try await busCall("AddMatch", ruleText)
             installed.store(true, ordering: .releasing)
         }
-        return SignalStream(stream: stream, token: token)
+        return SignalStream(stream: stream, token: token, backlog: backlog) { core.loop.perform {} }
     }
 
     private static func unsubscribe(_ connection: Connection, id: Int, rule: MatchRule, ruleText: String, ruleInstalled: Bool) {
@@ -79,11 +91,38 @@ extension Connection {
     }
 }
 
-/// A loop-thread record of one subscription.
+/// A loop-thread record of one subscription. Signals are collected per dispatch round
+/// and handed over in one batch, so a busy bus wakes the consumer once per round
+/// rather than once per signal.
 struct Subscription {
     let rule: CompiledMatchRule
+    let backlog: Backlog
     let deliver: (Message) -> Void
+    let flush: () -> Void
     let finish: (DBusError) -> Void
+}
+
+/// How many delivered signals the consumer has not taken yet. Past `high` the connection
+/// stops reading (backpressure) until the consumer is back under `low`.
+final class Backlog: Sendable {
+    private let count = Synchronization.Atomic<Int>(0)
+    static let high = 16_384
+    static let low = high / 2
+
+    var isFull: Bool { count.load(ordering: .relaxed) > Self.high }
+
+    func add(_ delivered: Int) { count.add(delivered, ordering: .relaxed) }
+
+    /// Returns true when this take brought a full backlog back under `low`.
+    func take(_ taken: Int) -> Bool {
+        let (old, new) = count.subtract(taken, ordering: .relaxed)
+        return old > Self.low && new <= Self.low
+    }
+}
+
+/// The signals of the current dispatch round (loop thread only).
+final class Batch<Element>: @unchecked Sendable {
+    var items: [Element] = []
 }
 
 /// Ends a stream's subscription exactly once: when the stream terminates, is cancelled,
@@ -106,7 +145,9 @@ final class StreamToken: Sendable {
     }
 
     /// The next element; an unsubscription ends the iteration normally, not with an error.
-    static func ending<Element>(iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator) async throws -> Element? {
+    static func ending<Element>(
+        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator
+    ) async throws -> Element? {
         do {
             return try await iterator.next()
         } catch let error as DBusError where error.message == "unsubscribed" {
@@ -119,22 +160,40 @@ final class StreamToken: Sendable {
 ///
 /// Single-consumer. The stream ends when the connection closes (throwing
 /// `Disconnected`); cancelling the iterating task ends it and removes the match rule.
+/// Backpressure: while more than 16,384 signals wait unconsumed in one stream, the
+/// connection stops reading the bus (replies included) until the consumer catches up,
+/// so memory stays bounded; iterate or cancel every stream you create.
 public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
-    fileprivate let stream: AsyncThrowingStream<Element, any Error>
+    fileprivate let stream: AsyncThrowingStream<[Element], any Error>
     fileprivate let token: StreamToken
+    fileprivate let backlog: Backlog
+    /// Wakes the event loop so it reads again after a pause.
+    fileprivate let resumeReading: @Sendable () -> Void
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate var iterator: AsyncThrowingStream<Element, any Error>.AsyncIterator
-        fileprivate let token: StreamToken
+        fileprivate var iterator: AsyncThrowingStream<[Element], any Error>.AsyncIterator
+        fileprivate let stream: SignalStream
+        private var batch: [Element] = []
+        private var index = 0
+
+        fileprivate init(_ stream: SignalStream) {
+            iterator = stream.stream.makeAsyncIterator()
+            self.stream = stream
+        }
 
         public mutating func next() async throws -> Element? {
-            try await StreamToken.ending(iterator: &iterator)
+            while index == batch.count {
+                guard let next = try await StreamToken.ending(iterator: &iterator) else { return nil }
+                if stream.backlog.take(next.count) { stream.resumeReading() }
+                batch = next
+                index = 0
+            }
+            defer { index += 1 }
+            return batch[index]
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(iterator: stream.makeAsyncIterator(), token: token)
-    }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
 
     /// Stops the subscription now; iteration then ends normally.
     public func cancel() { token.cancel() }

@@ -29,9 +29,13 @@ final class ConnectionCore: @unchecked Sendable {
         // The loop thread keeps this core alive until the connection is gone.
         loop.start(
             afterDispatch: { [self] in
+                for subscription in subscriptions.values { subscription.flush() }
                 if dbus_connection_get_is_connected(raw) != 0 { return true }
                 connectionEnded()
                 return false
+            },
+            readingPaused: { [self] in
+                subscriptions.values.contains { $0.backlog.isFull }
             },
             onExit: { [self] in
                 dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())

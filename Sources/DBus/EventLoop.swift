@@ -32,6 +32,9 @@ final class EventLoop: @unchecked Sendable {
     private var afterDispatch: () -> Bool = { true }
     /// Called last on the loop thread, after the final jobs.
     private var onExit: () -> Void = {}
+    /// While true the loop stops reading the socket: a consumer is too far behind, so
+    /// unread messages stay with the kernel and the bus instead of piling up here.
+    private var readingPaused: () -> Bool = { false }
 
     init(connection: OpaquePointer) throws(DBusError) {
         self.connection = connection
@@ -56,8 +59,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the thread; it holds the loop (and `afterDispatch`'s captures) until it ends.
-    func start(afterDispatch: @escaping () -> Bool, onExit: @escaping () -> Void) {
+    func start(
+        afterDispatch: @escaping () -> Bool, readingPaused: @escaping () -> Bool, onExit: @escaping () -> Void
+    ) {
         self.afterDispatch = afterDispatch
+        self.readingPaused = readingPaused
         self.onExit = onExit
         let box = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
@@ -102,10 +108,11 @@ final class EventLoop: @unchecked Sendable {
             polled.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
             polled.append(nil)
+            let paused = readingPaused()
             for watch in watches where dbus_watch_get_enabled(watch) != 0 {
                 let flags = dbus_watch_get_flags(watch)
                 var events: Int16 = 0
-                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+                if flags & DBUS_WATCH_READABLE.rawValue != 0, !paused { events |= Int16(POLLIN) }
                 if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
                 polled.append(watch)
@@ -120,6 +127,7 @@ final class EventLoop: @unchecked Sendable {
                 // A watch handled earlier in this round may have removed this one.
                 guard let watch = polled[index], watches.contains(watch) else { continue }
                 dbus_watch_handle(watch, Self.watchFlags(fds[index].revents))
+                if fds[index].revents == Int16(POLLIN) { drainReadable(watch, fd: fds[index].fd) }
             }
             fireTimeouts()
         }
@@ -131,7 +139,23 @@ final class EventLoop: @unchecked Sendable {
         onExit()
         afterDispatch = { false }
         onExit = {}
+        readingPaused = { false }
     }
+
+    /// libdbus reads one small chunk per call; while more is waiting, read on (up to a
+    /// bound) so one dispatch round — and one wake-up of each consumer — covers many
+    /// messages instead of a handful.
+    private func drainReadable(_ watch: OpaquePointer, fd: Int32) {
+        var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        for _ in 0..<Self.maxReadsPerRound {
+            guard !readingPaused(), poll(&probe, 1, 0) == 1, probe.revents == Int16(POLLIN), watches.contains(watch),
+                dbus_watch_get_enabled(watch) != 0
+            else { return }
+            dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue)
+        }
+    }
+
+    private static let maxReadsPerRound = 32
 
     private func runJobs() {
         let batch = jobs.withLock { state -> [Job] in
