@@ -45,6 +45,8 @@ let package = Package(
 
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+        // Our receiver in the D-Bus signal benchmark (`make bench`).
+        .executableTarget(name: "dbus-signal-bench", dependencies: ["DBus"], path: "Benchmarks/DBusSignalBench"),
 
         // The BlueZ module on its own in the real-stack rig (Tests/E2E/scenarios/bluez.sh).
         .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),

@@ -24,7 +24,11 @@ extension Connection {
             }
         } onCancel: {
             waiter.finish(.failure(CancellationError()))
-            core.loop.perform { waiter.record?.cancel() }
+            core.loop.perform {
+                guard let record = waiter.record else { return }
+                record.cancel()
+                core.calls.removeValue(forKey: record.id)
+            }
         }
     }
 

@@ -26,8 +26,9 @@ extension Connection {
         if let sender = rule.sender, NameOwners.needsTracking(sender) {
             try await core.trackOwner(of: sender)
         }
-        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<[Element], any Error>.makeStream()
         let compiled = CompiledMatchRule(rule)
+        let batch = Batch<Element>()
         let id: Int = try await withCheckedThrowingContinuation { registered in
             let posted = core.loop.perform {
                 let id = core.nextSubscriptionID
@@ -35,9 +36,17 @@ extension Connection {
                 core.subscriptions[id] = Subscription(
                     rule: compiled,
                     deliver: { message in
-                        if let element = try? decode(message) { continuation.yield(element) }
+                        if let element = try? decode(message) { batch.items.append(element) }
                     },
-                    finish: { continuation.finish(throwing: $0) })
+                    flush: {
+                        guard !batch.items.isEmpty else { return }
+                        continuation.yield(batch.items)
+                        batch.items.removeAll(keepingCapacity: true)
+                    },
+                    finish: {
+                        if !batch.items.isEmpty { continuation.yield(batch.items) }
+                        continuation.finish(throwing: $0)
+                    })
                 registered.resume(returning: id)
             }
             if !posted { registered.resume(throwing: DBusError.disconnected()) }
@@ -79,11 +88,19 @@ extension Connection {
     }
 }
 
-/// A loop-thread record of one subscription.
+/// A loop-thread record of one subscription. Signals are collected per dispatch round
+/// and handed over in one batch, so a busy bus wakes the consumer once per round
+/// rather than once per signal.
 struct Subscription {
     let rule: CompiledMatchRule
     let deliver: (Message) -> Void
+    let flush: () -> Void
     let finish: (DBusError) -> Void
+}
+
+/// The signals of the current dispatch round (loop thread only).
+final class Batch<Element>: @unchecked Sendable {
+    var items: [Element] = []
 }
 
 /// Ends a stream's subscription exactly once: when the stream terminates, is cancelled,
@@ -106,7 +123,9 @@ final class StreamToken: Sendable {
     }
 
     /// The next element; an unsubscription ends the iteration normally, not with an error.
-    static func ending<Element>(iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator) async throws -> Element? {
+    static func ending<Element>(
+        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator
+    ) async throws -> Element? {
         do {
             return try await iterator.next()
         } catch let error as DBusError where error.message == "unsubscribed" {
@@ -120,15 +139,28 @@ final class StreamToken: Sendable {
 /// Single-consumer. The stream ends when the connection closes (throwing
 /// `Disconnected`); cancelling the iterating task ends it and removes the match rule.
 public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
-    fileprivate let stream: AsyncThrowingStream<Element, any Error>
+    fileprivate let stream: AsyncThrowingStream<[Element], any Error>
     fileprivate let token: StreamToken
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate var iterator: AsyncThrowingStream<Element, any Error>.AsyncIterator
+        fileprivate var iterator: AsyncThrowingStream<[Element], any Error>.AsyncIterator
         fileprivate let token: StreamToken
+        private var batch: [Element] = []
+        private var index = 0
+
+        fileprivate init(iterator: AsyncThrowingStream<[Element], any Error>.AsyncIterator, token: StreamToken) {
+            self.iterator = iterator
+            self.token = token
+        }
 
         public mutating func next() async throws -> Element? {
-            try await StreamToken.ending(iterator: &iterator)
+            while index == batch.count {
+                guard let next = try await StreamToken.ending(iterator: &iterator) else { return nil }
+                batch = next
+                index = 0
+            }
+            defer { index += 1 }
+            return batch[index]
         }
     }
 

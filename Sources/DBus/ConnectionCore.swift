@@ -15,6 +15,9 @@ final class ConnectionCore: @unchecked Sendable {
     var nextSubscriptionID = 0
     var owners: [String: OwnerEntry] = [:]
     var objects: [ObjectPath: ExportedObjectEntry] = [:]
+    /// Calls in flight, so a lost connection can fail them whatever libdbus does.
+    var calls: [Int: CallRecord] = [:]
+    private var nextCallID = 0
     private var finished = false
 
     init(raw: OpaquePointer) throws(DBusError) {
@@ -26,6 +29,7 @@ final class ConnectionCore: @unchecked Sendable {
         // The loop thread keeps this core alive until the connection is gone.
         loop.start(
             afterDispatch: { [self] in
+                for subscription in subscriptions.values { subscription.flush() }
                 if dbus_connection_get_is_connected(raw) != 0 { return true }
                 connectionEnded()
                 return false
@@ -61,7 +65,13 @@ final class ConnectionCore: @unchecked Sendable {
         _ message: Message, timeoutMilliseconds: Int32,
         completion: @escaping (Result<Message, DBusError>) -> Void
     ) -> CallRecord {
-        let record = CallRecord(completion: completion)
+        let id = nextCallID
+        nextCallID += 1
+        let record = CallRecord(id: id) { [self] result in
+            calls.removeValue(forKey: id)
+            completion(result)
+        }
+        calls[id] = record
         var pending: OpaquePointer? = nil
         guard dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds) != 0 else {
             record.complete(.failure(.outOfMemory))
@@ -123,15 +133,25 @@ final class ConnectionCore: @unchecked Sendable {
         for entry in owners.values { entry.finish(error) }
         owners.removeAll()
         objects.removeAll()
+        let orphans = calls.values
+        calls.removeAll()
+        for call in orphans {
+            call.cancel(keepingCompletion: true)
+            call.complete(.failure(error))
+        }
     }
 }
 
 /// One call in flight: owned by libdbus's pending call, completed once on the loop thread.
 final class CallRecord: @unchecked Sendable {
+    let id: Int
     var pending: OpaquePointer?
     private var completion: ((Result<Message, DBusError>) -> Void)?
 
-    init(completion: @escaping (Result<Message, DBusError>) -> Void) { self.completion = completion }
+    init(id: Int, completion: @escaping (Result<Message, DBusError>) -> Void) {
+        self.id = id
+        self.completion = completion
+    }
 
     func complete(_ result: Result<Message, DBusError>) {
         guard let completion else { return }
@@ -150,13 +170,13 @@ final class CallRecord: @unchecked Sendable {
         if let error = message.error { complete(.failure(error)) } else { complete(.success(message)) }
     }
 
-    /// Gives up on the reply (the caller has already been answered).
-    func cancel() {
+    /// Gives up on the reply; the caller has been answered unless `keepingCompletion`.
+    func cancel(keepingCompletion: Bool = false) {
+        if !keepingCompletion { completion = nil }
         guard let pending else { return }
         self.pending = nil
         dbus_pending_call_cancel(pending)
         dbus_pending_call_unref(pending)
-        completion = nil
     }
 }
 

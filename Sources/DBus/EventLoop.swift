@@ -120,6 +120,7 @@ final class EventLoop: @unchecked Sendable {
                 // A watch handled earlier in this round may have removed this one.
                 guard let watch = polled[index], watches.contains(watch) else { continue }
                 dbus_watch_handle(watch, Self.watchFlags(fds[index].revents))
+                if fds[index].revents == Int16(POLLIN) { drainReadable(watch, fd: fds[index].fd) }
             }
             fireTimeouts()
         }
@@ -132,6 +133,21 @@ final class EventLoop: @unchecked Sendable {
         afterDispatch = { false }
         onExit = {}
     }
+
+    /// libdbus reads one small chunk per call; while more is waiting, read on (up to a
+    /// bound) so one dispatch round — and one wake-up of each consumer — covers many
+    /// messages instead of a handful.
+    private func drainReadable(_ watch: OpaquePointer, fd: Int32) {
+        var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        for _ in 0..<Self.maxReadsPerRound {
+            guard poll(&probe, 1, 0) == 1, probe.revents == Int16(POLLIN), watches.contains(watch),
+                dbus_watch_get_enabled(watch) != 0
+            else { return }
+            dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue)
+        }
+    }
+
+    private static let maxReadsPerRound = 32
 
     private func runJobs() {
         let batch = jobs.withLock { state -> [Job] in

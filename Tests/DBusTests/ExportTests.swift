@@ -146,10 +146,12 @@ import Testing
         #expect(deniedProperties?.name == .accessDenied)
 
         // The name moves: the new owner may call, the old one may not.
+        var owners = try await server.nameOwner(of: "org.example.Owner").makeAsyncIterator()
+        #expect(try await owners.next() == owner.uniqueName)
         owner.close()
+        #expect(try await owners.next() == .some(nil))
         try await requestName("org.example.Owner", on: stranger)
-        let ownerNow = try await server.nameOwner(of: "org.example.Owner")
-        for try await current in ownerNow where current == stranger.uniqueName { break }
+        #expect(try await owners.next() == stranger.uniqueName)
         let allowed = try await stranger.call(destination: name, path: object.path, interface: Self.interface, member: "Echo", "now")
         #expect(try allowed.decode(String.self) == "now")
     }
