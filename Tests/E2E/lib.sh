@@ -10,6 +10,7 @@
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
+#   bg_await NAME REGEX [SECS]    the same, but returns 1 instead of failing
 #   bg_expect_none NAME REGEX SECS  fail if such a line comes within SECS
 #   bg_mark NAME                  later bg_expect calls see only newer lines
 #   bg_send NAME TEXT             a line to its standard input
@@ -25,6 +26,7 @@
 #   ad_local_name BYTES           hex of a "complete local name" AD structure
 #   scan_start N / scan_stop      BlueZ discovery on hciN (bluetoothctl)
 #   scan_expect_name REGEX [SECS] object path of the device with that name
+#   scan_await_name REGEX [SECS]  whether such a device is reported in time
 #   bluez_property PATH IFACE PROP   dbus-send's reply, e.g. Device1 UUIDs
 #   name_hex PATH                 hex of a device's Name as BlueZ has it
 
@@ -83,9 +85,9 @@ bg_alive() {
 bg_mark() { wc -l <"$E2E_WORK/$1.out" >"$E2E_WORK/$1.seen"; }
 
 # Follows NAME's output from the first unconsumed line; prints and consumes
-# up to the first line matching REGEX (bash ERE). Fails on timeout or when
-# the program ends without such a line.
-bg_expect() {
+# up to the first line matching REGEX (bash ERE). Returns 1, having consumed
+# everything, on timeout or when the program ends without such a line.
+bg_await() {
   local name=$1 regex=$2 seconds=${3:-10}
   local base=$E2E_WORK/$name line fd follower
   local seen; seen=$(cat "$base.seen")
@@ -103,13 +105,19 @@ bg_expect() {
   done
   exec {fd}<&-
   echo "$seen" >"$base.seen"
-  printf '\nlast lines of %s:\n' "$name" >&2
-  tail -n 15 "$base.out" | cat -v >&2
+  return 1
+}
+
+# bg_await, or the scenario fails showing NAME's last lines.
+bg_expect() {
+  bg_await "$@" && return
+  printf '\nlast lines of %s:\n' "$1" >&2
+  tail -n 15 "$E2E_WORK/$1.out" | cat -v >&2
   echo >&2
-  if bg_alive "$name"; then
-    fail "$name printed no line matching /$regex/ within ${seconds}s"
+  if bg_alive "$1"; then
+    fail "$1 printed no line matching /$2/ within ${3:-10}s"
   fi
-  fail "$name ended without printing a line matching /$regex/"
+  fail "$1 ended without printing a line matching /$2/"
 }
 
 # Absence takes a period to show: watches NAME's new output for SECONDS.
@@ -207,9 +215,12 @@ bus_has_name() {
     org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q 'boolean true'
 }
 
-# BlueZ's view: the adapter object exists and is powered (AutoEnable).
+# BlueZ has set the adapter up: powered (AutoEnable) and its advertising
+# manager registered. Only then may a scenario advertise: bluetoothd removes
+# every advertising instance it finds when it sets up the manager.
 adapter_ready() {
   wait_until 15 adapter_powered "$1"
+  wait_until 15 bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 SupportedInstances
 }
 
 adapter_powered() {
@@ -274,8 +285,12 @@ scan_start() {
 
 scan_stop() { bg_stop scanner; }
 
-# Waits for the scanner to report a device whose name matches REGEX (a name
-# as bluetoothctl prints it: raw bytes); prints the device's object path.
+# The scanner's line reporting a device named REGEX (as bluetoothctl prints
+# names: raw bytes), or status 1 after SECS (15).
+scan_await_name() { bg_await scanner "Device ([0-9A-F:]{17}) (Name: )?$1" "${2:-15}"; }
+
+# Waits for the scanner to report a device named REGEX; prints the device's
+# object path.
 scan_expect_name() {
   local line
   line=$(bg_expect scanner "Device ([0-9A-F:]{17}) (Name: )?$1" "${2:-15}")

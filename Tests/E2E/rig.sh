@@ -25,6 +25,12 @@ modules="virtio_pci 9pnet_virtio 9p hci_vhci algif_hash algif_skcipher cmac ecb"
 
 log() { printf 'rig: %s\n' "$*" >&2; }
 
+# The guest learns its paths from the kernel command line, split at spaces.
+case "$here $cache" in *" "*" "*)
+  log "the tree's path or E2E_CACHE holds a space, which the guest's command line cannot carry"
+  exit 64 ;;
+esac
+
 # The cache is current when it was built from these exact inputs.
 cache_key() {
   { echo "$modules"; cat "$here/init"; sha256sum </bin/busybox; } | sha256sum | cut -d' ' -f1
@@ -125,8 +131,10 @@ write_plan() { # $1: mode, then scenario paths
   {
     printf 'E2E_MODE=%q\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$mode" "$here" "${E2E_BIN:-}"
     printf 'E2E_SCENARIOS=(%s)\n' "$(printf '%q ' "$@")"
-    # The guest's console has no size; the demo's table wants the real one.
+    # The guest's console has no size and no type: the demo's table wants
+    # the terminal's it is shown on.
     printf 'E2E_TTY_SIZE=%q\n' "$(stty size 2>/dev/null </dev/tty || echo '40 120')"
+    printf 'E2E_TERM=%q\n' "${TERM:-linux}"
   } >"$cache/plan.sh"
 }
 
@@ -173,8 +181,13 @@ report() {
 demo() {
   prepare
   write_plan demo "$here/demo.sh"
-  boot "$cache/plan.sh" "${E2E_DEMO_TIMEOUT:-300}"
-  tr -d '\r' <"$cache/console.log" | grep -q '^E2E-RESULT demo PASS'
+  boot "$cache/plan.sh" 300 || true
+  local result; result=$(tr -d '\r' <"$cache/console.log" | grep '^E2E-RESULT demo ' || true)
+  case $result in
+    "E2E-RESULT demo PASS"*) ;;
+    "") log "the demo did not finish (console in $cache/console.log)"; return 1 ;;
+    *) log "the demo failed: ${result#E2E-RESULT demo FAIL * }"; return 1 ;;
+  esac
 }
 
 resolved=()

@@ -8,4 +8,4 @@ if ldd "$binary" | grep 'not found'; then
   fail "$binary misses libraries in the guest"
 fi
 estimator --help >"$E2E_WORK/help.out" || fail "estimator --help failed in the guest"
-grep -q 'planning poker' "$E2E_WORK/help.out" || fail "estimator --help printed no abstract"
+grep -qi 'planning poker' "$E2E_WORK/help.out" || fail "estimator --help printed no abstract"
