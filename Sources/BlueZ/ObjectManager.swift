@@ -1,7 +1,7 @@
 import DBus
 
 /// An object's interfaces and their properties, as `GetManagedObjects` gives them.
-public typealias InterfaceProperties = [String: [String: Value]]
+typealias InterfaceProperties = [String: [String: Value]]
 
 /// One change to BlueZ's object tree, from the ObjectManager and Properties signals.
 enum ObjectChange: Sendable {

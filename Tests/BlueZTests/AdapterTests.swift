@@ -21,6 +21,7 @@ import Testing
         #expect(try await bluez.adapter(all[2].address.lowercased()).name == "hci10")
         let error = await #expect(throws: BlueZError.self) { try await bluez.adapter("hci7") }
         #expect(error?.kind == .adapterNotFound)
+        withExtendedLifetime(fake) {}  // org.bluez stays on the bus to the end
     }
 
     @Test func noAdapterAtAll() async throws {

@@ -45,6 +45,7 @@ import Testing
         #expect(properties["MinInterval"] == .uint32(20))
         #expect(properties["MaxInterval"] == .uint32(40))
         await handle.stop()
+        withExtendedLifetime(fake) {}  // org.bluez stays on the bus to the end
     }
 
     @Test func poweredOffAdapterIsNotPowered() async throws {
@@ -54,6 +55,7 @@ import Testing
         let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
         let error = await #expect(throws: BlueZError.self) { try await adapter.advertise(advertisement) }
         #expect(error?.kind == .notPowered)
+        withExtendedLifetime(fake) {}  // org.bluez stays on the bus to the end
     }
 
     @Test func fullAdapterHasNoAdvertisingSlot() async throws {
@@ -65,6 +67,7 @@ import Testing
         let error = await #expect(throws: BlueZError.self) { try await adapter.advertise(advertisement) }
         #expect(error?.kind == .noAdvertisingSlot)
         #expect(error?.name?.rawValue == "org.bluez.Error.NotPermitted")
+        withExtendedLifetime(fake) {}  // org.bluez stays on the bus to the end
     }
 
     @Test func releaseEndsTheHandle() async throws {

@@ -82,6 +82,7 @@ import Testing
         let error = await #expect(throws: BlueZError.self) { try await adapter.discover(serviceUUIDs: [Self.uuid]) }
         #expect(error?.kind == .notPowered)
         #expect(error?.name?.rawValue == "org.bluez.Error.NotReady")
+        withExtendedLifetime(fake) {}  // org.bluez stays on the bus to the end
     }
 
     @Test func adapterRemovalEndsTheDiscovery() async throws {

@@ -4,7 +4,7 @@
 # the advertiser is not heard through several restarts. Figures:
 # RegisterAdvertisement latency, update(localName:) -> seen on hci1.
 # radios: 2
-# timeout: 120
+# timeout: 180
 
 command -v bluez-probe >/dev/null || fail "bluez-probe is not built (make e2e builds it)"
 
@@ -44,19 +44,39 @@ sorted=($(printf '%s\n' "${latencies[@]}" | sort -n))
 metric update_to_seen_p50_ms "${sorted[2]}" ms
 metric update_to_seen_max_ms "${sorted[4]}" ms
 
-# Still there: the restarts make the advertiser heard again and again.
+# Still there: the restarts make the advertiser heard again and again. Over
+# 8 s of 1 s restarts, the longest silence between two sightings of it is the
+# figure a stale time must exceed.
+from=$(($(wc -l <"$E2E_WORK/scanner.out") + 1))
 bg_mark scanner
 bg_expect scanner '^restarted' 5 >/dev/null
 bg_expect scanner '^seen .* 010108Probe$' 5 >/dev/null
+bg_expect_none scanner '^error' 8
+gap=$(tail -n "+$from" "$E2E_WORK/scanner.out" | awk '/^seen .* 010108Probe$/ {
+  if (last) { if ($2 - last > max) max = $2 - last } last = $2; n++ } END { print max + 0, n + 0 }')
+metric still_there_sightings_in_8s "${gap#* }"
+metric still_there_max_gap_ms "${gap% *}" ms
 
-# Gone after stop(): two restarts and nothing of it after the second.
+# Gone after stop(): not heard through the restarts that follow.
 bg_send advertiser stop
 bg_expect advertiser '^stopped' 10 >/dev/null
-bluez-probe adapters | grep -q '^adapter [0-9]* hci0 .* free=[1-9]' ||
-  fail "hci0's advertising slot was not freed by stop()"
-bg_expect scanner '^restarted' 5 >/dev/null
-bg_expect scanner '^restarted' 5 >/dev/null
-bg_expect_none scanner 'Probe$' 3
+# ActiveInstances follows the kernel's removal of the instance, a moment later.
+slot_freed() { bluez-probe adapters >"$E2E_WORK/after-stop.out" && grep -q '^adapter [0-9]* hci0 .* free=5' "$E2E_WORK/after-stop.out"; }
+wait_until 5 slot_freed
+# Now and then a report of it still arrives one or two scans after the stop
+# (seen in this rig, after BlueZ had freed the slot). So: gone means a quiet
+# window of 4 s (about four restarts) within 12 s of the stop.
+stopped_at=$(wc -l <"$E2E_WORK/scanner.out")
+quiet_for() {
+  local from; from=$(wc -l <"$E2E_WORK/scanner.out")
+  sleep "$1"  # a window of observation: absence takes time to show
+  ! tail -n "+$((from + 1))" "$E2E_WORK/scanner.out" | grep -q 'Probe$'
+}
+for window in 1 2 3; do
+  quiet_for 4 && break
+  [ "$window" -lt 3 ] || fail "hci1 still hears the advertiser 12 s after stop()"
+done
+metric sightings_after_stop "$(tail -n "+$((stopped_at + 1))" "$E2E_WORK/scanner.out" | grep -c 'Probe$' || true)"
 
 # bluetoothd going away ends the advertisement and the discovery with an event.
 bg_stop scanner || true  # ended by TERM
