@@ -306,3 +306,28 @@ private struct SandboxRemains: Sendable {
         #expect(try await sandbox.run("status").status == 69, "the session ended with the terminal")
     }
 }
+
+/// An estimator process left running, its output and error as pipes.
+struct RunningEstimator: @unchecked Sendable {
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+
+    /// Reads what is left of its output and error, and waits for it to end.
+    func finish() -> (stdout: String, stderr: String) { process.finish(out, err) }
+}
+
+extension SessionSandbox {
+    /// Starts estimator and returns at once (`watch`, a foreground session).
+    func launch(_ arguments: String...) throws -> RunningEstimator {
+        let process = Process()
+        process.executableURL = EstimatorProcess.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return RunningEstimator(process: process, out: out, err: err)
+    }
+}
