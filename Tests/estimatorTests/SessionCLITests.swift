@@ -32,6 +32,7 @@ final class SessionSandbox: Sendable {
         environment["XDG_CONFIG_HOME"] = "\(root)/config"
         environment["XDG_STATE_HOME"] = "\(root)/state"
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.bus.address
+        environment["LC_ALL"] = "C.UTF-8"  // doctor's marks: ✔ and ✘
         return environment
     }
 
