@@ -53,6 +53,10 @@ let package = Package(
         // A fake org.bluez on a private bus, for the BlueZ tests and the CLI's subprocess tests.
         .target(name: "BlueZTestSupport", dependencies: ["DBus", "DBusTestSupport"], path: "Tests/BlueZTestSupport"),
 
+        // The fake org.bluez as a process, for mk/cli.mk's bench-pick.
+        .executableTarget(
+            name: "fake-bluez", dependencies: ["BlueZTestSupport", "DBusTestSupport"], path: "Tests/FakeBlueZServer"),
+
         // The BlueZ module on its own in the real-stack rig (Tests/E2E/scenarios/bluez.sh).
         .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),
     ]
