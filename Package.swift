@@ -40,14 +40,22 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport"]),
-        .testTarget(name: "estimatorTests", dependencies: ["estimator", "EstimatorKit"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
+        .testTarget(
+            name: "estimatorTests", dependencies: ["estimator", "EstimatorKit", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(
             name: "table-bench", dependencies: ["EstimatorKit"], path: "Benchmarks/TableBench"),
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+
+        // A fake org.bluez on a private bus, for the BlueZ tests and the CLI's subprocess tests.
+        .target(name: "BlueZTestSupport", dependencies: ["DBus", "DBusTestSupport"], path: "Tests/BlueZTestSupport"),
+
+        // The fake org.bluez as a process, for mk/cli.mk's bench-pick.
+        .executableTarget(
+            name: "fake-bluez", dependencies: ["BlueZTestSupport", "DBusTestSupport"], path: "Tests/FakeBlueZServer"),
 
         // The BlueZ module on its own in the real-stack rig (Tests/E2E/scenarios/bluez.sh).
         .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),

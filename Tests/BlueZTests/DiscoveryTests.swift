@@ -1,4 +1,5 @@
 import DBus
+import BlueZTestSupport
 import DBusTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import DBus
+import Dispatch
 import Foundation
 
 /// A private `dbus-daemon` for tests: its own config, its own socket in a temporary
@@ -58,7 +59,11 @@ public final class TestBus: Sendable {
             """
         let (guardian, control, output) = try spawn(["/bin/sh", "-c", script, "sh", config, directory + "/daemon.log"])
         // The daemon prints its address once it listens: that line is the readiness event.
-        let lines = await Task.detached { (readLine(output), readLine(output)) }.value
+        // Read on a Dispatch thread: blocking the cooperative pool would stall
+        // the in-process code that tests run meanwhile (many buses start at once).
+        let lines = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: (readLine(output), readLine(output))) }
+        }
         let address = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("unix:") }
         let pid = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
         let bus = TestBus(

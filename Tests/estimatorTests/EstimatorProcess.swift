@@ -38,3 +38,23 @@ struct EstimatorProcess {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+extension Pipe {
+    /// One line of what the child wrote (with its newline), read byte by byte
+    /// so nothing after it is taken from the pipe.
+    func readLine() throws -> String {
+        var line: [UInt8] = []
+        while line.last != 0x0A, let byte = try fileHandleForReading.read(upToCount: 1)?.first { line.append(byte) }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
+
+extension Process {
+    /// Reads the child's output and error to their ends, then waits for it.
+    func finish(_ out: Pipe, _ err: Pipe) -> (stdout: String, stderr: String) {
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        waitUntilExit()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}

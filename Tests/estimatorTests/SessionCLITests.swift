@@ -1,13 +1,22 @@
+import Dispatch
 import Foundation
 import Testing
 
-/// Whole `estimator` processes against sessions that run on the in-memory
-/// radio (`ESTIMATOR_TEST_RADIO`), each test with its own XDG directories.
-final class SessionSandbox {
+/// Whole `estimator` processes, each test with its own XDG directories and
+/// its own system bus: a private dbus-daemon with a fake bluetoothd
+/// (`FakeSystem`), so sessions run on the real BlueZ radio code.
+final class SessionSandbox: Sendable {
     let root: String
-    var radio = "memory"
+    let system: FakeSystem
 
-    init() throws {
+    /// A sandbox on `system`, by default a fake bluetoothd with hci0 and hci1.
+    static func start(_ system: FakeSystem? = nil) async throws -> SessionSandbox {
+        if let system { return try SessionSandbox(system: system) }
+        return try SessionSandbox(system: try await FakeSystem.start())
+    }
+
+    private init(system: FakeSystem) throws {
+        self.system = system
         root = try TemporaryDirectory.make()
         for sub in ["run", "config", "state"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
@@ -22,17 +31,24 @@ final class SessionSandbox {
         environment["XDG_RUNTIME_DIR"] = "\(root)/run"
         environment["XDG_CONFIG_HOME"] = "\(root)/config"
         environment["XDG_STATE_HOME"] = "\(root)/state"
-        environment["ESTIMATOR_TEST_RADIO"] = radio
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.bus.address
+        environment["LC_ALL"] = "C.UTF-8"  // doctor's marks: ✔ and ✘
         return environment
     }
 
     @discardableResult
-    func run(_ arguments: String..., as user: [String] = []) throws -> EstimatorProcess.Result {
-        try run(arguments: arguments, as: user)
+    func run(_ arguments: String..., as user: [String] = []) async throws -> EstimatorProcess.Result {
+        try await run(arguments: arguments, as: user)
     }
 
+    /// Runs estimator to the end, waiting off Swift's cooperative pool: the
+    /// fake bluetoothd it talks to is served from that pool meanwhile.
     @discardableResult
-    func run(arguments: [String], as user: [String] = []) throws -> EstimatorProcess.Result {
+    func run(arguments: [String], as user: [String] = []) async throws -> EstimatorProcess.Result {
+        try await offPool { try self.runBlocking(arguments: arguments, as: user) }
+    }
+
+    private func runBlocking(arguments: [String], as user: [String] = []) throws -> EstimatorProcess.Result {
         let process = Process()
         if user.isEmpty {
             process.executableURL = EstimatorProcess.executable
@@ -62,63 +78,88 @@ final class SessionSandbox {
 
     /// Waits (without sleeping) for the session on `adapter` to be gone:
     /// it holds its adapter's lock until it exits.
-    func waitForSessionEnd(adapter: String = "hci0") {
-        let fd = open("\(runtimeDirectory)/\(adapter).lock", O_RDWR)
-        guard fd >= 0 else { return }
-        flock(fd, LOCK_EX)
-        close(fd)
+    func waitForSessionEnd(adapter: String = "hci0") async throws {
+        let path = "\(runtimeDirectory)/\(adapter).lock"
+        try await offPool {
+            let fd = open(path, O_RDWR)
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_EX)
+            close(fd)
+        }
     }
 
     deinit {
-        // End whatever a failing test left running.
-        for adapter in ["hci0", "hci1"] { _ = try? run("leave", "--adapter", adapter) }
+        // End whatever a failing test left running, off the pool (the fake
+        // bluetoothd it holds on to must go on answering until then).
+        let sandbox = SandboxRemains(root: root, environment: environment, system: system)
+        DispatchQueue.global().async { sandbox.clean() }
+    }
+}
+
+/// What a finished sandbox leaves to clean up.
+private struct SandboxRemains: Sendable {
+    let root: String
+    let environment: [String: String]
+    let system: FakeSystem
+
+    func clean() {
+        for adapter in ["hci0", "hci1"] {
+            let leave = Process()
+            leave.executableURL = EstimatorProcess.executable
+            leave.arguments = ["leave", "--adapter", adapter]
+            leave.environment = environment
+            leave.standardOutput = FileHandle.nullDevice
+            leave.standardError = FileHandle.nullDevice
+            guard (try? leave.run()) != nil else { continue }
+            leave.waitUntilExit()
+        }
         try? FileManager.default.removeItem(atPath: root)
     }
 }
 
 @Suite struct SessionCLITests {
-    @Test func joinPickStatusLeave() throws {
-        let sandbox = try SessionSandbox()
-        let joined = try sandbox.run("join", "--channel", "1", "--name", "전수열")
+    @Test func joinPickStatusLeave() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let joined = try await sandbox.run("join", "--channel", "1", "--name", "전수열")
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.stdout.hasPrefix("joined channel 1 as 전수열 on hci0 (session pid "))
         #expect(kill(try sandbox.sessionPID(joined), 0) == 0, "the session runs on after join returns")
 
-        let picked = try sandbox.run("pick", "8")
+        let picked = try await sandbox.run("pick", "8")
         #expect(picked.status == 0)
         #expect(picked.stdout == "picked 8\n")
-        let status = try sandbox.run("status")
+        let status = try await sandbox.run("status")
         #expect(status.stdout.contains("channel 1 as 전수열, card 8"))
         #expect(status.stdout.contains("radio: advertising and scanning"))
 
-        let left = try sandbox.run("leave")
+        let left = try await sandbox.run("leave")
         #expect(left.stdout == "left channel 1\n")
-        sandbox.waitForSessionEnd()
+        try await sandbox.waitForSessionEnd()
         #expect(!FileManager.default.fileExists(atPath: sandbox.runtimeDirectory + "/hci0.sock"))
-        let after = try sandbox.run("pick", "5")
+        let after = try await sandbox.run("pick", "5")
         #expect(after.status == 69)
         #expect(after.stderr.contains("run `estimator join` first"))
     }
 
-    @Test func secondJoinSwitchesTheRunningSession() throws {
-        let sandbox = try SessionSandbox()
-        let first = try sandbox.run("join", "--channel", "1", "--name", "Ann")
-        let switched = try sandbox.run("join", "--channel", "2", "--name", "Bob")
+    @Test func secondJoinSwitchesTheRunningSession() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let first = try await sandbox.run("join", "--channel", "1", "--name", "Ann")
+        let switched = try await sandbox.run("join", "--channel", "2", "--name", "Bob")
         #expect(switched.status == 0)
         #expect(try sandbox.sessionPID(switched) == sandbox.sessionPID(first), "the same session, switched live")
         #expect(switched.stdout.hasPrefix("joined channel 2 as Bob on hci0"))
         let config = try String(contentsOfFile: sandbox.configFile, encoding: .utf8)
         #expect(config == #"{"channel":2,"name":"Bob","adapter":"hci0"}"# + "\n")
-        try sandbox.run("leave")
+        try await sandbox.run("leave")
     }
 
-    @Test func joinRemembersAndDefaults() throws {
-        let sandbox = try SessionSandbox()
-        try sandbox.run("join", "--channel", "7", "--name", "Carol", "--adapter", "hci1")
-        try sandbox.run("leave")
-        let again = try sandbox.run("join")
+    @Test func joinRemembersAndDefaults() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "7", "--name", "Carol", "--adapter", "hci1")
+        try await sandbox.run("leave")
+        let again = try await sandbox.run("join")
         #expect(again.stdout.hasPrefix("joined channel 7 as Carol on hci1"))
-        try sandbox.run("leave")
+        try await sandbox.run("leave")
     }
 
     static let badJoinInputs: [([String], Int32)] = [
@@ -129,9 +170,9 @@ final class SessionSandbox {
     ]
 
     @Test(arguments: badJoinInputs)
-    func badJoinInputIsOneSentenceAndWritesNothing(arguments: [String], code: Int32) throws {
-        let sandbox = try SessionSandbox()
-        let result = try sandbox.run(arguments: ["join"] + arguments)
+    func badJoinInputIsOneSentenceAndWritesNothing(arguments: [String], code: Int32) async throws {
+        let sandbox = try await SessionSandbox.start()
+        let result = try await sandbox.run(arguments: ["join"] + arguments)
         #expect(result.status == code)
         #expect(result.stderr.hasPrefix("Error: "))
         #expect(result.stderr.split(separator: "\n").count <= 2)
@@ -140,85 +181,85 @@ final class SessionSandbox {
         #expect(!FileManager.default.fileExists(atPath: sandbox.runtimeDirectory + "/hci0.sock"))
     }
 
-    @Test func joinReportsTheRadioFailureWithItsCode() throws {
-        let sandbox = try SessionSandbox()
-        sandbox.radio = "unpowered"
-        let result = try sandbox.run("join", "--channel", "1", "--name", "Ann")
+    @Test func joinReportsTheRadioFailureWithItsCode() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try sandbox.system.fake.setPowered("hci0", false)
+        let result = try await sandbox.run("join", "--channel", "1", "--name", "Ann")
         #expect(result.status == 69)
         #expect(result.stderr == "Error: hci0 is powered off; turn it on with `bluetoothctl power on` (and check `rfkill list`).\n")
         #expect(!FileManager.default.fileExists(atPath: sandbox.configFile), "a failed join remembers nothing")
-        #expect(try sandbox.run("status").status == 69)
+        #expect(try await sandbox.run("status").status == 69)
     }
 
-    @Test func pickErrors() throws {
-        let sandbox = try SessionSandbox()
-        let none = try sandbox.run("pick", "8")
+    @Test func pickErrors() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let none = try await sandbox.run("pick", "8")
         #expect(none.status == 69)
         #expect(none.stderr == "Error: No session is running; run `estimator join` first.\n")
-        let bad = try sandbox.run("pick", "7")
+        let bad = try await sandbox.run("pick", "7")
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("valid cards are 0 0.5 1 2 3 5 8 13 20 40 100 ? coffee none"))
-        for command in ["leave", "status"] { #expect(try sandbox.run(command).status == 69) }
+        for command in ["leave", "status"] { #expect(try await sandbox.run(command).status == 69) }
     }
 
-    @Test func severalSessionsNeedAnAdapter() throws {
-        let sandbox = try SessionSandbox()
-        #expect(try sandbox.run("join", "--name", "Ann", "--adapter", "hci0").status == 0)
-        #expect(try sandbox.run("join", "--name", "Bob", "--adapter", "hci1").status == 0)
-        let ambiguous = try sandbox.run("pick", "8")
+    @Test func severalSessionsNeedAnAdapter() async throws {
+        let sandbox = try await SessionSandbox.start()
+        #expect(try await sandbox.run("join", "--name", "Ann", "--adapter", "hci0").status == 0)
+        #expect(try await sandbox.run("join", "--name", "Bob", "--adapter", "hci1").status == 0)
+        let ambiguous = try await sandbox.run("pick", "8")
         #expect(ambiguous.status == 64)
         #expect(ambiguous.stderr == "Error: Sessions are running on hci0, hci1; choose one with --adapter.\n")
-        #expect(try sandbox.run("pick", "8", "--adapter", "hci1").stdout == "picked 8\n")
-        #expect(try sandbox.run("status", "--adapter", "hci1").stdout.contains("as Bob, card 8"))
-        #expect(try sandbox.run("status", "--adapter", "hci0").stdout.contains("as Ann, card —"))
-        #expect(try sandbox.run("leave", "--adapter", "hci0").status == 0)
-        #expect(try sandbox.run("pick", "3").stdout == "picked 3\n", "one left: it is the default")
-        #expect(try sandbox.run("leave").status == 0)
+        #expect(try await sandbox.run("pick", "8", "--adapter", "hci1").stdout == "picked 8\n")
+        #expect(try await sandbox.run("status", "--adapter", "hci1").stdout.contains("as Bob, card 8"))
+        #expect(try await sandbox.run("status", "--adapter", "hci0").stdout.contains("as Ann, card —"))
+        #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
+        #expect(try await sandbox.run("pick", "3").stdout == "picked 3\n", "one left: it is the default")
+        #expect(try await sandbox.run("leave").status == 0)
     }
 
-    @Test func killMinusNineLeavesNothingThatBlocksTheNextJoin() throws {
-        let sandbox = try SessionSandbox()
-        let first = try sandbox.run("join", "--name", "Ann")
+    @Test func killMinusNineLeavesNothingThatBlocksTheNextJoin() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let first = try await sandbox.run("join", "--name", "Ann")
         let pid = try sandbox.sessionPID(first)
         kill(pid, SIGKILL)
-        sandbox.waitForSessionEnd()
+        try await sandbox.waitForSessionEnd()
         #expect(FileManager.default.fileExists(atPath: sandbox.runtimeDirectory + "/hci0.sock"), "a stale socket")
-        #expect(try sandbox.run("pick", "8").status == 69, "a stale socket is no session")
-        let second = try sandbox.run("join", "--name", "Ann")
+        #expect(try await sandbox.run("pick", "8").status == 69, "a stale socket is no session")
+        let second = try await sandbox.run("join", "--name", "Ann")
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try sandbox.sessionPID(second) != pid)
-        try sandbox.run("leave")
+        try await sandbox.run("leave")
     }
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
-    func signalsLeave(signal: Int32) throws {
-        let sandbox = try SessionSandbox()
-        let pid = try sandbox.sessionPID(try sandbox.run("join", "--name", "Ann"))
+    func signalsLeave(signal: Int32) async throws {
+        let sandbox = try await SessionSandbox.start()
+        let pid = try sandbox.sessionPID(try await sandbox.run("join", "--name", "Ann"))
         kill(pid, signal)
-        sandbox.waitForSessionEnd()
+        try await sandbox.waitForSessionEnd()
         let log = try String(contentsOfFile: "\(sandbox.root)/state/estimator/hci0.log", encoding: .utf8)
         #expect(log.contains("left channel 0"), "left properly: \(log)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.runtimeDirectory + "/hci0.sock"))
     }
 
-    @Test func anotherUserIsRefusedBySOPeerCred() throws {
+    @Test func anotherUserIsRefusedBySOPeerCred() async throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
-        let sandbox = try SessionSandbox()
-        try sandbox.run("join", "--name", "Ann")
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--name", "Ann")
         // Open the way to the socket so that only the peer-credential check stands.
         for path in [sandbox.root, "\(sandbox.root)/run", sandbox.runtimeDirectory] { chmod(path, 0o755) }
         chmod(sandbox.runtimeDirectory + "/hci0.sock", 0o777)
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-        let refused = try sandbox.run("pick", "8", "--adapter", "hci0", as: nobody)
+        let refused = try await sandbox.run("pick", "8", "--adapter", "hci0", as: nobody)
         #expect(refused.status == 77)
         #expect(refused.stderr == "Error: This session belongs to another user.\n")
-        #expect(try sandbox.run("status").stdout.contains("card —"), "the pick did not happen")
-        try sandbox.run("leave")
+        #expect(try await sandbox.run("status").stdout.contains("card —"), "the pick did not happen")
+        try await sandbox.run("leave")
     }
 
-    @Test func watchFollowsTheSessionUntilItLeaves() throws {
-        let sandbox = try SessionSandbox()
-        try sandbox.run("join", "--channel", "4", "--name", "Ann")
+    @Test func watchFollowsTheSessionUntilItLeaves() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "4", "--name", "Ann")
         let watch = Process()
         watch.executableURL = EstimatorProcess.executable
         watch.arguments = ["watch"]  // not a terminal: a line per change
@@ -228,28 +269,25 @@ final class SessionSandbox {
         watch.standardError = err
         try watch.run()
         // Its first line is the radio's state: from then on it is attached.
-        var first: [UInt8] = []
-        while first.last != 0x0A, let byte = try out.fileHandleForReading.read(upToCount: 1)?.first { first.append(byte) }
-        #expect(String(decoding: first, as: UTF8.self) == "radio: advertising and scanning\n")
-        try sandbox.run("pick", "5")
-        try sandbox.run("leave")
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        watch.waitUntilExit()
+        let first = try await offPool { try out.readLine() }
+        #expect(first == "radio: advertising and scanning\n")
+        try await sandbox.run("pick", "5")
+        try await sandbox.run("leave")
+        let (outText, errText) = try await offPool { watch.finish(out, err) }
         #expect(watch.terminationStatus == 0, "\(errText)")
         #expect(errText == "The session ended: left channel 4.\n")
         #expect(outText.isEmpty, "nobody else was heard")
     }
 
-    @Test func watchBadChannelIsOneSentence() throws {
-        let sandbox = try SessionSandbox()
-        let result = try sandbox.run("watch", "--channel", "-1")
+    @Test func watchBadChannelIsOneSentence() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let result = try await sandbox.run("watch", "--channel", "-1")
         #expect(result.status == 64)
         #expect(result.stderr == "Error: '-1' is not a channel; a channel is a whole number from 0 to 255.\n")
     }
 
-    @Test func foregroundPicksByKeyAndLeavesOnQ() throws {
-        let sandbox = try SessionSandbox()
+    @Test func foregroundPicksByKeyAndLeavesOnQ() async throws {
+        let sandbox = try await SessionSandbox.start()
         let process = Process()
         process.executableURL = EstimatorProcess.executable
         process.arguments = ["join", "--foreground", "--channel", "9", "--name", "Fore"]
@@ -260,14 +298,37 @@ final class SessionSandbox {
         process.standardError = err
         try process.run()
         input.fileHandleForWriting.write(Data("5q".utf8))
-        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (outText, errText) = try await offPool { process.finish(out, err) }
         #expect(process.terminationStatus == 0, "\(errText)")
         #expect(outText.contains("Fore (you)"), "the table was drawn")
         #expect(outText.hasSuffix("left channel 9\n"))
         #expect(!outText.contains("radio:"), "no log lines in the table")
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":9"#))
-        #expect(try sandbox.run("status").status == 69, "the session ended with the terminal")
+        #expect(try await sandbox.run("status").status == 69, "the session ended with the terminal")
+    }
+}
+
+/// An estimator process left running, its output and error as pipes.
+struct RunningEstimator: @unchecked Sendable {
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+
+    /// Reads what is left of its output and error, and waits for it to end.
+    func finish() -> (stdout: String, stderr: String) { process.finish(out, err) }
+}
+
+extension SessionSandbox {
+    /// Starts estimator and returns at once (`watch`, a foreground session).
+    func launch(_ arguments: String...) throws -> RunningEstimator {
+        let process = Process()
+        process.executableURL = EstimatorProcess.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return RunningEstimator(process: process, out: out, err: err)
     }
 }

@@ -27,28 +27,32 @@ import Testing
             .run(ready: { _ in })
         #expect(second == 69)
 
-        let watcher = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 5))
+        let watcher = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 30))
         try watcher.send(.watch)
-        #expect(try ControlReply(parsing: try #require(try watcher.readLine())).message == "watching")
-        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+        #expect(try ControlReply(parsing: try #require(try await offPool { try watcher.readLine() })).message == "watching")
+        #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
             == .me(channel: 1, name: "Ann", card: .none, adapter: "hci0"))
-        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine())) == .radio("advertising and scanning"))
+        #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() })) == .radio("advertising and scanning"))
 
         radio.report(.heard(localName: Array("010105Bob".utf8), rssi: -42))
-        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+        #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
             == .heard(localName: Array("010105Bob".utf8), rssi: -42))
 
-        let picker = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 5))
-        #expect(try picker.call(.pick(.eight)).message == "picked 8")
-        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine()))
+        let picker = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 30))
+        #expect(try await offPool { try picker.call(.pick(.eight)) }.message == "picked 8")
+        #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
             == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0"))
-        #expect(try picker.call(.status).status?.peers == 1)
+        #expect(try await offPool { try picker.call(.status) }.status?.peers == 1)
 
-        #expect(try picker.call(.leave).message == "left channel 1")
-        #expect(try ControlWatchLine(parsing: try #require(try watcher.readLine())) == .ended("left channel 1"))
-        #expect(try watcher.readLine() == nil, "the stream closes")
+        #expect(try await offPool { try picker.call(.leave) }.message == "left channel 1")
+        #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() })) == .ended("left channel 1"))
+        #expect(try await offPool { try watcher.readLine() } == nil, "the stream closes")
         #expect(await running.value == 0)
         #expect(access(directory.socketPath(adapter: "hci0"), F_OK) != 0)
         #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FFAnn", "010108Ann", "0101FFAnn"])
     }
 }
+
+// The session runs on the cooperative pool in this process: a blocking read
+// must wait elsewhere (`offPool`), the client being used by one thread at a time.
+extension ControlClient: @unchecked Sendable {}

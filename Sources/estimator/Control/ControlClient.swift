@@ -89,19 +89,28 @@ enum SessionLocator {
     static func connect(adapter: String?, timeout: Int = 10, in directory: RuntimeDirectory = .current())
         throws(UserError) -> (adapter: String, client: ControlClient)
     {
+        if let found = try find(adapter: adapter, timeout: timeout, in: directory) { return found }
+        if let adapter {
+            throw UserError(.unavailable, "No session is running on \(adapter); run `estimator join --adapter \(adapter)` first.")
+        }
+        throw UserError(.unavailable, "No session is running; run `estimator join` first.")
+    }
+
+    /// The session on `adapter`, or the only running session; nil when there
+    /// is none (so `watch` can scan by itself). Several and no adapter: exit 64.
+    static func find(adapter: String?, timeout: Int = 10, in directory: RuntimeDirectory = .current())
+        throws(UserError) -> (adapter: String, client: ControlClient)?
+    {
         if let adapter {
             guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
-            guard let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) else {
-                throw UserError(.unavailable, "No session is running on \(adapter); run `estimator join --adapter \(adapter)` first.")
-            }
-            return (adapter, client)
+            return ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout).map { (adapter, $0) }
         }
         var live: [(adapter: String, client: ControlClient)] = []
         for adapter in directory.adaptersWithSockets() {
             if let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) { live.append((adapter, client)) }
         }
         switch live.count {
-        case 0: throw UserError(.unavailable, "No session is running; run `estimator join` first.")
+        case 0: return nil
         case 1: return live[0]
         default:
             let names = live.map(\.adapter).joined(separator: ", ")

@@ -15,7 +15,7 @@ struct SessionProcess {
     /// table owns the terminal.
     var logging = true
     /// Makes the adapter's radio; tests hand in their own.
-    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = RadioChoice.make(adapter:)
+    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = { BlueZRadio(adapter: $0) }
 
     /// Runs until the session ends. `ready` is told once, with the line
     /// `join` prints (exit 0) or the failure it reports; the exit code is

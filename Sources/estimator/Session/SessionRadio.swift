@@ -2,7 +2,7 @@ import EstimatorKit
 
 /// The one seam between the session and Bluetooth: everything BlueZ-facing
 /// the session needs, and nothing else. The session core is written against
-/// this protocol, so it is tested with `MemoryRadio` and an injected clock;
+/// this protocol, so it is tested with an in-memory radio and an injected clock;
 /// the BlueZ-backed radio implements it over the `BlueZ` module.
 ///
 /// A radio serves one adapter. It advertises the estimator service UUID

@@ -2,31 +2,32 @@ import Dispatch
 import EstimatorKit
 import Glibc
 
-/// Everything `watch` reacts to, as one stream: the session's lines (read
-/// on their own thread, the socket being blocking), a periodic tick for
-/// stale times and redraws, terminal resizes, and Ctrl-C.
+/// Everything `watch` reacts to, as one stream: what its feed says (a
+/// session's lines, or its own scan), a periodic tick for stale times and
+/// redraws, terminal resizes, and Ctrl-C.
 final class WatchInputs {
     enum Input: Sendable {
-        case line([UInt8])
+        case line(ControlWatchLine)
+        /// The feed sent something that is not a watch line (a session bug).
+        case malformed
+        /// The feed ended: the session stopped answering, or the scan failed.
+        case ended(UserError)
         case tick
         case resize
         case interrupted
-        case closed
     }
 
     let stream: AsyncStream<Input>
+    private let feed: any WatchFeed
     private let ticker: Task<Void, Never>
     private let signals: SignalWatch
     private let resizes: SignalWatch
 
-    init(client: ControlClient, tick: Duration) {
+    init(feed: any WatchFeed, tick: Duration) {
         let (stream, sink) = AsyncStream.makeStream(of: Input.self)
         self.stream = stream
-        let reader = LineReader(client: client)
-        LoopThread.spawn {
-            while let line = reader.next() { sink.yield(.line(line)) }
-            sink.yield(.closed)
-        }
+        self.feed = feed
+        feed.start(sink)
         ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: tick)
@@ -37,6 +38,9 @@ final class WatchInputs {
         resizes = SignalWatch(signals: [SIGWINCH]) { sink.yield(.resize) }
     }
 
+    /// Stops the feed; the ticker and signal watches stop with this value.
+    func stop() async { await feed.stop() }
+
     deinit {
         ticker.cancel()
         signals.cancel()
@@ -44,9 +48,30 @@ final class WatchInputs {
     }
 }
 
-/// Hands a client to the reader thread: it is used there alone.
-private final class LineReader: @unchecked Sendable {
+/// Where a watch's lines come from: a running session, or its own scan.
+protocol WatchFeed: Sendable {
+    /// Starts yielding `.line`, `.malformed` and, last, `.ended` into `sink`.
+    func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation)
+    /// Stops the feed (the watch is done) and returns once it has.
+    func stop() async
+}
+
+/// A session's watch stream, read on its own thread (the socket is blocking).
+final class SessionFeed: WatchFeed, @unchecked Sendable {
+    // The client is used by the reader thread alone once started.
     private let client: ControlClient
+
     init(client: ControlClient) { self.client = client }
-    func next() -> [UInt8]? { (try? client.readLine()) ?? nil }
+
+    func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation) {
+        LoopThread.spawn { [self] in
+            while let bytes = (try? client.readLine()) ?? nil {
+                if let line = try? ControlWatchLine(parsing: bytes) { sink.yield(.line(line)) } else { sink.yield(.malformed) }
+            }
+            sink.yield(.ended(UserError(.unavailable, "The session stopped answering; run `estimator status`.")))
+        }
+    }
+
+    /// Nothing to stop: the reader thread ends with the process, which ends with the watch.
+    func stop() async {}
 }

@@ -2,9 +2,17 @@ import DBus
 import DBusTestSupport
 import Synchronization
 
-@testable import BlueZ
+// BlueZ's names, spelled out: the fake stands for bluetoothd, not for our client of it.
+private let adapterInterface = "org.bluez.Adapter1"
+private let advertisingInterface = "org.bluez.LEAdvertisingManager1"
+private let advertisementInterface = "org.bluez.LEAdvertisement1"
+private let deviceInterface = "org.bluez.Device1"
+private let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
+private let propertiesInterface = "org.freedesktop.DBus.Properties"
 
-/// A stand-in for bluetoothd on a private bus, for what the real one cannot be
+
+/// A stand-in for bluetoothd on a private bus (the BlueZ tests, and the CLI tests
+/// that run the built binary with `DBUS_SYSTEM_BUS_ADDRESS` pointed at that bus), for what the real one cannot be
 /// made to do on demand: refuse with each of its errors, release an advertisement,
 /// lose an adapter, go away and come back.
 ///
@@ -12,9 +20,9 @@ import Synchronization
 /// `LEAdvertisingManager1` the way BlueZ 5.66 does (including reading a registered
 /// advertisement back with `GetAll` and following its `PropertiesChanged`), and
 /// reports what clients did as a stream of `Call`s.
-final class FakeBlueZ: Sendable {
+public final class FakeBlueZ: Sendable {
     /// What a client asked of the fake, in order.
-    enum Call: Sendable, Equatable {
+    public enum Call: Sendable, Equatable {
         case setDiscoveryFilter([String: Value])
         case startDiscovery, stopDiscovery
         case registered(ObjectPath, properties: [String: Value])
@@ -30,16 +38,16 @@ final class FakeBlueZ: Sendable {
         var advertisements: [ObjectPath: String] = [:]  // path -> owner
     }
 
-    let connection: Connection
-    let calls: AsyncStream<Call>
+    public let connection: Connection
+    public let calls: AsyncStream<Call>
     private let callContinuation: AsyncStream<Call>.Continuation
     private let adapters: Mutex<[String: AdapterState]>
-    private let devices = Mutex<[ObjectPath: InterfaceProperties]>([:])
+    private let devices = Mutex<[ObjectPath: [String: [String: Value]]]>([:])
     private let exported = Mutex<[ObjectPath: ExportedObject]>([:])
     private let watchers = Mutex<[Task<Void, Never>]>([])
 
     /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`.
-    static func start(on bus: TestBus, adapters names: [String] = ["hci0"]) async throws -> FakeBlueZ {
+    public static func start(on bus: TestBus, adapters names: [String] = ["hci0"]) async throws -> FakeBlueZ {
         let fake = FakeBlueZ(connection: try await bus.connect(), adapters: names)
         try await fake.exportRoot()
         for name in names { try await fake.exportAdapter(name) }
@@ -61,7 +69,7 @@ final class FakeBlueZ: Sendable {
     }
 
     /// bluetoothd crashing: its connection closes without a word.
-    func crash() {
+    public func crash() {
         for task in watchers.withLock({ $0 }) { task.cancel() }
         connection.close()
         callContinuation.finish()
@@ -69,16 +77,16 @@ final class FakeBlueZ: Sendable {
 
     // MARK: - Objects
 
-    static func adapterPath(_ name: String) -> ObjectPath { ObjectPath("/org/bluez/\(name)")! }
+    public static func adapterPath(_ name: String) -> ObjectPath { ObjectPath("/org/bluez/\(name)")! }
 
-    func interfaces(of name: String) -> InterfaceProperties? {
+    public func interfaces(of name: String) -> [String: [String: Value]]? {
         guard let state = adapters.withLock({ $0[name] }) else { return nil }
         return [
-            Adapter.interface: [
+            adapterInterface: [
                 "Address": .string(state.address), "Alias": .string("fake \(name)"),
                 "Powered": .boolean(state.powered), "Discovering": .boolean(false),
             ],
-            Adapter.advertisingInterface: [
+            advertisingInterface: [
                 "SupportedInstances": .byte(UInt8(state.supportedInstances)),
                 "ActiveInstances": .byte(UInt8(state.advertisements.count)),
             ],
@@ -89,7 +97,7 @@ final class FakeBlueZ: Sendable {
         let object = try await connection.export(
             .root,
             interfaces: [
-                Interface(ObjectManager.interface, methods: [
+                Interface(objectManagerInterface, methods: [
                     Method("GetManagedObjects", output: "a{oa{sa{sv}}}") { [weak self] _ in
                         guard let self else { return [] }
                         let names = adapters.withLock { Array($0.keys) }
@@ -107,7 +115,7 @@ final class FakeBlueZ: Sendable {
         let object = try await connection.export(
             Self.adapterPath(name),
             interfaces: [
-                Interface(Adapter.interface, methods: [
+                Interface(adapterInterface, methods: [
                     Method("SetDiscoveryFilter", input: "a{sv}") { [weak self] call in
                         self?.callContinuation.yield(.setDiscoveryFilter(try call.decode([String: Value].self)))
                         return []
@@ -122,9 +130,9 @@ final class FakeBlueZ: Sendable {
                         self?.callContinuation.yield(.stopDiscovery)
                         return []
                     },
-                ], properties: Self.properties(interfaces[Adapter.interface]!)),
+                ], properties: Self.properties(interfaces[adapterInterface]!)),
                 Interface(
-                    Adapter.advertisingInterface,
+                    advertisingInterface,
                     methods: [
                         Method("RegisterAdvertisement", input: "oa{sv}") { [weak self] call in
                             try await self?.register(call, on: name)
@@ -134,7 +142,7 @@ final class FakeBlueZ: Sendable {
                             try self?.unregister(call, on: name)
                             return []
                         },
-                    ], properties: Self.properties(interfaces[Adapter.advertisingInterface]!)),
+                    ], properties: Self.properties(interfaces[advertisingInterface]!)),
             ], caller: .anyone)
         exported.withLock { $0[Self.adapterPath(name)] = object }
     }
@@ -167,9 +175,9 @@ final class FakeBlueZ: Sendable {
         }
         // Follow the object's changes first, then read it: nothing falls between.
         let changes = try await connection.signals(matching: MatchRule(
-            sender: owner, path: path, interface: ObjectManager.properties, member: "PropertiesChanged"))
+            sender: owner, path: path, interface: propertiesInterface, member: "PropertiesChanged"))
         let reply = try await connection.call(
-            destination: owner, path: path, interface: ObjectManager.properties, member: "GetAll", Advertisement.interface)
+            destination: owner, path: path, interface: propertiesInterface, member: "GetAll", advertisementInterface)
         let properties = try reply.decode([String: Value].self)
         callContinuation.yield(.registered(path, properties: properties))
         let continuation = callContinuation
@@ -179,7 +187,34 @@ final class FakeBlueZ: Sendable {
                 continuation.yield(.advertisementChanged(path, changed))
             }
         }
-        watchers.withLock { $0.append(Task { _ = await watcher.result }) }
+        // As BlueZ does: a client leaving the bus takes its advertisements with it.
+        let owners = try await connection.nameOwner(of: owner)
+        let ownerWatch = Task { [weak self] in
+            do {
+                for try await current in owners where current == nil {
+                    self?.dropAdvertisements(of: owner)
+                    return
+                }
+            } catch {}
+        }
+        watchers.withLock {
+            $0.append(Task { _ = await watcher.result })
+            $0.append(ownerWatch)
+        }
+    }
+
+    private func dropAdvertisements(of owner: String) {
+        let dropped = adapters.withLock { adapters -> [ObjectPath] in
+            var dropped: [ObjectPath] = []
+            for name in adapters.keys {
+                for (path, client) in adapters[name]!.advertisements where client == owner {
+                    adapters[name]!.advertisements[path] = nil
+                    dropped.append(path)
+                }
+            }
+            return dropped
+        }
+        for path in dropped { callContinuation.yield(.unregistered(path)) }
     }
 
     private func unregister(_ call: Message, on name: String) throws {
@@ -193,14 +228,14 @@ final class FakeBlueZ: Sendable {
     }
 
     /// BlueZ dropping every advertisement of `name`: it calls `Release` on each.
-    func releaseAdvertisements(of name: String) async throws {
+    public func releaseAdvertisements(of name: String) async throws {
         let released = adapters.withLock { adapters -> [ObjectPath: String] in
             defer { adapters[name]?.advertisements = [:] }
             return adapters[name]?.advertisements ?? [:]
         }
         for (path, owner) in released {
             let message = try Message.methodCall(
-                destination: owner, path: path, interface: Advertisement.interface, member: "Release")
+                destination: owner, path: path, interface: advertisementInterface, member: "Release")
             try connection.send(message)
         }
     }
@@ -208,13 +243,13 @@ final class FakeBlueZ: Sendable {
     // MARK: - Adapters and devices
 
     /// Sets `Powered`; the exported property emits `PropertiesChanged` as BlueZ does.
-    func setPowered(_ name: String, _ powered: Bool) throws {
+    public func setPowered(_ name: String, _ powered: Bool) throws {
         adapters.withLock { $0[name]?.powered = powered }
-        try exported.withLock { $0[Self.adapterPath(name)] }?.setProperty("Powered", .boolean(powered), interface: Adapter.interface)
+        try exported.withLock { $0[Self.adapterPath(name)] }?.setProperty("Powered", .boolean(powered), interface: adapterInterface)
     }
 
     /// Fills every advertising slot of `name`, as other programs would.
-    func fillAdvertisingSlots(of name: String) {
+    public func fillAdvertisingSlots(of name: String) {
         adapters.withLock { adapters in
             guard var state = adapters[name] else { return }
             while state.advertisements.count < state.supportedInstances {
@@ -225,35 +260,35 @@ final class FakeBlueZ: Sendable {
     }
 
     /// An adapter unplugged: Release for its advertisements, then InterfacesRemoved.
-    func removeAdapter(_ name: String) async throws {
+    public func removeAdapter(_ name: String) async throws {
         try await releaseAdvertisements(of: name)
         adapters.withLock { _ = $0.removeValue(forKey: name) }
         exported.withLock { $0.removeValue(forKey: Self.adapterPath(name)) }?.unexport()
         try connection.emit(
-            path: .root, interface: ObjectManager.interface, member: "InterfacesRemoved",
-            Self.adapterPath(name), [Adapter.interface, Adapter.advertisingInterface])
+            path: .root, interface: objectManagerInterface, member: "InterfacesRemoved",
+            Self.adapterPath(name), [adapterInterface, advertisingInterface])
     }
 
     /// An adapter plugged in: InterfacesAdded.
-    func addAdapter(_ name: String) async throws {
+    public func addAdapter(_ name: String) async throws {
         adapters.withLock { $0[name] = AdapterState(address: "00:AA:01:09:00:09") }
         try await exportAdapter(name)
         try connection.emit(
-            path: .root, interface: ObjectManager.interface, member: "InterfacesAdded",
+            path: .root, interface: objectManagerInterface, member: "InterfacesAdded",
             Self.adapterPath(name), interfaces(of: name)!)
     }
 
     /// A device heard for the first time under `adapter`: InterfacesAdded of `Device1`.
-    func deviceFound(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16, uuids: [String]) throws {
+    public func deviceFound(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16, uuids: [String]) throws {
         try connection.emit(
-            path: .root, interface: ObjectManager.interface, member: "InterfacesAdded",
-            devicePath(id, on: adapter), [Sighting.deviceInterface: Self.device(id, on: adapter, name, rssi, uuids)])
+            path: .root, interface: objectManagerInterface, member: "InterfacesAdded",
+            devicePath(id, on: adapter), [deviceInterface: Self.device(id, on: adapter, name, rssi, uuids)])
     }
 
     /// A device BlueZ already has when a client asks (heard recently when `rssi` is set).
-    func addDevice(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16?, uuids: [String]) {
+    public func addDevice(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16?, uuids: [String]) {
         let properties = Self.device(id, on: adapter, name, rssi, uuids)
-        devices.withLock { $0[devicePath(id, on: adapter)] = [Sighting.deviceInterface: properties] }
+        devices.withLock { $0[devicePath(id, on: adapter)] = [deviceInterface: properties] }
     }
 
     private static func device(_ id: String, on adapter: String, _ name: String?, _ rssi: Int16?, _ uuids: [String]) -> [String: Value] {
@@ -267,20 +302,20 @@ final class FakeBlueZ: Sendable {
     }
 
     /// A known device heard again, or its properties changed.
-    func deviceChanged(_ id: String, on adapter: String = "hci0", _ changed: [String: Value], invalidated: [String] = []) throws {
+    public func deviceChanged(_ id: String, on adapter: String = "hci0", _ changed: [String: Value], invalidated: [String] = []) throws {
         try connection.emit(
-            path: devicePath(id, on: adapter), interface: ObjectManager.properties, member: "PropertiesChanged",
-            Sighting.deviceInterface, changed, invalidated)
+            path: devicePath(id, on: adapter), interface: propertiesInterface, member: "PropertiesChanged",
+            deviceInterface, changed, invalidated)
     }
 
-    func devicePath(_ id: String, on adapter: String) -> ObjectPath {
+    public func devicePath(_ id: String, on adapter: String) -> ObjectPath {
         ObjectPath("/org/bluez/\(adapter)/dev_" + id.replacingOccurrences(of: ":", with: "_"))!
     }
 }
 
 extension AsyncStream<FakeBlueZ.Call> {
     /// The next call the fake saw that `matches`, skipping others.
-    func next(where matches: (FakeBlueZ.Call) -> Bool) async -> FakeBlueZ.Call? {
+    public func next(where matches: (FakeBlueZ.Call) -> Bool) async -> FakeBlueZ.Call? {
         for await call in self where matches(call) { return call }
         return nil
     }

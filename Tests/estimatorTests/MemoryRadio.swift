@@ -1,10 +1,11 @@
 import Synchronization
 
+@testable import estimator
+
 /// A radio that lives in memory: it records what it is asked to advertise
-/// and reports whatever events it is given. The session core's tests use
-/// it; the CLI tests select it with `ESTIMATOR_TEST_RADIO=memory` to run
-/// whole processes on a machine without Bluetooth. It is no fake BlueZ:
-/// nothing of D-Bus or BlueZ is imitated.
+/// and reports whatever events it is given, for the in-process tests of the
+/// session core (the CLI's subprocess tests run the BlueZ radio against a
+/// fake org.bluez instead). Nothing of D-Bus or BlueZ is imitated.
 final class MemoryRadio: SessionRadio {
     private struct State {
         var advertised: [[UInt8]] = []

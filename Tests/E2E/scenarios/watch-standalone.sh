@@ -1,0 +1,27 @@
+# `estimator watch` with no session scans by itself: on hci1, advertising
+# nothing, it sees every channel: a raw advertiser in the app's format on
+# hci0 (btmgmt, channel 1) and an estimator session on hci2 (channel 2).
+# radios: 3
+# timeout: 120
+
+bg_start watch estimator watch --json --adapter hci1
+started=$(now_ms)
+advertise 0 010105Raw
+bg_expect watch '"event":"joined","channel":1,"name":"Raw","card":"5","cardRaw":"05"' 15 >/dev/null
+metric raw_advertiser_seen_ms $(($(now_ms) - started)) ms
+
+estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
+  fail "join on hci2: $(cat "$E2E_WORK/join.out")"
+# Card none until a pick: the app's "not there" (DESIGN §2), so no row yet.
+estimator pick 8 --adapter hci2 >/dev/null
+# The emulated air re-reports an advertiser only now and then (see air.sh): give it time.
+bg_expect watch '"channel":2,"name":"Sess","card":"8"' 30 >/dev/null
+
+# It advertises nothing: hci1 holds no advertising instance.
+active=$(bluez_property /org/bluez/hci1 LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }')
+[ "$active" = 0 ] || fail "watch without a session registered an advertisement on hci1 ($active active)"
+
+estimator leave --adapter hci2 >/dev/null
+status=0
+bg_stop watch INT || status=$?
+[ "$status" -eq 0 ] || fail "watch ended by Ctrl-C returned $status, not 0"

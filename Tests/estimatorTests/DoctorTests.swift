@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import estimator
+
+/// `estimator doctor`, the built binary, against the fake bluetoothd on a
+/// private bus. This machine's kernel has no AF_BLUETOOTH, so the kernel
+/// check fails here, cleanly: every case exits 69.
+@Suite struct DoctorTests {
+    /// Doctor's lines other than the kernel's (which depend on the machine).
+    static func lines(_ output: String) -> [String] {
+        output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("✘ kernel:") && !$0.hasPrefix("    fix: load") }
+    }
+
+    @Test func allGoodButTheKernelSaysWhyCleanly() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let result = try await sandbox.run("doctor")
+        #expect(result.status == 69)
+        #expect(Self.lines(result.stdout) == [
+            "✔ system bus: reachable",
+            "✔ org.bluez: bluetoothd is on the system bus",
+            "✔ D-Bus policy: this user may talk to bluetoothd",
+            "✔ adapters: hci0, hci1; using hci0",
+            "✔ adapter powered: hci0 is on",
+            "✔ rfkill: no kill switch for Bluetooth",
+            "✔ advertising slots: 5 of 5 free",
+            "1 problem; fix it and run `estimator doctor` again.",
+        ])
+        #expect(result.stdout.contains("✘ kernel: this kernel has no Bluetooth support (AF_BLUETOOTH is missing)\n"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func bluetoothdAbsent() async throws {
+        let sandbox = try await SessionSandbox.start(try await FakeSystem.start(bluetoothd: false))
+        let result = try await sandbox.run("doctor")
+        #expect(result.status == 69)
+        #expect(result.stdout.hasPrefix("""
+            ✔ system bus: reachable
+            ✘ org.bluez: nobody owns org.bluez: bluetoothd is not running
+                fix: start it: `sudo systemctl start bluetooth`
+            · D-Bus policy: not checked: needs bluetoothd
+            · adapters: not checked: needs bluetoothd
+            · adapter powered: not checked: needs bluetoothd
+
+            """))
+        #expect(result.stdout.contains("· advertising slots: not checked: needs an adapter\n"))
+    }
+
+    @Test func systemBusAbsent() async throws {
+        let system = try await FakeSystem.start(bluetoothd: false)
+        system.bus.kill()
+        let sandbox = try await SessionSandbox.start(system)
+        let result = try await sandbox.run("doctor")
+        #expect(result.status == 69)
+        #expect(result.stdout.hasPrefix("✘ system bus: not reachable ("))
+        #expect(result.stdout.contains("· org.bluez: not checked: needs the system bus\n"))
+    }
+
+    @Test func chosenAdapterPoweredOff() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try sandbox.system.fake.setPowered("hci0", false)
+        let result = try await sandbox.run("doctor", "--adapter", "hci0")
+        #expect(result.status == 69)
+        #expect(result.stdout.contains("""
+            ✘ adapter powered: hci0 is powered off
+                fix: `bluetoothctl power on` (or `btmgmt --index hci0 power on`)
+
+            """))
+        #expect(result.stdout.contains("✔ adapters: hci0, hci1; using hci0\n"))
+    }
+
+    @Test func withoutAnAdapterTheFirstPoweredOneIsChecked() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try sandbox.system.fake.setPowered("hci0", false)
+        let result = try await sandbox.run("doctor")
+        #expect(result.stdout.contains("✔ adapter powered: hci1 is on\n"))
+    }
+
+    @Test func unknownAdapterNamesTheOthers() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let result = try await sandbox.run("doctor", "--adapter", "hci7")
+        #expect(result.status == 69)
+        #expect(result.stdout.contains("✘ adapters: no adapter hci7 among hci0, hci1\n    fix: choose one of them with --adapter\n"))
+    }
+
+    @Test func noAdvertisingSlotFree() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try sandbox.system.fake.fillAdvertisingSlots(of: "hci0")
+        let result = try await sandbox.run("doctor", "--adapter", "hci0")
+        #expect(result.status == 69)
+        #expect(result.stdout.contains("""
+            ✘ advertising slots: all 5 slots of hci0 are taken
+                fix: stop other advertisers (`bluetoothctl advertise off`)
+
+            """))
+    }
+
+    @Test func policyRefusingUs() async throws {
+        let policy = """
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+                <deny send_destination="org.bluez"/>
+              </policy>
+            """
+        let sandbox = try await SessionSandbox.start(try await FakeSystem.start(policy: policy))
+        let result = try await sandbox.run("doctor")
+        #expect(result.status == 69)
+        #expect(result.stdout.contains("✔ org.bluez: bluetoothd is on the system bus\n"))
+        #expect(result.stdout.contains("✘ D-Bus policy: bluetoothd refused us: "))
+        #expect(result.stdout.contains("    fix: add yourself to the group the policy allows"))
+    }
+
+    @Test func badAdapterIsUsage() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let result = try await sandbox.run("doctor", "--adapter", "../x")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: "))
+    }
+
+    @Test func linesAreSanitisedAndHaveAnASCIIForm() {
+        let check = DoctorCheck.fail("kernel", "hci0 says \u{1B}]52;c;aGk=\u{07}hi", fix: "x\u{1B}[2J")
+        let lines = check.lines(unicode: false)
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("XX kernel: hci0 says "))
+        #expect(!lines.joined().contains("\u{1B}") && !lines.joined().contains("\u{07}"))
+    }
+
+    @Test func rfkillReadsBluetoothSwitchesOnly() throws {
+        let root = try TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (name, type, soft, hard) in [("rfkill0", "wlan", "1", "0"), ("rfkill1", "bluetooth", "1", "0"),
+                                         ("rfkill2", "bluetooth", "0", "0")] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(name)", withIntermediateDirectories: true)
+            for (file, text) in [("type", type), ("soft", soft), ("hard", hard)] {
+                try "\(text)\n".write(toFile: "\(root)/\(name)/\(file)", atomically: true, encoding: .utf8)
+            }
+        }
+        #expect(RfkillSwitch.bluetooth(under: root) == [
+            RfkillSwitch(name: "rfkill1", isSoftBlocked: true, isHardBlocked: false),
+            RfkillSwitch(name: "rfkill2", isSoftBlocked: false, isHardBlocked: false),
+        ])
+        #expect(RfkillSwitch.bluetooth(under: root + "/absent").isEmpty)
+    }
+}

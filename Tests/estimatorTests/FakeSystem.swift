@@ -1,0 +1,43 @@
+import BlueZTestSupport
+import Dispatch
+import DBus
+import DBusTestSupport
+
+/// A system bus for the `estimator` processes a test runs: a private
+/// dbus-daemon (their `DBUS_SYSTEM_BUS_ADDRESS`) with a fake bluetoothd on it,
+/// served from the test process while they run.
+final class FakeSystem: Sendable {
+    let bus: TestBus
+    /// The fake bluetoothd; nil when the test wants `org.bluez` absent.
+    let bluez: FakeBlueZ?
+
+    /// A bus with a fake bluetoothd owning `org.bluez` and `adapters` on it
+    /// (none when `bluetoothd` is false). `policy` replaces the bus's
+    /// allow-all policy (to refuse us as a real system bus can).
+    static func start(adapters: [String] = ["hci0", "hci1"], bluetoothd: Bool = true, policy: String? = nil)
+        async throws -> FakeSystem
+    {
+        let bus = try await TestBus.start(policy: policy)
+        let bluez = bluetoothd ? try await FakeBlueZ.start(on: bus, adapters: adapters) : nil
+        return FakeSystem(bus: bus, bluez: bluez)
+    }
+
+    private init(bus: TestBus, bluez: FakeBlueZ?) {
+        self.bus = bus
+        self.bluez = bluez
+    }
+
+    /// The fake, for tests that need it.
+    var fake: FakeBlueZ {
+        get throws { try bluez ?? { throw DBusError(name: .failed, message: "this system has no bluetoothd") }() }
+    }
+}
+
+/// Runs blocking work (reading a child's pipe, waiting for it) on a
+/// Dispatch thread: the cooperative pool must stay free to serve the fake
+/// bluetoothd the child is talking to.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
