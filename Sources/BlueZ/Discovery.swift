@@ -61,6 +61,7 @@ public final class Discovery: AsyncSequence, Sendable {
     private let continuation: AsyncThrowingStream<DiscoveryEvent, any Error>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let stopped = Atomic<Bool>(false)
+    private let scanLock = ScanLock()
 
     init(adapter: Adapter, wanted: Set<String>) {
         self.adapter = adapter
@@ -87,6 +88,32 @@ public final class Discovery: AsyncSequence, Sendable {
         continuation.finish()
         // The adapter may be gone or off already; then there is nothing to stop.
         try? await adapter.call("StopDiscovery")
+    }
+
+    /// Runs `body` with scanning stopped, keeps it stopped for `settle` more,
+    /// then scans again.
+    ///
+    /// Linux cannot change a legacy controller's advertisement while it scans
+    /// actively: it pauses advertising for the scan, and the random-address
+    /// change an advertisement update needs is refused ("Command Disallowed"),
+    /// which leaves the advertiser silent. Measured in the rig (btvirt, kernel
+    /// 6.1). So an advertisement is updated with the discovery paused; `settle`
+    /// covers bluetoothd applying the change after the call that asked for it
+    /// returned (a `PropertiesChanged` is a signal: there is no reply to wait for).
+    public func pausing(settle: Duration, _ body: @Sendable () async throws -> Void) async throws {
+        let adapter = self.adapter
+        try await scanLock.run { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return try await body() }
+            try await adapter.call("StopDiscovery")
+            do {
+                try await body()
+                try await Task.sleep(for: settle)
+            } catch {
+                try? await adapter.call("StartDiscovery")
+                throw error
+            }
+            try await adapter.call("StartDiscovery")
+        }
     }
 
     func run<Owners: AsyncSequence & Sendable>(
@@ -133,12 +160,15 @@ public final class Discovery: AsyncSequence, Sendable {
         }
         var started = [listener, watcher]
         if let restartEvery {
+            let scanLock = self.scanLock
             started.append(Task {
                 while !Task.isCancelled {
                     do {
                         try await Task.sleep(for: restartEvery)
-                        try await adapter.call("StopDiscovery")
-                        try await adapter.call("StartDiscovery")
+                        try await scanLock.run {
+                            try await adapter.call("StopDiscovery")
+                            try await adapter.call("StartDiscovery")
+                        }
                         continuation.yield(.restarted(.now))
                     } catch is CancellationError {
                         return

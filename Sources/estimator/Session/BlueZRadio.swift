@@ -60,10 +60,22 @@ final class BlueZRadio: SessionRadio {
         }
     }
 
+    /// How long scanning stays off after an advertisement update, for
+    /// bluetoothd to apply it (measured: the change is on the air 0.09 s after).
+    static let updateSettle: Duration = .milliseconds(300)
+
     func update(localName: [UInt8]) async throws(RadioError) {
-        guard let handle = state.withLock({ $0.handle }) else { throw .advertisementReleased }
+        let (handle, discovery) = state.withLock { ($0.handle, $0.discovery) }
+        guard let handle else { throw .advertisementReleased }
+        let name = String(decoding: localName, as: UTF8.self)
         do {
-            try await handle.update(localName: String(decoding: localName, as: UTF8.self))
+            // Scanning blocks advertisement changes on legacy controllers: see
+            // Discovery.pausing.
+            if let discovery {
+                try await discovery.pausing(settle: Self.updateSettle) { try await handle.update(localName: name) }
+            } else {
+                try await handle.update(localName: name)
+            }
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }
