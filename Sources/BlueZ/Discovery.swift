@@ -12,7 +12,13 @@ extension Adapter {
     /// again at that cadence, and advertisers still on the air are reported anew.
     ///
     /// Throws `.notPowered` if the adapter is off, `.adapterNotFound` if it is gone.
-    public func discover(serviceUUIDs: [String], restartEvery: Duration? = nil) async throws -> Discovery {
+    ///
+    /// `quiet` keeps scanning off that long at each restart: Linux pauses a
+    /// legacy controller's advertising while it scans actively, so an adapter
+    /// that also advertises is only on the air (and heard) while it does not scan.
+    public func discover(
+        serviceUUIDs: [String], restartEvery: Duration? = nil, quiet: Duration = .zero
+    ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
         // Subscribe before anything starts, so no reception is missed.
         let changes = try await manager.changes(under: path)
@@ -32,7 +38,7 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery)
+        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery, quiet: quiet)
         return discovery
     }
 
@@ -118,7 +124,7 @@ public final class Discovery: AsyncSequence, Sendable {
 
     func run<Owners: AsyncSequence & Sendable>(
         changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
-        restartEvery: Duration?
+        restartEvery: Duration?, quiet: Duration
     ) where Owners.Element == String? {
         let continuation = self.continuation
         let (adapter, wanted) = (self.adapter, self.wanted)
@@ -167,6 +173,7 @@ public final class Discovery: AsyncSequence, Sendable {
                         try await Task.sleep(for: restartEvery)
                         try await scanLock.run {
                             try await adapter.call("StopDiscovery")
+                            if quiet > .zero { try await Task.sleep(for: quiet) }
                             try await adapter.call("StartDiscovery")
                         }
                         continuation.yield(.restarted(.now))
