@@ -12,7 +12,13 @@ extension Adapter {
     /// again at that cadence, and advertisers still on the air are reported anew.
     ///
     /// Throws `.notPowered` if the adapter is off, `.adapterNotFound` if it is gone.
-    public func discover(serviceUUIDs: [String], restartEvery: Duration? = nil) async throws -> Discovery {
+    ///
+    /// `quiet` keeps scanning off that long at each restart: Linux pauses a
+    /// legacy controller's advertising while it scans actively, so an adapter
+    /// that also advertises is only on the air (and heard) while it does not scan.
+    public func discover(
+        serviceUUIDs: [String], restartEvery: Duration? = nil, quiet: Duration = .zero
+    ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
         // Subscribe before anything starts, so no reception is missed.
         let changes = try await manager.changes(under: path)
@@ -32,7 +38,7 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery)
+        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery, quiet: quiet)
         return discovery
     }
 
@@ -61,6 +67,7 @@ public final class Discovery: AsyncSequence, Sendable {
     private let continuation: AsyncThrowingStream<DiscoveryEvent, any Error>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let stopped = Atomic<Bool>(false)
+    private let scanLock = ScanLock()
 
     init(adapter: Adapter, wanted: Set<String>) {
         self.adapter = adapter
@@ -89,9 +96,35 @@ public final class Discovery: AsyncSequence, Sendable {
         try? await adapter.call("StopDiscovery")
     }
 
+    /// Runs `body` with scanning stopped, keeps it stopped for `settle` more,
+    /// then scans again.
+    ///
+    /// Linux cannot change a legacy controller's advertisement while it scans
+    /// actively: it pauses advertising for the scan, and the random-address
+    /// change an advertisement update needs is refused ("Command Disallowed"),
+    /// which leaves the advertiser silent. Measured in the rig (btvirt, kernel
+    /// 6.1). So an advertisement is updated with the discovery paused; `settle`
+    /// covers bluetoothd applying the change after the call that asked for it
+    /// returned (a `PropertiesChanged` is a signal: there is no reply to wait for).
+    public func pausing(settle: Duration, _ body: @Sendable () async throws -> Void) async throws {
+        let adapter = self.adapter
+        try await scanLock.run { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return try await body() }
+            try await adapter.call("StopDiscovery")
+            do {
+                try await body()
+                try await Task.sleep(for: settle)
+            } catch {
+                try? await adapter.call("StartDiscovery")
+                throw error
+            }
+            try await adapter.call("StartDiscovery")
+        }
+    }
+
     func run<Owners: AsyncSequence & Sendable>(
         changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
-        restartEvery: Duration?
+        restartEvery: Duration?, quiet: Duration
     ) where Owners.Element == String? {
         let continuation = self.continuation
         let (adapter, wanted) = (self.adapter, self.wanted)
@@ -133,12 +166,16 @@ public final class Discovery: AsyncSequence, Sendable {
         }
         var started = [listener, watcher]
         if let restartEvery {
+            let scanLock = self.scanLock
             started.append(Task {
                 while !Task.isCancelled {
                     do {
                         try await Task.sleep(for: restartEvery)
-                        try await adapter.call("StopDiscovery")
-                        try await adapter.call("StartDiscovery")
+                        try await scanLock.run {
+                            try await adapter.call("StopDiscovery")
+                            if quiet > .zero { try await Task.sleep(for: quiet) }
+                            try await adapter.call("StartDiscovery")
+                        }
                         continuation.yield(.restarted(.now))
                     } catch is CancellationError {
                         return

@@ -75,6 +75,27 @@ import Testing
         await discovery.stop()
     }
 
+    @Test func pausingStopsScanningAroundTheBody() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let ad = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.uuid], localName: "010101Ann"))
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid])
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+        try await discovery.pausing(settle: .zero) { try await ad.update(localName: "010102Ann") }
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
+            if case .advertisementChanged = $0 { return true }
+            return $0 == .stopDiscovery || $0 == .startDiscovery
+        }
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        guard case .advertisementChanged = await fake.calls.next(where: relevant) else {
+            Issue.record("the advertisement changed outside the pause"); return
+        }
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await discovery.stop()
+        await ad.stop()
+    }
+
     @Test func poweredOffAdapterIsNotPowered() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)

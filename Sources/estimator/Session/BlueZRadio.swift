@@ -11,6 +11,12 @@ final class BlueZRadio: SessionRadio {
     /// about once per scan start, and a peer must be heard well within the
     /// stale time (6 s) to stay fresh.
     static let discoveryRestart: Duration = .seconds(2)
+    /// Scanning stays off this long at each restart. While this adapter scans,
+    /// Linux keeps its (legacy) advertising paused; in the quiet gap the
+    /// advertising is switched back on, which every peer scanning then hears
+    /// (measured in the rig: without the gap peers flapped stale every few
+    /// seconds; a scanner hears an advertiser start every time).
+    static let discoveryQuiet: Duration = .milliseconds(300)
 
     private struct State {
         var bluez: BlueZ?
@@ -41,7 +47,7 @@ final class BlueZRadio: SessionRadio {
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
             let discovery: Discovery
             do {
-                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart)
+                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart, quiet: Self.discoveryQuiet)
             } catch {
                 await handle.stop()
                 throw error
@@ -60,10 +66,22 @@ final class BlueZRadio: SessionRadio {
         }
     }
 
+    /// How long scanning stays off after an advertisement update, for
+    /// bluetoothd to apply it (measured: the change is on the air 0.09 s after).
+    static let updateSettle: Duration = .milliseconds(150)
+
     func update(localName: [UInt8]) async throws(RadioError) {
-        guard let handle = state.withLock({ $0.handle }) else { throw .advertisementReleased }
+        let (handle, discovery) = state.withLock { ($0.handle, $0.discovery) }
+        guard let handle else { throw .advertisementReleased }
+        let name = String(decoding: localName, as: UTF8.self)
         do {
-            try await handle.update(localName: String(decoding: localName, as: UTF8.self))
+            // Scanning blocks advertisement changes on legacy controllers: see
+            // Discovery.pausing.
+            if let discovery {
+                try await discovery.pausing(settle: Self.updateSettle) { try await handle.update(localName: name) }
+            } else {
+                try await handle.update(localName: name)
+            }
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }

@@ -1,0 +1,77 @@
+# Issue 6, scenarios 1-4: three sessions on hci0-hci2 in channel 1 (one named
+# 전수열). Each watch --json sees the other two with the right cards; pick ->
+# visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
+# once; a killed session turns stale while the peers still advertising stay
+# fresh for a minute.
+# radios: 3
+# timeout: 300
+
+names=(전수열 Alice Bob)
+cards=(8 5 coffee)
+raw=(08 05 FE)
+for i in 0 1 2; do
+  estimator join --adapter hci$i --channel 1 --name "${names[$i]}" >"$E2E_WORK/join$i.out" 2>&1 ||
+    fail "join on hci$i: $(cat "$E2E_WORK/join$i.out")"
+done
+for i in 0 1 2; do
+  estimator pick --adapter hci$i "${cards[$i]}" >/dev/null || fail "pick ${cards[$i]} on hci$i"
+  bg_start watch$i estimator watch --adapter hci$i --json
+done
+
+# 1. every watch sees the other two, with their cards.
+for i in 0 1 2; do
+  for j in 0 1 2; do
+    [ $i -ne $j ] || continue
+    # Peers are heard in no fixed order: look through the whole output.
+    wait_until 15 grep -q "\"name\":\"${names[$j]}\",\"card\":\"[^\"]*\",\"cardRaw\":\"${raw[$j]}\"" \
+      "$E2E_WORK/watch$i.out"
+  done
+done
+
+# 2. pick -> visible on hci0, 20 picks on hci1 alternating two cards.
+bg_mark watch0
+samples=()
+for n in $(seq 1 20); do
+  if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
+  started=$(now_ms)
+  estimator pick --adapter hci1 $card >/dev/null || fail "pick $card on hci1"
+  bg_expect watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 >/dev/null
+  samples+=($(($(now_ms) - started)))
+done
+percentile() { # P of the samples, nearest rank, in seconds
+  printf '%s\n' "${samples[@]}" | sort -n |
+    awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); printf "%.3f", v[r] / 1000 }'
+}
+p50=$(percentile 50) p95=$(percentile 95)
+metric pick_to_visible_p50 "$p50" s
+metric pick_to_visible_p95 "$p95" s
+awk -v p="$p95" 'BEGIN { exit !(p <= 1.5) }' || fail "pick -> visible p95 ${p95}s exceeds 1.5s"
+
+# 3. leave on hci2: gone (event left) from hci0 within 1.5 s.
+bg_mark watch0
+started=$(now_ms)
+estimator leave --adapter hci2 >/dev/null || fail "leave on hci2"
+bg_expect watch0 '"event":"left","channel":1,"name":"Bob"' 5 >/dev/null
+gone=$(($(now_ms) - started))
+metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s
+# leave returns after its one-second "none" broadcast; the peer must drop it
+# within 1.5 s of the leave starting.
+[ $gone -le 1500 ] || fail "Bob was gone from hci0 after ${gone}ms, not within 1.5s"
+
+# 4. a killed session: stale within the stale time (6 s) + 1 s; the others
+# keep advertising and stay fresh for 60 s.
+estimator join --adapter hci2 --channel 1 --name Bob >/dev/null || fail "join again on hci2"
+estimator pick --adapter hci2 2 >/dev/null
+bg_expect watch0 '"name":"Bob","card":"[^"]*","cardRaw":"02"' 15 >/dev/null
+bg_mark watch0
+bg_mark watch1
+pid=$(estimator status --adapter hci2 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
+[ -n "$pid" ] || fail "no pid in hci2's status"
+killed=$(now_ms)
+kill -9 "$pid"
+bg_expect watch0 '"event":"stale","channel":1,"name":"Bob"' 10 >/dev/null
+stale=$(($(now_ms) - killed))
+metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
+[ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
+bg_expect_none watch0 '"event":"stale","channel":1,"name":"(전수열|Alice)"' 60
+bg_expect_none watch1 '"event":"stale","channel":1,"name":"전수열"' 1
