@@ -19,12 +19,25 @@ struct DevicePropertiesChanged: Sendable {
     let rssi: Int16?
     let invalidated: [String]
 
+    /// Reads `sa{sv}as` in one pass, keeping only the two properties it wants: no
+    /// dictionary of every changed property is built (as a BlueZ client would decode it).
     init(_ message: Message) throws {
-        let (interface, changed, invalidated) = try message.decode(String.self, [String: Value].self, [String].self)
-        self.interface = interface
-        name = changed["Name"]?.string
-        rssi = changed["RSSI"]?.decode(as: Int16.self)
-        self.invalidated = invalidated
+        var reader = message.makeReader()
+        interface = try reader.read(String.self)
+        var name: String?
+        var rssi: Int16?
+        try reader.readDictionary(keyType: String.self, valueType: .variant) { key, entry throws(DBusError) in
+            let value = try entry.read(Value.self)
+            switch key {
+            case "Name": name = value.string
+            case "RSSI": rssi = value.decode(as: Int16.self)
+            default: break
+            }
+        }
+        invalidated = try reader.read([String].self)
+        guard reader.isAtEnd else { throw DBusError.invalidArguments("extra arguments") }
+        self.name = name
+        self.rssi = rssi
     }
 }
 

@@ -218,6 +218,7 @@ extension Array: DBusEncodable where Element: DBusEncodable {
 }
 
 extension Array: DBusDecodable where Element: DBusDecodable {
+    @inlinable
     public init(from reader: inout MessageReader) throws(DBusError) {
         if Element.self == UInt8.self {
             self = try reader.readByteArray() as! [Element]
@@ -256,6 +257,7 @@ extension Dictionary: DBusEncodable where Key: DBusEncodable, Value: DBusEncodab
 }
 
 extension Dictionary: DBusDecodable where Key: DBusDecodable, Value: DBusDecodable {
+    @inlinable
     public init(from reader: inout MessageReader) throws(DBusError) {
         var result: [Key: Value] = [:]
         try reader.readDictionary(keyType: Key.self, valueType: Value.dbusType) { key, entry throws(DBusError) in

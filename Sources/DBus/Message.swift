@@ -77,6 +77,7 @@ public final class Message: @unchecked Sendable {
 
     /// Reads all the arguments as typed values; throws `InvalidSignature` unless the
     /// arguments are exactly these types.
+    @inlinable
     public func decode<each T: DBusDecodable>(_ types: repeat (each T).Type) throws(DBusError) -> (repeat each T) {
         var reader = MessageReader(self)
         do {
@@ -84,10 +85,18 @@ public final class Message: @unchecked Sendable {
             guard reader.isAtEnd else { throw DBusError.invalidArguments("extra arguments") }
             return result
         } catch {
-            var expected = ""
-            for type in repeat (each T).self { type.dbusType.appendSignature(to: &expected) }
-            throw DBusError.signatureMismatch(expected: expected, actual: signature.rawValue)
+            var expected: [DBusType] = []
+            for type in repeat (each T).self { expected.append(type.dbusType) }
+            throw signatureMismatch(expected: expected)
         }
+    }
+
+    /// The error for arguments that are not of the `expected` types.
+    @usableFromInline
+    func signatureMismatch(expected types: [DBusType]) -> DBusError {
+        var expected = ""
+        for type in types { type.appendSignature(to: &expected) }
+        return DBusError.signatureMismatch(expected: expected, actual: signature.rawValue)
     }
 
     /// All the arguments as dynamic values.

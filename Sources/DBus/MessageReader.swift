@@ -5,25 +5,27 @@ import CDBus
 /// A reader never traps on what a peer sent: any difference from the expected
 /// types is a thrown `DBusError` (`InvalidSignature`).
 public struct MessageReader {
-    private var iter: DBusMessageIter
+    @usableFromInline var iter: DBusMessageIter
     /// Keeps the message (and so the memory `iter` points into) alive.
-    private let message: Message
+    @usableFromInline let message: Message
 
-    init(_ message: Message) {
+    @usableFromInline init(_ message: Message) {
         self.message = message
         iter = DBusMessageIter()
         dbus_message_iter_init(message.raw, &iter)
     }
 
-    private init(iter: DBusMessageIter, message: Message) {
+    @usableFromInline init(iter: DBusMessageIter, message: Message) {
         self.iter = iter
         self.message = message
     }
 
     /// Whether every argument at this level has been read.
-    public var isAtEnd: Bool { mutating get { dbus_message_iter_get_arg_type(&iter) == TypeCode.invalid } }
+    @inlinable
+    public var isAtEnd: Bool { mutating get { dbus_message_iter_get_arg_type(&iter) == 0 } }
 
     /// Reads the next argument as `T`.
+    @inlinable
     public mutating func read<T: DBusDecodable>(_ type: T.Type = T.self) throws(DBusError) -> T {
         try T(from: &self)
     }
@@ -49,24 +51,34 @@ public struct MessageReader {
     }
 
     /// Reads a structure, handing its fields to `body` (which must read them all).
+    @inlinable
     public mutating func readStructure<T>(_ body: (inout MessageReader) throws(DBusError) -> T) throws(DBusError) -> T {
-        var sub = try enter(TypeCode.structure, "(...)")
+        var sub = try enterStructure()
         let result = try body(&sub)
         guard sub.isAtEnd else { throw sub.mismatch(expected: "end of structure") }
         return result
     }
 
     /// Reads a variant, handing its content to `body`.
+    @inlinable
     public mutating func readVariant<T>(_ body: (inout MessageReader) throws(DBusError) -> T) throws(DBusError) -> T {
-        var sub = try enter(TypeCode.variant, "v")
+        var sub = try enterVariant()
         return try body(&sub)
     }
 
     /// Reads an array (not a dictionary) of `elementType`, calling `body` once per element.
     /// An empty array must still have the expected element type.
+    @inlinable
     public mutating func readArray(
         of elementType: DBusType, _ body: (inout MessageReader) throws(DBusError) -> Void
     ) throws(DBusError) {
+        var reader = try enterArray(of: elementType)
+        while !reader.isAtEnd { try body(&reader) }
+    }
+
+    /// Checks the next argument is an array of `elementType` and steps into it.
+    @usableFromInline
+    mutating func enterArray(of elementType: DBusType) throws(DBusError) -> MessageReader {
         guard dbus_message_iter_get_arg_type(&iter) == TypeCode.array else {
             throw mismatch(expected: "a" + elementType.signature)
         }
@@ -74,33 +86,46 @@ public struct MessageReader {
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &sub)
         dbus_message_iter_next(&iter)
-        var reader = MessageReader(iter: sub, message: message)
-        while !reader.isAtEnd { try body(&reader) }
+        return MessageReader(iter: sub, message: message)
     }
 
     /// Reads a dictionary `a{KV}` entry by entry without building a Swift dictionary:
     /// `body` gets each key and a reader positioned on its value (which it must read).
+    @inlinable
     public mutating func readDictionary<Key: DBusDecodable>(
         keyType: Key.Type, valueType: DBusType,
         _ body: (Key, inout MessageReader) throws(DBusError) -> Void
     ) throws(DBusError) {
-        guard dbus_message_iter_get_arg_type(&iter) == TypeCode.array else {
-            throw mismatch(expected: DBusType.dictionary(key: Key.dbusType, value: valueType).signature)
-        }
-        try checkElementType(
-            DBusType.dictionary(key: Key.dbusType, value: valueType), code: TypeCode.dictEntry, isBasic: false)
-        var entries = DBusMessageIter()
-        dbus_message_iter_recurse(&iter, &entries)
-        dbus_message_iter_next(&iter)
-        while dbus_message_iter_get_arg_type(&entries) == TypeCode.dictEntry {
-            var entry = DBusMessageIter()
-            dbus_message_iter_recurse(&entries, &entry)
-            dbus_message_iter_next(&entries)
-            var reader = MessageReader(iter: entry, message: message)
+        var entries = try enterDictionary(keyType: Key.dbusType, valueType: valueType)
+        while var reader = entries.nextDictionaryEntry() {
             let key = try Key(from: &reader)
             try body(key, &reader)
             guard reader.isAtEnd else { throw reader.mismatch(expected: "end of dictionary entry") }
         }
+    }
+
+    /// Checks the next argument is an `a{KV}` and steps into it.
+    @usableFromInline
+    mutating func enterDictionary(keyType: DBusType, valueType: DBusType) throws(DBusError) -> MessageReader {
+        guard dbus_message_iter_get_arg_type(&iter) == TypeCode.array else {
+            throw mismatch(expected: DBusType.dictionary(key: keyType, value: valueType).signature)
+        }
+        try checkElementType(
+            DBusType.dictionary(key: keyType, value: valueType), code: TypeCode.dictEntry, isBasic: false)
+        var entries = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &entries)
+        dbus_message_iter_next(&iter)
+        return MessageReader(iter: entries, message: message)
+    }
+
+    /// Inside a dictionary: a reader on the next entry, or nil after the last.
+    @usableFromInline
+    mutating func nextDictionaryEntry() -> MessageReader? {
+        guard dbus_message_iter_get_arg_type(&iter) == TypeCode.dictEntry else { return nil }
+        var entry = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &entry)
+        dbus_message_iter_next(&iter)
+        return MessageReader(iter: entry, message: message)
     }
 
     // MARK: - Basic values
@@ -121,6 +146,7 @@ public struct MessageReader {
     }
 
     /// Bytes of an `ay`, copied in one go.
+    @usableFromInline
     mutating func readByteArray() throws(DBusError) -> [UInt8] {
         guard dbus_message_iter_get_arg_type(&iter) == TypeCode.array,
             dbus_message_iter_get_element_type(&iter) == TypeCode.byte
@@ -187,6 +213,12 @@ public struct MessageReader {
 
     // MARK: - Helpers
 
+    @usableFromInline
+    mutating func enterStructure() throws(DBusError) -> MessageReader { try enter(TypeCode.structure, "(...)") }
+
+    @usableFromInline
+    mutating func enterVariant() throws(DBusError) -> MessageReader { try enter(TypeCode.variant, "v") }
+
     private mutating func enter(_ code: Int32, _ name: String) throws(DBusError) -> MessageReader {
         guard dbus_message_iter_get_arg_type(&iter) == code else { throw mismatch(expected: name) }
         var sub = DBusMessageIter()
@@ -225,6 +257,7 @@ public struct MessageReader {
     }
 
     /// The error for a type difference at the current position.
+    @usableFromInline
     mutating func mismatch(expected: String) -> DBusError {
         let actual = dbus_message_iter_get_arg_type(&iter) == TypeCode.invalid ? "nothing" : currentSignature()
         return DBusError(name: .invalidSignature, message: "expected \(expected), got \(actual)")
