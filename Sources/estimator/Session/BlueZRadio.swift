@@ -87,6 +87,19 @@ final class BlueZRadio: SessionRadio {
         }
     }
 
+    func stopScanning() async {
+        // pumps[0] reads the discovery (see start).
+        let (discovery, pump) = state.withLock { state in
+            defer {
+                state.discovery = nil
+                if !state.pumps.isEmpty { state.pumps.removeFirst() }
+            }
+            return (state.discovery, state.pumps.first)
+        }
+        pump?.cancel()
+        await discovery?.stop()
+    }
+
     func stop() async {
         let watch = state.withLock { state in
             state.stopped = true
