@@ -10,6 +10,7 @@ final class MemoryRadio: SessionRadio {
     private struct State {
         var advertised: [[UInt8]] = []
         var isRunning = false
+        var isScanning = false
         var startFailure: RadioError?
         var updateFailure: RadioError?
     }
@@ -28,6 +29,9 @@ final class MemoryRadio: SessionRadio {
     /// Whether an advertisement is registered.
     var isRunning: Bool { state.withLock { $0.isRunning } }
 
+    /// Whether it scans (from `start` until `stopScanning` or `stop`).
+    var isScanning: Bool { state.withLock { $0.isScanning } }
+
     /// Makes the next `start` (or every `update`) fail.
     func failNextStart(with error: RadioError) { state.withLock { $0.startFailure = error } }
     func failUpdates(with error: RadioError?) { state.withLock { $0.updateFailure = error } }
@@ -42,6 +46,7 @@ final class MemoryRadio: SessionRadio {
                 throw failure
             }
             state.isRunning = true
+            state.isScanning = true
             state.advertised.append(localName)
         }
     }
@@ -53,8 +58,13 @@ final class MemoryRadio: SessionRadio {
         }
     }
 
+    func stopScanning() async { state.withLock { $0.isScanning = false } }
+
     func stop() async {
-        state.withLock { $0.isRunning = false }
+        state.withLock { state in
+            state.isRunning = false
+            state.isScanning = false
+        }
         continuation.finish()
     }
 }

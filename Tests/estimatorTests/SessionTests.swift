@@ -95,6 +95,7 @@ import Testing
         await clock.waitForSleepers()
         #expect(lastAdvertised() == "0101FF전수열", "card none goes out first")
         #expect(radio.isRunning, "and stays on the air during the broadcast")
+        #expect(!radio.isScanning, "with scanning off, which would pause advertising")
         clock.advance(by: .milliseconds(999))
         #expect(radio.isRunning)
         clock.advance(by: .milliseconds(1))

@@ -69,6 +69,8 @@ final class BlueZRadio: SessionRadio {
     /// How long scanning stays off after an advertisement update, for
     /// bluetoothd to apply it (measured: the change is on the air 0.09 s after).
     static let updateSettle: Duration = .milliseconds(150)
+    /// When an update is announced a second time: after a peer's quiet gap.
+    static let reannounceAfter: Duration = .milliseconds(500)
 
     func update(localName: [UInt8]) async throws(RadioError) {
         let (handle, discovery) = state.withLock { ($0.handle, $0.discovery) }
@@ -79,12 +81,31 @@ final class BlueZRadio: SessionRadio {
             // Discovery.pausing.
             if let discovery {
                 try await discovery.pausing(settle: Self.updateSettle) { try await handle.update(localName: name) }
+                // A peer in its own quiet gap misses that; announce again
+                // while it scans (measured: p95 pick -> seen 2.9 s without).
+                Task {
+                    try? await Task.sleep(for: Self.reannounceAfter)
+                    try? await discovery.pausing(settle: Self.discoveryQuiet) {}
+                }
             } else {
                 try await handle.update(localName: name)
             }
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }
+    }
+
+    func stopScanning() async {
+        // pumps[0] reads the discovery (see start).
+        let (discovery, pump) = state.withLock { state in
+            defer {
+                state.discovery = nil
+                if !state.pumps.isEmpty { state.pumps.removeFirst() }
+            }
+            return (state.discovery, state.pumps.first)
+        }
+        pump?.cancel()
+        await discovery?.stop()
     }
 
     func stop() async {

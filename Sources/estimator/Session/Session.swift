@@ -135,6 +135,7 @@ actor Session {
         hasEnded = true
         card = .none
         if radioProblem == nil {
+            await radio.stopScanning()
             try? await radio.update(localName: localName)
             try? await clock.sleep(for: Self.leaveBroadcast)
         }

@@ -18,6 +18,11 @@ protocol SessionRadio: Sendable {
     /// the advertisement), not by re-registering.
     func update(localName: [UInt8]) async throws(RadioError)
 
+    /// Stops scanning and keeps advertising, for the leave broadcast: Linux
+    /// keeps a legacy controller's advertising paused while it scans, so the
+    /// last words go out only with scanning off.
+    func stopScanning() async
+
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async
 
