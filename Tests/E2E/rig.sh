@@ -138,9 +138,19 @@ write_plan() { # $1: mode, then scenario paths
   } >"$cache/plan.sh"
 }
 
+# A scenario whose header says `# pending: REASON` is one that does not pass
+# reliably yet: the default suite lists it with its reason instead of running
+# it, so CI stays a verdict on what is claimed to work; naming it runs it.
+pending_reason() { sed -n 's/^# pending: *//p' "$1" | head -1; }
+
 suite() {
-  local scenarios=("$@") s limit=120
-  [ ${#scenarios[@]} -gt 0 ] || scenarios=("$here"/scenarios/*.sh)
+  local scenarios=("$@") s limit=120 reason
+  if [ ${#scenarios[@]} -eq 0 ]; then
+    for s in "$here"/scenarios/*.sh; do
+      reason=$(pending_reason "$s")
+      if [ -n "$reason" ]; then pending+=("$(basename "$s" .sh): $reason"); else scenarios+=("$s"); fi
+    done
+  fi
   for s in "${scenarios[@]}"; do
     [ -f "$s" ] || { log "no such scenario: $s"; exit 64; }
     s=$(readlink -f "$s")
@@ -174,6 +184,7 @@ report() {
       *) echo "  FAIL  ${line#E2E-RESULT $name FAIL }  $name"; failed=1 ;;
     esac
   done
+  for line in "${pending[@]}"; do echo "  PENDING  $line"; done
   grep '^E2E-METRIC ' <<<"$results" | sed 's/^E2E-METRIC /  metric  /' || true
   return $failed
 }
@@ -190,7 +201,7 @@ demo() {
   esac
 }
 
-resolved=()
+resolved=() pending=()
 case "${1:-}" in
   prepare) prepare ;;
   suite) shift; suite "$@" ;;

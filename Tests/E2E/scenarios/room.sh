@@ -3,6 +3,7 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
+# pending: leave -> gone took 1.9 s against the 1.5 s target; kill -9 -> stale and 60 s freshness not yet reached in a full run
 # radios: 3
 # timeout: 300
 
