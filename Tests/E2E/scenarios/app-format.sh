@@ -7,7 +7,10 @@
 
 estimator join --adapter hci0 --channel 0 --name Listener >/dev/null || fail "join on hci0"
 bg_start watch0 estimator watch --adapter hci0 --channel 0 --json
-# The session scans from the moment join returns; a scanner hears an
-# advertiser start every time.
-advertise_raw 1 "$(ad_local_name '010008Marguerite-Anne')"
+# A phone repeats its advertisement every ~100 ms; the emulated radio reports
+# one only when it starts (and the session's scan pauses every 2 s), so the
+# app's advertiser is re-added each second, as the phone keeps repeating.
+app=$(ad_local_name '010008Marguerite-Anne')
+advertise_raw 1 "$app"
+( for _ in $(seq 14); do sleep 1; advertise_raw 1 "$app"; done ) >/dev/null 2>&1 &
 bg_expect watch0 '"event":"joined","channel":0,"name":"Marguerite-Anne","card":"8","cardRaw":"08"' 15 >/dev/null
