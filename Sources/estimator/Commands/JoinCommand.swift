@@ -35,11 +35,10 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
 
-    @Option(help: "Seconds without hearing a peer before it is shown stale.")
-    var stale: Int = 6
+    @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        guard (1...3600).contains(stale) else { throw UserError(.usage, "--stale must be from 1 to 3600 seconds.") }
+        let stale = try staleOption.checked()
         let remembered = try Config.load()
         let settings = try JoinSettings(channel: channel, name: name, adapter: adapter, remembered: remembered)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }

@@ -27,11 +27,10 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line, one per change.")
     var json = false
 
-    @Option(help: "Seconds without hearing a peer before it is shown stale.")
-    var stale: Int = 6
+    @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        guard (1...3600).contains(stale) else { throw UserError(.usage, "--stale must be from 1 to 3600 seconds.") }
+        let stale = try staleOption.checked()
         var shown: Channel?
         if let channel {
             do { shown = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
