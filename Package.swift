@@ -20,7 +20,7 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]),
 
         // Typed libdbus layer: knows nothing of Bluetooth.
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation"]),
         // org.bluez client: knows nothing of poker.
         .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
         // Cards, packets, peer table, stats, terminal text: pure, no I/O.
@@ -61,5 +61,8 @@ let package = Package(
         .executableTarget(name: "bluez-probe", dependencies: ["BlueZ"], path: "Tests/E2E/BlueZProbe"),
         // Our receiver in the D-Bus signal benchmark (`make bench`).
         .executableTarget(name: "dbus-signal-bench", dependencies: ["DBus"], path: "Benchmarks/DBusSignalBench"),
+        // The libsystemd entry points static libdbus-1.a needs, answering "no
+        // socket activation" (the shipped binary is fully static: mk/cli.mk).
+        .target(name: "CNoSocketActivation"),
     ]
 )

@@ -1,0 +1,30 @@
+#!/bin/bash
+# `estimator pick 8` against a running session vs /bin/true, one hyperfine
+# run (issue 8, item 1; `make bench-pick`). The session runs against the fake
+# org.bluez of FAKE_BLUEZ on a private bus, in a throw-away XDG environment.
+#
+#   run.sh ESTIMATOR FAKE_BLUEZ RUNS
+set -euo pipefail
+bin=$1 fake=$2 runs=$3
+
+dir=$(mktemp -d)
+export XDG_RUNTIME_DIR=$dir/run XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state
+mkdir -p "$dir/run"
+mkfifo "$dir/fake.in" "$dir/fake.out"
+"$fake" <"$dir/fake.in" >"$dir/fake.out" &
+exec 3>"$dir/fake.in" 4<"$dir/fake.out"
+# The fake's first line is its bus address; it serves until its stdin closes.
+read -r DBUS_SYSTEM_BUS_ADDRESS <&4
+export DBUS_SYSTEM_BUS_ADDRESS
+trap '"$bin" leave >/dev/null || true; exec 3>&-; wait; rm -rf "$dir"' EXIT
+"$bin" join --channel 1 --name bench >/dev/null
+
+hyperfine -N --warmup 3 --runs "$runs" --export-json "$dir/pick.json" "$bin pick 8" /bin/true
+jq -r '
+  def ms: . * 100000 | round / 100;
+  def x: . * 100 | round / 100;
+  .results as [$pick, $true]
+  | "pick: \($pick.mean | ms) ms wall, \($pick.user + $pick.system | ms) ms CPU; /bin/true: \($true.mean | ms) ms wall, \($true.user + $true.system | ms) ms CPU",
+    "RATIO pick-vs-true \($pick.mean / $true.mean | x)",
+    "RATIO pick-cpu-vs-true \(($pick.user + $pick.system) / ($true.user + $true.system) | x)"
+' "$dir/pick.json"
