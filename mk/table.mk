@@ -6,6 +6,3 @@ bench-table: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product table-bench
 	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/table-bench"
 
-# Part of `make bench`, whichever file gives that target its recipe.
-.PHONY: bench
-bench: bench-table

@@ -85,6 +85,7 @@ public final class FakeBlueZ: Sendable {
             adapterInterface: [
                 "Address": .string(state.address), "Alias": .string("fake \(name)"),
                 "Powered": .boolean(state.powered), "Discovering": .boolean(false),
+                "Roles": .array(element: .string, [.string("central"), .string("peripheral")]),
             ],
             advertisingInterface: [
                 "SupportedInstances": .byte(UInt8(state.supportedInstances)),
@@ -297,6 +298,8 @@ public final class FakeBlueZ: Sendable {
             "UUIDs": .array(element: .string, uuids.map { .string($0) }),
         ]
         if let name { properties["Name"] = .string(name) }
+        // As BlueZ: the name, else the address with dashes (clients such as bleak read it).
+        properties["Alias"] = .string(name ?? id.replacingOccurrences(of: ":", with: "-"))
         if let rssi { properties["RSSI"] = .int16(rssi) }
         return properties
     }

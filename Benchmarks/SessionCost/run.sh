@@ -1,0 +1,74 @@
+#!/bin/bash
+# A session's cost in a room (issue 8, item 2; `make bench-session`): our
+# session and bleak's BleakScanner follow the same fake org.bluez, on one
+# private bus, at the same time, for SECONDS; prints each one's CPU time and
+# resident memory, and the RATIO lines.
+#
+#   run.sh ESTIMATOR FAKE_BLUEZ PYTHON PEERS INTERVAL_MS CARD_EVERY SECONDS
+#
+# The fake's room: PEERS advertisers, each heard every INTERVAL_MS with a new
+# RSSI (one Device1 PropertiesChanged), showing a new card every CARD_EVERY
+# receptions (Name in that PropertiesChanged).
+set -euo pipefail
+bin=$1 fake=$2 python=$3 peers=$4 interval=$5 card_every=$6 seconds=$7
+here=$(dirname "$0")
+warmup=5
+
+dir=$(mktemp -d)
+export XDG_RUNTIME_DIR=$dir/run XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state
+mkdir -p "$dir/run"
+mkfifo "$dir/fake.in" "$dir/fake.out"
+"$fake" <"$dir/fake.in" >"$dir/fake.out" &
+exec 3>"$dir/fake.in" 4<"$dir/fake.out"
+read -r DBUS_SYSTEM_BUS_ADDRESS <&4
+export DBUS_SYSTEM_BUS_ADDRESS
+bleak_pid=
+cleanup() {
+    [ -z "$bleak_pid" ] || kill "$bleak_pid" 2>/dev/null || true
+    "$bin" leave >/dev/null 2>&1 || true
+    exec 3>&-
+    wait
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+
+joined=$("$bin" join --channel 1 --name bench)
+session_pid=$(sed -n 's/.*(session pid \([0-9]*\)).*/\1/p' <<<"$joined")
+[ -n "$session_pid" ] || { echo "bench-session: no session pid in: $joined" >&2; exit 1; }
+
+"$python" "$here/bleak_scanner.py" 1 >"$dir/bleak.out" 2>"$dir/bleak.err" &
+bleak_pid=$!
+for _ in $(seq 300); do grep -q '^ready' "$dir/bleak.out" || ! kill -0 "$bleak_pid" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready' "$dir/bleak.out" || { echo "bench-session: bleak did not start:" >&2; cat "$dir/bleak.err" >&2; exit 1; }
+
+echo "advertisers $peers $interval $card_every" >&3
+read -r reply <&4
+[[ $reply == ok* ]] || { echo "bench-session: fake-bluez: $reply" >&2; exit 1; }
+echo "fake org.bluez: $reply"
+sleep "$warmup"  # both have heard every peer; measure the steady state
+
+ticks() { awk '{ print $14 + $15 }' <<<"$(sed 's/.*) //' "/proc/$1/stat" | sed 's/^/x x /')"; }
+kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
+ours0=$(ticks "$session_pid") bleak0=$(ticks "$bleak_pid")
+sleep "$seconds"
+ours1=$(ticks "$session_pid") bleak1=$(ticks "$bleak_pid")
+ours_rss=$(kib "$session_pid" VmRSS) ours_hwm=$(kib "$session_pid" VmHWM)
+bleak_rss=$(kib "$bleak_pid" VmRSS) bleak_hwm=$(kib "$bleak_pid" VmHWM)
+status=$("$bin" status | sed -n 's/^\([0-9]* people\) heard.*/\1/p')
+kill "$bleak_pid"
+wait "$bleak_pid" || true
+bleak_pid=
+heard=$(grep '^bleak:' "$dir/bleak.out" || echo "bleak: no summary")
+
+hz=$(getconf CLK_TCK)
+awk -v hz="$hz" -v s="$seconds" -v o0="$ours0" -v o1="$ours1" -v b0="$bleak0" -v b1="$bleak1" \
+    -v orss="$ours_rss" -v ohwm="$ours_hwm" -v brss="$bleak_rss" -v bhwm="$bleak_hwm" \
+    -v status="$status" -v heard="$heard" -v signals="$((peers * 1000 / interval))" 'BEGIN {
+    ours = (o1 - o0) / hz; bleak = (b1 - b0) / hz
+    printf "%d signals/s for %d s; estimator session heard %s, %s\n", signals, s, status, heard
+    printf "  estimator session  %6.2f s CPU (%5.2f%%)  RSS %5.1f MiB (peak %5.1f)\n", ours, 100 * ours / s, orss / 1024, ohwm / 1024
+    printf "  bleak BleakScanner %6.2f s CPU (%5.2f%%)  RSS %5.1f MiB (peak %5.1f)\n", bleak, 100 * bleak / s, brss / 1024, bhwm / 1024
+    printf "RATIO session-cpu-vs-bleak %.3f\n", (bleak > 0 ? ours / bleak : 0)
+    printf "RATIO session-rss-vs-bleak %.3f\n", orss / brss
+    printf "session-rss-mib %.1f (target <= 15)\n", orss / 1024
+}'
