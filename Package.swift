@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "EstimatorKit", "BlueZ",
+                "EstimatorKit", "Rendering", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -46,7 +46,7 @@ let package = Package(
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(
-            name: "table-bench", dependencies: ["EstimatorKit"], path: "Benchmarks/TableBench"),
+            name: "table-bench", dependencies: ["EstimatorKit", "Rendering"], path: "Benchmarks/TableBench"),
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
 
@@ -64,5 +64,9 @@ let package = Package(
         // The libsystemd entry points static libdbus-1.a needs, answering "no
         // socket activation" (the shipped binary is fully static: mk/cli.mk).
         .target(name: "CNoSocketActivation"),
+        // The live table, `watch`'s change lines and JSON, log timestamps: the
+        // estimator layer's rendering, pure (a library so table-bench links it).
+        .target(name: "Rendering", dependencies: ["EstimatorKit"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "EstimatorKit"]),
     ]
 )

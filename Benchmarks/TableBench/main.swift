@@ -3,11 +3,8 @@
 // frame, send only the changed lines), against the naive way measured in
 // the same run (render the frame, clear the screen, send every line).
 // Output goes to /dev/null so the system call is counted, not a terminal.
-//
-// The renderer's sources are compiled into this executable (Rendering is a
-// link to Sources/estimator/Rendering): SwiftPM does not link one
-// executable target into another in release builds.
 import EstimatorKit
+import Rendering
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import Rendering
 
 /// `join --foreground`: the live table of my own session in this terminal,
 /// redrawn on change (at most 20 times a second) and every half second for

@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import Rendering
 
 /// The terminal the live table is drawn on: its size, the alternate
 /// screen, and writes of only what changed (`ScreenDiffer`).

@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import Rendering
 
 /// What `watch` shows, fed by a session's stream or its own scan: its own
 /// peer table (so stale times are measured here), my row when attached, and

@@ -24,20 +24,21 @@ import EstimatorKit
 /// at most `columns - 1` cells: writing the last column leaves a terminal's
 /// cursor in its pending-wrap state, where clearing the rest of the line
 /// would erase the character just written.
-struct TableRenderer {
+public struct TableRenderer {
     /// Whether to emit SGR styling (off for `NO_COLOR` and non-terminals).
-    var color: Bool
+    public var color: Bool
 
     /// Names of the last frame, sanitised and measured: most frames change
     /// one row, and measuring display width is the costly part of a frame.
     /// Only the names of the latest frame are kept, so it stays small.
     private var measured: [String: MeasuredName] = [:]
 
-    init(color: Bool) { self.color = color }
+    /// A renderer that styles with SGR when `color` is on.
+    public init(color: Bool) { self.color = color }
 
     /// Color is for terminals, unless `NO_COLOR` is set to anything
     /// non-empty (no-color.org).
-    static func wantsColor(isTerminal: Bool, environment: [String: String]) -> Bool {
+    public static func wantsColor(isTerminal: Bool, environment: [String: String]) -> Bool {
         isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
@@ -46,7 +47,7 @@ struct TableRenderer {
 
     /// The screen's lines, at most `size.rows` of them, each at most
     /// `size.columns - 1` cells wide.
-    mutating func lines(_ table: LiveTable, size: TerminalSize) -> [String] {
+    public mutating func lines(_ table: LiveTable, size: TerminalSize) -> [String] {
         let width = size.columns - 1
         guard width > 0, size.rows > 0 else { return [] }
         var nowMeasured: [String: MeasuredName] = [:]

@@ -8,21 +8,22 @@
 /// and `leave` at the end. Each line must be narrower than the terminal
 /// (`TableRenderer` keeps the last column free), so writing a line never
 /// wraps or scrolls.
-struct ScreenDiffer {
+public struct ScreenDiffer {
     /// Switches to the alternate screen, hides the cursor and clears it once.
-    static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
+    public static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
     /// Shows the cursor and returns to the normal screen.
-    static let leave = "\u{1B}[?25h\u{1B}[?1049l"
+    public static let leave = "\u{1B}[?25h\u{1B}[?1049l"
 
     private var shown: [String] = []
     private var size: TerminalSize?
 
-    init() {}
+    /// A differ that has shown nothing yet.
+    public init() {}
 
     /// What to write so the terminal shows `frame` instead of the last one:
     /// empty when nothing changed. After a resize every line is rewritten
     /// (the terminal may have rewrapped the old ones), still without a clear.
-    mutating func update(to frame: [String], size: TerminalSize) -> String {
+    public mutating func update(to frame: [String], size: TerminalSize) -> String {
         if size != self.size {
             shown = []
             self.size = size

@@ -3,8 +3,9 @@ import EstimatorKit
 /// RFC 3339 timestamps in UTC with milliseconds (`2026-11-22T03:51:46.722Z`),
 /// computed by integer arithmetic: `watch --json` stamps every event, and
 /// this needs no calendar, locale or time-zone lookup.
-enum RFC3339 {
-    static func string(_ time: Timestamp) -> String {
+public enum RFC3339 {
+    /// `time` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    public static func string(_ time: Timestamp) -> String {
         let millis = floorDivide(time.nanosecondsSince1970, 1_000_000)
         let days = floorDivide(millis, 86_400_000)
         let msOfDay = millis - days * 86_400_000

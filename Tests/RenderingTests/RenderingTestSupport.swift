@@ -1,5 +1,5 @@
 import EstimatorKit
-@testable import estimator
+@testable import Rendering
 
 /// The room of DESIGN §1.
 func designRoom(stale: Bool = false) -> LiveTable {

@@ -3,8 +3,9 @@ import EstimatorKit
 /// The line printed for a peer event when the output is not a terminal
 /// (a pipe or a file): one line per change, no cursor movement, no color,
 /// for example `2026-11-22T03:51:46.722Z channel 1 Alice picked 8 (-60 dBm)`.
-enum ChangeLine {
-    static func line(_ event: PeerEvent) -> String {
+public enum ChangeLine {
+    /// The line for `event`, its name sanitised.
+    public static func line(_ event: PeerEvent) -> String {
         let name = TerminalText.sanitize(event.name)
         let what: String
         switch event.kind {

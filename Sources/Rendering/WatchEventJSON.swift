@@ -9,8 +9,9 @@ import EstimatorKit
 /// name is the decoded name, JSON-escaped (controls as `\uXXXX`), not
 /// sanitised: scripts get what was sent, and the escaping keeps the line
 /// one valid JSON object a terminal cannot act on.
-enum WatchEventJSON {
-    static func line(_ event: PeerEvent) -> String {
+public enum WatchEventJSON {
+    /// The JSON object for `event`, on one line.
+    public static func line(_ event: PeerEvent) -> String {
         let object: JSONValue = [
             "event": .string(event.kind.rawValue),
             "channel": .int(Int(event.channel.rawValue)),
