@@ -179,6 +179,9 @@ actor Session {
     }
 
     private func broadcast(_ line: ControlWatchLine) {
+        // Most signals reach a session nobody watches: serialising them was
+        // a tenth of its CPU time in a room (perf, make bench-session).
+        guard !watchers.isEmpty else { return }
         let text = line.serialized
         for (id, send) in watchers where !send(text) { watchers[id] = nil }
     }
