@@ -7,13 +7,20 @@
 set -euo pipefail
 log=$1
 
-target() {
+# What each measure is, and issue 8's target for it.
+describe() {
     case $1 in
-        pick-vs-true | pick-cpu-vs-true) echo "≤ 3" ;;
-        session-cpu-vs-bleak) echo "≤ 0.2" ;;
-        session-rss-mib) echo "≤ 15" ;;
-        table-redraw-us-per-frame) echo "≤ 1000" ;;
-        *) echo "" ;;
+        pick-vs-true) echo "\`estimator pick 8\` round trip ÷ /bin/true, wall time|≤ 3" ;;
+        pick-cpu-vs-true) echo "\`estimator pick 8\` ÷ /bin/true, CPU time of the process|≤ 3" ;;
+        session-cpu-vs-bleak) echo "session in a room of 30 ÷ bleak BleakScanner, CPU time|≤ 0.2" ;;
+        session-rss-vs-bleak) echo "session ÷ bleak, resident memory|" ;;
+        session-rss-mib) echo "session resident memory, MiB|≤ 15" ;;
+        dbus-signals-vs-c) echo "D-Bus signals/s ÷ minimal C receiver on libdbus-1|" ;;
+        dbus-signals-vs-dbusfast) echo "D-Bus signals/s ÷ dbus-fast (Python)|" ;;
+        table-redraw-vs-full-bytes) echo "live table, 100 peers: bytes written ÷ full redraw|" ;;
+        table-redraw-vs-full-time) echo "live table, 100 peers: time ÷ full redraw|" ;;
+        table-redraw-us-per-frame) echo "live table, 100 peers: µs per redraw|≤ 1000" ;;
+        *) echo "|" ;;
     esac
 }
 
@@ -21,11 +28,12 @@ machine=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)
 echo
 echo "estimator benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), ${machine:-unknown CPU}, $(nproc) CPUs, $(uname -sr)"
 echo
-echo "| measure | value | target |"
-echo "| --- | ---: | ---: |"
+echo "| measure | what | value | target |"
+echo "| --- | --- | ---: | ---: |"
 # "RATIO name x" and "name x (target …)" lines, in the order they ran.
 sed -n -e 's/^RATIO \([a-z0-9-]*\) \([0-9.]*\)$/\1 \2/p' \
        -e 's/^\([a-z0-9-]*\) \([0-9.]*\) (target.*$/\1 \2/p' "$log" |
 while read -r name value; do
-    echo "| $name | $value | $(target "$name") |"
+    IFS='|' read -r what goal <<<"$(describe "$name")"
+    echo "| $name | $what | $value | $goal |"
 done
