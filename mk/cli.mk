@@ -12,7 +12,7 @@
 #                     settle time for bluetoothd: BlueZRadio.updateSettle)
 #   pick-cpu-vs-true  user + system time of the pick process: what starting
 #                     estimator costs the machine
-PICK_BENCH_RUNS ?= 40
+PICK_BENCH_RUNS ?= 30
 
 .PHONY: bench-pick
 bench-pick: build
