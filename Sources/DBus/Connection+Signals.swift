@@ -145,11 +145,13 @@ final class StreamToken: Sendable {
     }
 
     /// The next element; an unsubscription ends the iteration normally, not with an error.
+    /// Runs in the caller's isolation, so a consumer on an actor does not hop executors.
     static func ending<Element>(
-        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator
+        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator,
+        isolation actor: isolated (any Actor)?
     ) async throws -> Element? {
         do {
-            return try await iterator.next()
+            return try await iterator.next(isolation: actor)
         } catch let error as DBusError where error.message == "unsubscribed" {
             return nil
         }
@@ -182,8 +184,13 @@ public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> Element? {
+            try await next(isolation: nil)
+        }
+
+        /// The next signal; runs in the caller's isolation (no executor hop per signal).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             while index == batch.count {
-                guard let next = try await StreamToken.ending(iterator: &iterator) else { return nil }
+                guard let next = try await StreamToken.ending(iterator: &iterator, isolation: actor) else { return nil }
                 if stream.backlog.take(next.count) { stream.resumeReading() }
                 batch = next
                 index = 0
