@@ -1,32 +1,56 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# bytes from the air: Packet decoding, TerminalText, name parsing, JSON
-# quoting. A bounded run of FUZZ_RUNS inputs that must end clean; it fails if
-# libFuzzer finds a crash or stops before FUZZ_RUNS (time limit reached).
-# Not part of `make test`. Crash inputs land in .build/fuzz/ for replay:
-#   .build/fuzz/packet-fuzzer .build/fuzz/crash-…
+# bytes from outside. Three targets, each built with the EstimatorKit sources
+# as one module:
+#   packet   the packet decoder (bytes from the air)
+#   name     the terminal sanitiser, display width and the name parser
+#   control  the JSON parser and the control-request parser (socket clients)
+# Each runs FUZZ_RUNS inputs and must end clean, or, with FUZZ_TIME=S, runs
+# for S seconds instead (`make fuzz FUZZ_TIME=600`: ten minutes each).
+# Not part of `make test`. Crash inputs land in .build/fuzz/<target>/ for
+# replay: .build/fuzz/packet/fuzzer .build/fuzz/packet/crash-…
 
-FUZZ_RUNS      ?= 1000000
-FUZZ_MAX_TIME  ?= 1800
-FUZZ_DIR       := .build/fuzz
-FUZZ_BIN       := $(FUZZ_DIR)/packet-fuzzer
-FUZZ_SOURCES   := $(wildcard Sources/EstimatorKit/*.swift) Fuzz/PacketFuzzer.swift
-SWIFTC         ?= swiftc
+FUZZ_RUNS     ?= 1000000
+FUZZ_TIME     ?=
+FUZZ_MAX_TIME ?= 1800
+FUZZ_TARGETS  := packet name control
+FUZZ_DIR      := .build/fuzz
+FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift) Fuzz/Checks.swift
+SWIFTC        ?= swiftc
 
-.PHONY: fuzz
-fuzz: $(FUZZ_BIN)
-	@mkdir -p $(FUZZ_DIR)/corpus
-	@cp Fuzz/seeds/* $(FUZZ_DIR)/corpus/
-	@echo "fuzzing $(FUZZ_RUNS) inputs (at most $(FUZZ_MAX_TIME) s)"
-	@cd $(FUZZ_DIR) && ./packet-fuzzer -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_MAX_TIME) \
-	    -max_len=64 -timeout=10 -dict=../../Fuzz/packet.dict -print_final_stats=1 \
-	    corpus > fuzz.log 2>&1; status=$$?; \
-	  grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' fuzz.log; \
-	  if [ $$status -ne 0 ]; then tail -n 40 fuzz.log; echo "fuzz: failed (see $(FUZZ_DIR)/fuzz.log)"; exit 1; fi; \
-	  grep -q '^Done $(FUZZ_RUNS) runs' fuzz.log || { echo "fuzz: stopped before $(FUZZ_RUNS) runs"; exit 1; }
+# Longest input worth trying: a BLE local name is at most 29 bytes on the
+# air (64 leaves room); names and control lines are bounded by the 4 KiB line.
+FUZZ_LEN_packet  := 64
+FUZZ_LEN_name    := 256
+FUZZ_LEN_control := 4096
+FUZZ_DICT_packet  := packet.dict
+FUZZ_DICT_name    := packet.dict
+FUZZ_DICT_control := control.dict
+
+# FUZZ_TIME: run for that long (libFuzzer's exit status says whether it found
+# anything); otherwise FUZZ_RUNS inputs, which must all run.
+ifeq ($(FUZZ_TIME),)
+FUZZ_LIMIT  := -runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_MAX_TIME)
+FUZZ_EXPECT := grep -q '^Done $(FUZZ_RUNS) runs' fuzz.log || { echo "fuzz $$t: stopped before $(FUZZ_RUNS) runs"; exit 1; }
+else
+FUZZ_LIMIT  := -max_total_time=$(FUZZ_TIME)
+FUZZ_EXPECT := true
+endif
+
+.PHONY: fuzz $(addprefix fuzz-,$(FUZZ_TARGETS))
+fuzz: $(addprefix fuzz-,$(FUZZ_TARGETS))
+
+$(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
+	@t=$*; cd $(FUZZ_DIR)/$$t && mkdir -p corpus && cp ../../../Fuzz/seeds/$$t/* corpus/ && \
+	  echo "fuzz $$t: $(if $(FUZZ_TIME),$(FUZZ_TIME) s,$(FUZZ_RUNS) inputs)" && \
+	  ./fuzzer $(FUZZ_LIMIT) -max_len=$(FUZZ_LEN_$*) -timeout=10 -dict=../../../Fuzz/$(FUZZ_DICT_$*) \
+	    -print_final_stats=1 corpus > fuzz.log 2>&1; status=$$?; \
+	  grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' fuzz.log | sed "s/^/fuzz $$t: /"; \
+	  if [ $$status -ne 0 ]; then tail -n 40 fuzz.log; echo "fuzz $$t: failed (see $(FUZZ_DIR)/$$t/fuzz.log)"; exit 1; fi; \
+	  $(FUZZ_EXPECT)
 
 # The Swift toolchain ships libFuzzer, the ASan runtimes and lld (gold warns
 # about every ASan helper symbol); nothing else to install.
-$(FUZZ_BIN): $(FUZZ_SOURCES)
-	@mkdir -p $(FUZZ_DIR)
+$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift
+	@mkdir -p $(@D)
 	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -use-ld=lld \
-	    $(FUZZ_SOURCES) -o $@
+	    $(FUZZ_KIT) Fuzz/$*.swift -o $@

@@ -3,8 +3,8 @@
 //   dbus-signal-bench ADDRESS COUNT [REPORT...]
 //
 // Subscribes to PropertiesChanged, prints "ready", then decodes COUNT signals up to a
-// typed Swift value and prints "<messages per second> <resident kB> <checksum>", timed
-// from the first signal to the last. For each REPORT count it also prints
+// typed Swift value and prints "<messages per second> <resident kB> <checksum> <CPU
+// microseconds per message>", timed from the first signal to the last. For each REPORT count it also prints
 // "rss <count> <resident kB>" when that many signals have been handled.
 import DBus
 
@@ -47,6 +47,14 @@ func seconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+/// User and system CPU time of the whole process (every thread), in seconds.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
 /// Resident set size from /proc/self/statm (second field, in pages).
 func residentKilobytes() -> Int {
     let fd = open("/proc/self/statm", O_RDONLY)
@@ -82,9 +90,13 @@ say("ready")
 var received = 0
 var checksum = 0
 var start = 0.0
+var cpuStart = 0.0
 for try await change in signals {
     received += 1
-    if received == 1 { start = seconds() }
+    if received == 1 {
+        start = seconds()
+        cpuStart = cpuSeconds()
+    }
     checksum += (change.name?.utf8.count ?? 0) + Int(change.rssi ?? 0) + change.interface.utf8.count + change.invalidated.count
     if reports.contains(received) {
         say("rss \(received) \(residentKilobytes())")
@@ -92,4 +104,5 @@ for try await change in signals {
     if received == count { break }
 }
 let elapsed = seconds() - start
-say("\(Int(Double(received - 1) / elapsed)) \(residentKilobytes()) \(checksum)")
+let cpuPerSignal = (cpuSeconds() - cpuStart) * 1e6 / Double(received - 1)
+say("\(Int(Double(received - 1) / elapsed)) \(residentKilobytes()) \(checksum) \((cpuPerSignal * 100).rounded() / 100)")

@@ -9,8 +9,9 @@ extension Connection {
         try await subscribe(rule) { $0 }
     }
 
-    /// Subscribes and decodes each signal on the event-loop thread; a signal `decode`
-    /// rejects (say, a wrong signature from a hostile peer) is skipped.
+    /// Subscribes and decodes each signal with `decode`, in the iterating task (so the
+    /// event-loop thread only reads and routes while the consumer decodes); a signal
+    /// `decode` rejects (say, a wrong signature from a hostile peer) is skipped.
     public func signals<Element: Sendable>(
         matching rule: MatchRule, decode: @escaping @Sendable (Message) throws -> Element
     ) async throws -> SignalStream<Element> {
@@ -26,30 +27,14 @@ extension Connection {
         if let sender = rule.sender, NameOwners.needsTracking(sender) {
             try await core.trackOwner(of: sender)
         }
-        let (stream, continuation) = AsyncThrowingStream<[Element], any Error>.makeStream()
-        let compiled = CompiledMatchRule(rule)
-        let batch = Batch<Element>()
-        let backlog = Backlog()
+        let (stream, continuation) = AsyncThrowingStream<[Message], any Error>.makeStream()
+        let subscription = Subscription(rule: CompiledMatchRule(rule), continuation: continuation)
+        let backlog = subscription.backlog
         let id: Int = try await withCheckedThrowingContinuation { registered in
             let posted = core.loop.perform {
                 let id = core.nextSubscriptionID
                 core.nextSubscriptionID += 1
-                core.subscriptions[id] = Subscription(
-                    rule: compiled,
-                    backlog: backlog,
-                    deliver: { message in
-                        if let element = try? decode(message) { batch.items.append(element) }
-                    },
-                    flush: {
-                        guard !batch.items.isEmpty else { return }
-                        backlog.add(batch.items.count)
-                        continuation.yield(batch.items)
-                        batch.items.removeAll(keepingCapacity: true)
-                    },
-                    finish: {
-                        if !batch.items.isEmpty { continuation.yield(batch.items) }
-                        continuation.finish(throwing: $0)
-                    })
+                core.subscriptions[id] = subscription
                 registered.resume(returning: id)
             }
             if !posted { registered.resume(throwing: DBusError.disconnected()) }
@@ -63,7 +48,7 @@ extension Connection {
             try await busCall("AddMatch", ruleText)
             installed.store(true, ordering: .releasing)
         }
-        return SignalStream(stream: stream, token: token, backlog: backlog) { core.loop.perform {} }
+        return SignalStream(stream: stream, token: token, backlog: backlog, decode: decode) { core.loop.perform {} }
     }
 
     private static func unsubscribe(_ connection: Connection, id: Int, rule: MatchRule, ruleText: String, ruleInstalled: Bool) {
@@ -91,15 +76,36 @@ extension Connection {
     }
 }
 
-/// A loop-thread record of one subscription. Signals are collected per dispatch round
-/// and handed over in one batch, so a busy bus wakes the consumer once per round
-/// rather than once per signal.
-struct Subscription {
+/// A loop-thread record of one subscription. Matching signals are collected per
+/// dispatch round and handed over in one batch, undecoded: a busy bus wakes the
+/// consumer once per round rather than once per signal, and the consumer decodes.
+final class Subscription: @unchecked Sendable {
     let rule: CompiledMatchRule
-    let backlog: Backlog
-    let deliver: (Message) -> Void
-    let flush: () -> Void
-    let finish: (DBusError) -> Void
+    let backlog = Backlog()
+    private let continuation: AsyncThrowingStream<[Message], any Error>.Continuation
+    /// The signals of the current dispatch round (loop thread only).
+    private var batch: [Message] = []
+
+    init(rule: CompiledMatchRule, continuation: AsyncThrowingStream<[Message], any Error>.Continuation) {
+        self.rule = rule
+        self.continuation = continuation
+    }
+
+    func deliver(_ message: Message) { batch.append(message) }
+
+    /// Hands the round's signals to the consumer.
+    func flush() {
+        guard !batch.isEmpty else { return }
+        backlog.add(batch.count)
+        continuation.yield(batch)
+        batch = []
+    }
+
+    func finish(_ error: DBusError) {
+        if !batch.isEmpty { continuation.yield(batch) }
+        batch = []
+        continuation.finish(throwing: error)
+    }
 }
 
 /// How many delivered signals the consumer has not taken yet. Past `high` the connection
@@ -118,11 +124,6 @@ final class Backlog: Sendable {
         let (old, new) = count.subtract(taken, ordering: .relaxed)
         return old > Self.low && new <= Self.low
     }
-}
-
-/// The signals of the current dispatch round (loop thread only).
-final class Batch<Element>: @unchecked Sendable {
-    var items: [Element] = []
 }
 
 /// Ends a stream's subscription exactly once: when the stream terminates, is cancelled,
@@ -145,11 +146,13 @@ final class StreamToken: Sendable {
     }
 
     /// The next element; an unsubscription ends the iteration normally, not with an error.
+    /// Runs in the caller's isolation, so a consumer on an actor does not hop executors.
     static func ending<Element>(
-        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator
+        iterator: inout AsyncThrowingStream<Element, any Error>.AsyncIterator,
+        isolation actor: isolated (any Actor)?
     ) async throws -> Element? {
         do {
-            return try await iterator.next()
+            return try await iterator.next(isolation: actor)
         } catch let error as DBusError where error.message == "unsubscribed" {
             return nil
         }
@@ -164,16 +167,17 @@ final class StreamToken: Sendable {
 /// connection stops reading the bus (replies included) until the consumer catches up,
 /// so memory stays bounded; iterate or cancel every stream you create.
 public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
-    fileprivate let stream: AsyncThrowingStream<[Element], any Error>
+    fileprivate let stream: AsyncThrowingStream<[Message], any Error>
     fileprivate let token: StreamToken
     fileprivate let backlog: Backlog
+    fileprivate let decode: @Sendable (Message) throws -> Element
     /// Wakes the event loop so it reads again after a pause.
     fileprivate let resumeReading: @Sendable () -> Void
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate var iterator: AsyncThrowingStream<[Element], any Error>.AsyncIterator
+        fileprivate var iterator: AsyncThrowingStream<[Message], any Error>.AsyncIterator
         fileprivate let stream: SignalStream
-        private var batch: [Element] = []
+        private var batch: [Message] = []
         private var index = 0
 
         fileprivate init(_ stream: SignalStream) {
@@ -182,14 +186,23 @@ public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> Element? {
-            while index == batch.count {
-                guard let next = try await StreamToken.ending(iterator: &iterator) else { return nil }
+            try await next(isolation: nil)
+        }
+
+        /// The next signal; runs in the caller's isolation (no executor hop per signal)
+        /// and suspends only when the current batch is used up.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+            while true {
+                while index < batch.count {
+                    let message = batch[index]
+                    index += 1
+                    if let element = try? stream.decode(message) { return element }
+                }
+                guard let next = try await StreamToken.ending(iterator: &iterator, isolation: actor) else { return nil }
                 if stream.backlog.take(next.count) { stream.resumeReading() }
                 batch = next
                 index = 0
             }
-            defer { index += 1 }
-            return batch[index]
         }
     }
 

@@ -34,8 +34,10 @@ import Glibc
 /// arrays, dictionaries; `Value` itself stands for a variant `v`).
 ///
 /// Threading: each connection has one event-loop thread that sleeps in `poll` until
-/// the socket or a timeout needs it; every libdbus call runs there. The type is
-/// `Sendable`; use it from any task. Closing it (or dropping the last reference)
+/// the socket or a timeout needs it; every libdbus call on the connection runs there.
+/// It hands signals to their streams in batches, one per read round, and each stream
+/// decodes in the task that iterates it, without hopping executors per signal. The
+/// type is `Sendable`; use it from any task. Closing it (or dropping the last reference)
 /// ends every pending call, stream and exported object with a `Disconnected` error.
 public final class Connection: Sendable {
     let core: ConnectionCore

@@ -86,7 +86,12 @@ public struct NameOwnerStream: AsyncSequence, Sendable {
         fileprivate let token: StreamToken
 
         public mutating func next() async throws -> String?? {
-            try await StreamToken.ending(iterator: &iterator)
+            try await next(isolation: nil)
+        }
+
+        /// The next owner; runs in the caller's isolation.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> String?? {
+            try await StreamToken.ending(iterator: &iterator, isolation: actor)
         }
     }
 

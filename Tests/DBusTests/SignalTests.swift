@@ -83,6 +83,30 @@ import Testing
         }
     }
 
+    /// Three times the backlog past which the connection stops reading (16,384): the
+    /// reading pauses while nobody consumes and resumes as the consumer catches up.
+    @Test(.timeLimit(.minutes(1))) func aConsumerFarBehindStillGetsEverySignalInOrder() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface, member: "Burst")) {
+            try $0.decode(Int32.self)
+        }
+        let count: Int32 = 50_000
+        for index in 0..<count { try sender.emit(path: "/burst", interface: Self.interface, member: "Burst", index) }
+        // The bus answers in order: once this reply is back, every signal has been routed.
+        _ = try await sender.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", member: "GetId")
+        var expected: Int32 = 0
+        for try await index in stream {
+            guard index == expected else { break }
+            expected += 1
+            if expected == count { break }
+        }
+        #expect(expected == count)
+    }
+
     @Test func endingTheStreamRemovesTheMatchRule() async throws {
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()

@@ -1,0 +1,16 @@
+// libFuzzer target `packet` (mk/fuzz.mk): the packet decoder, on bytes as they come from
+// the air (a BLE local name), and what is done with a decoded name.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = fuzzInput(data, count)
+    do throws(PacketDecodeError) {
+        let packet = try Packet(decoding: bytes)
+        check(!actsOnTerminal(TerminalText.sanitize(packet.name)), "a sanitised name keeps a control: \(bytes)")
+        check((try? Packet(decoding: packet.localName)) == packet, "re-encoding changes \(bytes)")
+        check(!actsOnTerminal(JSONText.quoted(packet.name)), "JSON leaves a control in \(bytes)")
+    } catch {
+        check(!actsOnTerminal(error.description), "an error message holds a control for \(bytes)")
+    }
+    return 0
+}
