@@ -15,8 +15,8 @@ describe() {
         session-cpu-vs-bleak) echo "session in a room of 30 ÷ bleak BleakScanner, CPU time|≤ 0.2" ;;
         session-rss-vs-bleak) echo "session ÷ bleak, resident memory|" ;;
         session-rss-mib) echo "session resident memory, MiB|≤ 15" ;;
-        dbus-signals-vs-c) echo "D-Bus signals/s ÷ minimal C receiver on libdbus-1|" ;;
-        dbus-signals-vs-dbusfast) echo "D-Bus signals/s ÷ dbus-fast (Python)|" ;;
+        dbus-signals-vs-c) echo "D-Bus signals/s ÷ minimal C receiver on libdbus-1|≥ 0.8" ;;
+        dbus-signals-vs-dbusfast) echo "D-Bus signals/s ÷ dbus-fast (Python)|≥ 3" ;;
         table-redraw-vs-full-bytes) echo "live table, 100 peers: bytes written ÷ full redraw|" ;;
         table-redraw-vs-full-time) echo "live table, 100 peers: time ÷ full redraw|" ;;
         table-redraw-us-per-frame) echo "live table, 100 peers: µs per redraw|≤ 1000" ;;
