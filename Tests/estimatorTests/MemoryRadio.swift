@@ -13,6 +13,11 @@ final class MemoryRadio: SessionRadio {
         var isScanning = false
         var startFailure: RadioError?
         var updateFailure: RadioError?
+        var holding = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        var holdWaiters: [CheckedContinuation<Void, Never>] = []
+        var updating = 0
+        var mostUpdating = 0
     }
 
     private let state = Mutex(State())
@@ -51,7 +56,49 @@ final class MemoryRadio: SessionRadio {
         }
     }
 
+    /// The most updates that ran at the same time.
+    var mostConcurrentUpdates: Int { state.withLock { $0.mostUpdating } }
+
+    /// Makes updates wait in the radio until `releaseUpdates`.
+    func holdUpdates() { state.withLock { $0.holding = true } }
+
+    /// Returns once an update waits in the radio.
+    func updateHeld() async {
+        await withCheckedContinuation { waiter in
+            let ready = state.withLock { state in
+                if state.held.isEmpty { state.holdWaiters.append(waiter) }
+                return !state.held.isEmpty
+            }
+            if ready { waiter.resume() }
+        }
+    }
+
+    /// Lets held updates and all later ones through.
+    func releaseUpdates() {
+        let held = state.withLock { state in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for update in held { update.resume() }
+    }
+
     func update(localName: [UInt8]) async throws(RadioError) {
+        state.withLock { state in
+            state.updating += 1
+            state.mostUpdating = max(state.mostUpdating, state.updating)
+        }
+        defer { state.withLock { $0.updating -= 1 } }
+        await withCheckedContinuation { update in
+            let waiters = state.withLock { state in
+                guard state.holding else { return nil as [CheckedContinuation<Void, Never>]? }
+                state.held.append(update)
+                defer { state.holdWaiters = [] }
+                return state.holdWaiters
+            }
+            guard let waiters else { return update.resume() }
+            for waiter in waiters { waiter.resume() }
+        }
         try state.withLock { state throws(RadioError) in
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)

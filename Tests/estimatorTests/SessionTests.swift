@@ -34,10 +34,28 @@ import Testing
         try await session.start()
         let reply = await session.handle(.pick(.thirteen))
         #expect(reply == ControlReply(exitCode: 0, message: "picked 13"))
+        await session.updatesDone()
         #expect(lastAdvertised() == "01010D전수열")
         _ = await session.handle(.pick(.coffee))
+        await session.updatesDone()
         #expect(lastAdvertised() == "0101FE전수열")
         #expect(await session.status.card == .coffee)
+    }
+
+    @Test func pickAnswersBeforeTheUpdateAndTheLastPickWins() async throws {
+        let session = try makeSession()
+        try await session.start()
+        radio.holdUpdates()
+        #expect(await session.handle(.pick(.one)) == ControlReply(exitCode: 0, message: "picked 1"),
+                "answered while the radio still holds the update")
+        await radio.updateHeld()
+        #expect(await session.handle(.pick(.two)).exitCode == 0)
+        #expect(await session.handle(.pick(.three)).exitCode == 0)
+        radio.releaseUpdates()
+        await session.updatesDone()
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FF전수열", "010101전수열", "010103전수열"],
+                "one update at a time; the picks made meanwhile collapse into the last")
+        #expect(radio.mostConcurrentUpdates == 1)
     }
 
     @Test func switchChannelAndName() async throws {
@@ -47,8 +65,10 @@ import Testing
         let reply = await session.handle(.join(channel: 200, name: nil))
         #expect(reply.exitCode == 0)
         #expect(reply.message == "joined channel 200 as 전수열 on hci0 (session pid 4242)")
+        await session.updatesDone()
         #expect(lastAdvertised() == "01C805전수열", "the card is kept across a switch")
         _ = await session.handle(.join(channel: nil, name: "Christopher Robin"))
+        await session.updatesDone()
         #expect(lastAdvertised() == "01C805Christopher ", "cut to 12 bytes")
     }
 
@@ -57,8 +77,8 @@ import Testing
         try await session.start()
         radio.failUpdates(with: .accessDenied("not allowed"))
         let reply = await session.handle(.pick(.two))
-        #expect(reply.exitCode == 77)
-        #expect(reply.message == RadioError.accessDenied("not allowed").description)
+        #expect(reply == ControlReply(exitCode: 0, message: "picked 2"), "answered before the radio refuses")
+        await session.updatesDone()
         #expect(await session.status.radio == RadioError.accessDenied("not allowed").description)
         radio.failUpdates(with: nil)
         radio.report(.available)

@@ -27,6 +27,11 @@ actor Session {
     private var nextWatcher: UInt64 = 0
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var observers: [@Sendable () -> Void] = []
+    private var lineObservers: [@Sendable (ControlWatchLine) -> Void] = []
+    /// The advertisement update under way, if any (see `advertise`).
+    private var updating: Task<Void, Never>?
+    /// Set when the local name changed since the running update read it.
+    private var needsUpdate = false
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
@@ -92,7 +97,7 @@ actor Session {
         switch request {
         case let .pick(newCard):
             card = newCard
-            return await advertise(done: "picked \(newCard)")
+            return advertise(done: "picked \(newCard)")
         case let .join(newChannel, newName):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
@@ -100,7 +105,7 @@ actor Session {
             }
             if let newChannel { channel = Channel(rawValue: newChannel) }
             if let parsed { name = parsed }
-            return await advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))")
+            return advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))")
         case .leave:
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
@@ -111,7 +116,11 @@ actor Session {
         }
     }
 
-    private func advertise(done: String) async -> ControlReply {
+    /// Answers at once and puts the new local name on the air in the
+    /// background: the update pauses scanning and waits for bluetoothd to
+    /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
+    /// A failure afterwards is radio trouble like any other: status and log.
+    private func advertise(done: String) -> ControlReply {
         defer {
             broadcast(me)
             changed()
@@ -119,12 +128,29 @@ actor Session {
         guard radioProblem == nil else {
             return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
         }
-        do {
-            try await radio.update(localName: localName)
-            return ControlReply(exitCode: 0, message: done)
-        } catch {
-            radioProblem = error
-            return ControlReply(exitCode: error.code.rawValue, message: error.description)
+        needsUpdate = true
+        if updating == nil { updating = Task { await runUpdates() } }
+        return ControlReply(exitCode: 0, message: done)
+    }
+
+    /// Returns once no advertisement update is under way.
+    func updatesDone() async {
+        while let updating { await updating.value }
+    }
+
+    /// Updates the advertisement until it shows the latest local name: one
+    /// update at a time, and picks made meanwhile collapse into the next one.
+    private func runUpdates() async {
+        defer { updating = nil }
+        while needsUpdate, radioProblem == nil, !hasEnded {
+            needsUpdate = false
+            do {
+                try await radio.update(localName: localName)
+            } catch {
+                radioProblem = error
+                broadcast(.radio(radioState))
+                changed()
+            }
         }
     }
 
@@ -134,6 +160,7 @@ actor Session {
         guard !hasEnded else { return await ended() }
         hasEnded = true
         card = .none
+        await updating?.value  // card none goes out last
         if radioProblem == nil {
             await radio.stopScanning()
             try? await radio.update(localName: localName)
@@ -178,7 +205,13 @@ actor Session {
         watchers[nextWatcher] = send
     }
 
+    /// Called with every line watchers get, as a value: for the session log,
+    /// which would otherwise serialise each signal's line and parse it back
+    /// (a tenth of a session's CPU time in a room: perf, make bench-session).
+    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { lineObservers.append(observer) }
+
     private func broadcast(_ line: ControlWatchLine) {
+        for observer in lineObservers { observer(line) }
         // Most signals reach a session nobody watches: serialising them was
         // a tenth of its CPU time in a room (perf, make bench-session).
         guard !watchers.isEmpty else { return }

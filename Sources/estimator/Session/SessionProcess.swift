@@ -66,10 +66,7 @@ struct SessionProcess {
             Task { await session.leave() }
         }
         if logging {
-            await session.addWatcher { line in
-                if let parsed = try? ControlWatchLine(parsing: Array(line.utf8)) { SessionLog.write(parsed) }
-                return true
-            }
+            await session.onLine { SessionLog.write($0) }
         }
         ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
 
