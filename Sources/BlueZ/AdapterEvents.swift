@@ -19,7 +19,7 @@ extension BlueZ {
     /// bus connection ends.
     public func adapterEvents() async throws -> AsyncThrowingStream<AdapterEvent, any Error> {
         let manager = ObjectManager(bus: bus)
-        let changes = try await manager.changes(under: "/org/bluez")
+        let changes = try await manager.changes(under: "/org/bluez", interfaces: [Adapter.interface, Adapter.advertisingInterface])
         let bus = self.bus
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         // No snapshot when bluetoothd is absent: its adapters arrive as additions.

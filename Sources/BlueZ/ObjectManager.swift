@@ -29,11 +29,20 @@ struct ObjectManager: Sendable {
 
     /// Changes to objects at or below `root`, from now on. Subscribe before reading
     /// `objects()` so nothing falls between the snapshot and the stream.
-    func changes(under root: ObjectPath = .root) async throws -> SignalStream<ObjectChange> {
-        // One rule for all of org.bluez's signals: it emits little else, and one
-        // stream keeps additions, removals and property changes in bus order.
-        try await BlueZError.mapping {
-            try await bus.signals(matching: MatchRule(sender: Self.service)) { message in
+    ///
+    /// `interfaces` limits the property changes to those interfaces' (additions
+    /// and removals all come): a follower of adapters is then not woken by every
+    /// device's reception.
+    func changes(under root: ObjectPath = .root, interfaces: [String]? = nil) async throws -> SignalStream<ObjectChange> {
+        // All of org.bluez's signals (it emits little else), or its object
+        // additions and removals and the wanted property changes: one stream
+        // either way, so additions, removals and changes stay in bus order.
+        let rules = interfaces.map { interfaces in
+            [MatchRule(sender: Self.service, interface: Self.interface)]
+                + interfaces.map { MatchRule(sender: Self.service, interface: Self.properties, member: "PropertiesChanged", arguments: [0: $0]) }
+        } ?? [MatchRule(sender: Self.service)]
+        return try await BlueZError.mapping {
+            try await bus.signals(matchingAny: rules) { message in
                 guard let change = try Self.decode(message), change.path.isDescendant(of: root) else {
                     throw DBusError.invalidArguments("not a change under \(root)")
                 }

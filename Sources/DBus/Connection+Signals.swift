@@ -18,17 +18,36 @@ extension Connection {
         try await subscribe(rule, decode)
     }
 
+    /// Subscribes to the signals matching any of `rules`, in one stream (so in the
+    /// order the bus sent them), decoded as `signals(matching:decode:)` does: for a
+    /// consumer that wants a few kinds of signal from a busy sender, which a single
+    /// rule could only take all of (every one of them waking the consumer).
+    public func signals<Element: Sendable>(
+        matchingAny rules: [MatchRule], decode: @escaping @Sendable (Message) throws -> Element
+    ) async throws -> SignalStream<Element> {
+        try await subscribe(rules, decode)
+    }
+
     private func subscribe<Element: Sendable>(
         _ rule: MatchRule, _ decode: @escaping @Sendable (Message) throws -> Element
     ) async throws -> SignalStream<Element> {
-        try rule.validate()
+        try await subscribe([rule], decode)
+    }
+
+    private func subscribe<Element: Sendable>(
+        _ rules: [MatchRule], _ decode: @escaping @Sendable (Message) throws -> Element
+    ) async throws -> SignalStream<Element> {
+        guard !rules.isEmpty else { throw DBusError.invalidArguments("no match rule") }
+        for rule in rules { try rule.validate() }
         let core = self.core
-        let ruleText = rule.description
-        if let sender = rule.sender, NameOwners.needsTracking(sender) {
-            try await core.trackOwner(of: sender)
+        var tracked: [String] = []
+        for sender in rules.compactMap(\.sender) where NameOwners.needsTracking(sender) && !tracked.contains(sender) {
+            tracked.append(sender)
         }
+        let senders = tracked
+        for sender in senders { try await core.trackOwner(of: sender) }
         let (stream, continuation) = AsyncThrowingStream<[Message], any Error>.makeStream()
-        let subscription = Subscription(rule: CompiledMatchRule(rule), continuation: continuation)
+        let subscription = Subscription(rules: rules.map(CompiledMatchRule.init), continuation: continuation)
         let backlog = subscription.backlog
         let id: Int = try await withCheckedThrowingContinuation { registered in
             let posted = core.loop.perform {
@@ -39,30 +58,35 @@ extension Connection {
             }
             if !posted { registered.resume(throwing: DBusError.disconnected()) }
         }
-        let installed = Synchronization.Atomic<Bool>(false)
+        // How many of the rules the bus has, in order: those are removed again.
+        let installed = Synchronization.Atomic<Int>(0)
         let token = StreamToken(connection: self) { connection in
-            Self.unsubscribe(connection, id: id, rule: rule, ruleText: ruleText, ruleInstalled: installed.load(ordering: .acquiring))
+            Self.unsubscribe(connection, id: id, rules: rules.prefix(installed.load(ordering: .acquiring)).map(\.description),
+                             senders: senders)
         }
         continuation.onTermination = { _ in token.cancel() }
         if core.uniqueName != nil {
-            try await busCall("AddMatch", ruleText)
-            installed.store(true, ordering: .releasing)
+            for rule in rules {
+                try await busCall("AddMatch", rule.description)
+                installed.add(1, ordering: .releasing)
+            }
         }
         return SignalStream(stream: stream, token: token, backlog: backlog, decode: decode) { core.loop.perform {} }
     }
 
-    private static func unsubscribe(_ connection: Connection, id: Int, rule: MatchRule, ruleText: String, ruleInstalled: Bool) {
+    private static func unsubscribe(_ connection: Connection, id: Int, rules installed: [String], senders: [String]) {
         let core = connection.core
         core.loop.perform {
             core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected("unsubscribed"))
         }
         guard core.uniqueName != nil else { return }
-        if ruleInstalled, let message = NameOwners.driverCall("RemoveMatch", ruleText) {
+        for ruleText in installed {
+            guard let message = NameOwners.driverCall("RemoveMatch", ruleText) else { continue }
             // Fire and forget: nobody waits for an unsubscription.
             dbus_message_set_no_reply(message.raw, 1)
             try? connection.send(message)
         }
-        if let sender = rule.sender, NameOwners.needsTracking(sender) {
+        for sender in senders {
             core.loop.perform { core.untrackOwner(of: sender) }
         }
     }
@@ -80,14 +104,15 @@ extension Connection {
 /// dispatch round and handed over in one batch, undecoded: a busy bus wakes the
 /// consumer once per round rather than once per signal, and the consumer decodes.
 final class Subscription: @unchecked Sendable {
-    let rule: CompiledMatchRule
+    /// A signal matching any of them is delivered.
+    let rules: [CompiledMatchRule]
     let backlog = Backlog()
     private let continuation: AsyncThrowingStream<[Message], any Error>.Continuation
     /// The signals of the current dispatch round (loop thread only).
     private var batch: [Message] = []
 
-    init(rule: CompiledMatchRule, continuation: AsyncThrowingStream<[Message], any Error>.Continuation) {
-        self.rule = rule
+    init(rules: [CompiledMatchRule], continuation: AsyncThrowingStream<[Message], any Error>.Continuation) {
+        self.rules = rules
         self.continuation = continuation
     }
 

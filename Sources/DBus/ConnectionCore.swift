@@ -107,8 +107,10 @@ final class ConnectionCore: @unchecked Sendable {
                 noteOwnerChange(message)
             }
             for subscription in subscriptions.values {
-                let owner = subscription.rule.rule.sender.map { senderOwner(for: $0) } ?? nil
-                if subscription.rule.matches(message, senderOwner: owner) { subscription.deliver(message) }
+                let matched = subscription.rules.contains { rule in
+                    rule.matches(message, senderOwner: rule.rule.sender.map { senderOwner(for: $0) } ?? nil)
+                }
+                if matched { subscription.deliver(message) }
             }
             return DBUS_HANDLER_RESULT_HANDLED
         }

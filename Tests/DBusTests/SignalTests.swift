@@ -45,6 +45,31 @@ import Testing
         }
     }
 
+    @Test func severalRulesFeedOneStreamInBusOrder() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let before = try await matchRuleCount(receiver)
+        let stream = try await receiver.signals(matchingAny: [
+            MatchRule(interface: Self.interface, member: "Added"),
+            MatchRule(interface: Self.interface, member: "Changed", arguments: [0: "wanted"]),
+        ]) { try $0.decode(String.self, String.self).1 }
+        #expect(try await matchRuleCount(receiver) == before + 2)
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "wanted", "1")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "unwanted", "no")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Other", "wanted", "no")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Added", "any", "2")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "wanted", "3")
+        var received: [String] = []
+        for try await note in stream {
+            received.append(note)
+            if received.count == 3 { break }
+        }
+        #expect(received == ["1", "2", "3"])
+        stream.cancel()
+        #expect(try await matchRuleCount(receiver) == before, "both rules removed")
+    }
+
     @Test func wellKnownSenderFollowsTheOwner() async throws {
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()
