@@ -6,10 +6,10 @@
 # BlueZ radio against a fake org.bluez on a private bus (the fake-bluez
 # process prints its address, our DBUS_SYSTEM_BUS_ADDRESS), so no Bluetooth
 # is needed. Two ratios:
-#   pick-vs-true      wall time: start-up, the control socket round trip and
-#                     the session applying the card (it answers once the
-#                     advertisement is changed, with scanning paused and a
-#                     settle time for bluetoothd: BlueZRadio.updateSettle)
+#   pick-vs-true      wall time: start-up and the control socket round trip
+#                     (the session answers once it has the card; the
+#                     advertisement update, with scanning paused and a settle
+#                     time for bluetoothd, runs after: Session.advertise)
 #   pick-cpu-vs-true  user + system time of the pick process: what starting
 #                     estimator costs the machine
 PICK_BENCH_RUNS ?= 30

@@ -21,7 +21,7 @@ trap '"$bin" leave >/dev/null || true; exec 3>&-; wait; rm -rf "$dir"' EXIT
 
 # A second between picks, as between a person's picks: the session announces
 # each change again 0.5 s later (BlueZRadio.reannounceAfter), with scanning
-# paused, and picks in a burst would each wait for the one before.
+# paused, so each pick's radio work is done before the next.
 hyperfine -N --warmup 3 --runs "$runs" --prepare "sleep 1" --export-json "$dir/pick.json" "$bin pick 8" /bin/true
 jq -r '
   def ms: . * 100000 | round / 100;
