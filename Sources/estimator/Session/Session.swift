@@ -56,7 +56,8 @@ actor Session {
                 radioProblem = problem
                 broadcast(.radio(radioState))
             case .available:
-                guard !hasEnded else { continue }
+                // Several signs of recovery may come for one loss: restart once.
+                guard !hasEnded, radioProblem != nil else { continue }
                 do {
                     try await radio.start(localName: localName)
                     radioProblem = nil
