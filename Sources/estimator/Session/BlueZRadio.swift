@@ -179,8 +179,9 @@ final class BlueZRadio: SessionRadio {
 
     /// Follows bluetoothd's presence and this adapter's comings and goings,
     /// once for the radio's life, and says when the radio can work again:
-    /// when the adapter is back, powered and able to advertise (bluetoothd
-    /// returning brings its adapters back as additions, so that covers it).
+    /// when bluetoothd returns, and when the adapter is back, powered and
+    /// able to advertise (bluetoothd adds its adapters bit by bit after
+    /// taking its name; the session restarts only while it has a problem).
     private func startWatching(_ bluez: BlueZ) {
         let sink = sink, adapter = adapterName
         let watch = Task { [weak self] in
@@ -191,6 +192,9 @@ final class BlueZRadio: SessionRadio {
                         for try await change in presence {
                             let absent = change == .absent
                             self?.state.withLock { state in
+                                // Back: try at once; if its adapter is not ready
+                                // yet, the adapter's return below tries again.
+                                if !absent, state.bluetoothdAbsent { sink.yield(.available) }
                                 state.bluetoothdAbsent = absent
                                 if absent { _ = sink.yield(.unavailable(.bluetoothdAbsent)) }
                             }
