@@ -8,7 +8,9 @@
 # timeout: 180
 
 # Shown with the output when the scenario fails.
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done' EXIT
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2
+  grep -a -E "^----|discovering_callback|_discovery\(\)|add_client_complete|register_advertisement|Failed|Refreshing" \
+    "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /" >&2' EXIT
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"

@@ -6,7 +6,7 @@
 # radios: 2
 # timeout: 120
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done' EXIT
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
 active_instances() {
   bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
 }

@@ -7,7 +7,7 @@
 # radios: 1
 # timeout: 120
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done' EXIT
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
 radio_says() { estimator status --adapter "$1" | grep -q "radio: $2"; }
 active_instances() {
   bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'

@@ -11,7 +11,7 @@
 # timeout: 240
 
 command -v jq >/dev/null || fail "jq is not installed (make e2e installs it)"
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done' EXIT
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
 
 estimator join --adapter hci0 --channel 1 --name Host >/dev/null || fail "join on hci0"
 bg_start json estimator watch --adapter hci0 --json
