@@ -208,6 +208,29 @@ import Testing
         await listening.value
     }
 
+    @Test func aRefusedRestartIsTriedAgain() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.report(.unavailable(.bluetoothdAbsent))
+        radio.failNextStart(with: .failed("Failed to register advertisement"))
+        radio.report(.available)
+        await watched.wait(count: 4)
+        #expect(await session.status.radio == RadioError.failed("Failed to register advertisement").description)
+        await clock.waitForSleepers()  // the retry's
+        clock.advance(by: Session.restartRetry)
+        await watched.wait(count: 5)
+        #expect(await session.status.radio == "advertising and scanning")
+        #expect(radio.advertised.count == 2)
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+    }
+
     @Test func watchersGetWhatIsHeard() async throws {
         let session = try makeSession()
         try await session.start()
