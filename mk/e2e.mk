@@ -7,8 +7,9 @@
 #   make e2e-prepare               only the cached kernel and initrd (.vm/)
 
 # bluez: bluetoothd, btmgmt, bluetoothctl; bluez-test-tools: btvirt;
-# dbus-bin: dbus-send; kmod: depmod for the kernel's modules.
-E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools
+# dbus-bin: dbus-send; kmod: depmod for the kernel's modules; jq: the
+# hostile-input scenarios check every --json line with it.
+E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools jq
 SCENARIOS ?=
 
 .PHONY: e2e e2e-prepare e2e-build demo

@@ -7,7 +7,8 @@ public enum AdapterEvent: Sendable, Hashable {
     case added(Adapter)
     /// The adapter with this name (`hci1`) went away (unplugged, or bluetoothd left).
     case removed(String)
-    /// An adapter's properties changed: powered on or off, discovering, advertising slots.
+    /// An adapter's properties changed: powered on or off, discovering, advertising
+    /// slots (including its advertising manager coming or going).
     case changed(Adapter)
 }
 
@@ -77,9 +78,11 @@ private final class AdapterSet: Sendable {
             case (false, let adapter?): return [.added(adapter)]
             case (true, nil): return [.removed(Self.name(path))]
             case (true, let adapter?):
-                guard case .propertiesChanged(_, let interface, _, _) = change,
-                    interface == Adapter.interface || interface == Adapter.advertisingInterface
-                else { return [] }
+                // bluetoothd adds LEAdvertisingManager1 to an adapter after Adapter1:
+                // an interface coming or going is a change too.
+                if case .propertiesChanged(_, let interface, _, _) = change,
+                    interface != Adapter.interface, interface != Adapter.advertisingInterface
+                { return [] }
                 return [.changed(adapter)]
             case (false, nil): return []
             }

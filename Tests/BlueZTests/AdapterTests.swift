@@ -51,6 +51,22 @@ import Testing
         #expect(try await events.next() == .removed("hci1"))
     }
 
+    /// bluetoothd adds LEAdvertisingManager1 to an adapter after Adapter1:
+    /// that is when the adapter can advertise, so it is a change.
+    @Test func anInterfaceAddedToAnAdapterIsAChange() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let bluez = BlueZ(bus: try await bus.connect())
+        var events = try await bluez.adapterEvents().makeAsyncIterator()
+        let manager: [String: Value] = ["SupportedInstances": .byte(3), "ActiveInstances": .byte(1)]
+        try fake.connection.emit(
+            path: .root, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
+            FakeBlueZ.adapterPath("hci0"), ["org.bluez.LEAdvertisingManager1": manager])
+        guard case .changed(let changed) = try await events.next() else { Issue.record("no change"); return }
+        #expect(changed.name == "hci0")
+        #expect(changed.advertising == AdvertisingCapacity(supported: 3, active: 1))
+    }
+
     @Test func presenceFollowsBluetoothd() async throws {
         let bus = try await TestBus.start()
         let bluez = BlueZ(bus: try await bus.connect())

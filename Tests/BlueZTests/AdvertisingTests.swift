@@ -91,10 +91,24 @@ import Testing
         let client = try await bus.connect()
         let handle = try await BlueZ(bus: client).adapter("hci0").advertise(advertisement)
         let stranger = try await bus.connect()
-        await #expect(throws: DBusError.self) {
+        let release = await #expect(throws: DBusError.self) {
             _ = try await stranger.call(
                 destination: client.uniqueName!, path: handle.path, interface: Advertisement.interface, member: "Release")
         }
+        #expect(release?.name == .accessDenied)
+        // Nor may it read the advertisement (org.bluez did, to register it).
+        let getAll = await #expect(throws: DBusError.self) {
+            _ = try await stranger.call(
+                destination: client.uniqueName!, path: handle.path, interface: "org.freedesktop.DBus.Properties",
+                member: "GetAll", Advertisement.interface)
+        }
+        #expect(getAll?.name == .accessDenied)
+        let get = await #expect(throws: DBusError.self) {
+            _ = try await stranger.call(
+                destination: client.uniqueName!, path: handle.path, interface: "org.freedesktop.DBus.Properties",
+                member: "Get", Advertisement.interface, "LocalName")
+        }
+        #expect(get?.name == .accessDenied)
         // Still registered: the stranger's Release was refused, so stop() unregisters.
         await handle.stop()
         let stopped = await fake.calls.next { if case .unregistered = $0 { true } else { false } }

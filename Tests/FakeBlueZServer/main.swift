@@ -3,7 +3,7 @@ import DBusTestSupport
 import Foundation
 
 // A fake bluetoothd on a private bus, for benchmarks that run estimator
-// processes on a machine without Bluetooth (mk/cli.mk's bench-pick,
+// processes on a machine without Bluetooth (mk/cli.mk's bench-pick, mk/soak.mk,
 // mk/bench.mk's bench-session): prints the bus address
 // (DBUS_SYSTEM_BUS_ADDRESS for them), then serves it until its standard input
 // closes. Each line on standard input is a command, answered with one line,

@@ -201,6 +201,56 @@ import Testing
         #expect(lines.last == .ended("left channel 1"))
     }
 
+    @Test func severalSignsOfRecoveryRestartTheRadioOnce() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        // Events are handled in order: a sighting after them says they were.
+        let marker = Array("010105Bob".utf8)
+        radio.report(.available)  // while working: nothing to do
+        radio.report(.heard(localName: marker, rssi: nil))
+        await watched.wait(count: 3)
+        #expect(radio.advertised.count == 1, "no restart while the radio works")
+
+        radio.report(.unavailable(.bluetoothdAbsent))
+        radio.report(.available)  // bluetoothd back
+        radio.report(.available)  // its adapter back
+        radio.report(.heard(localName: marker, rssi: nil))
+        await watched.wait(count: 6)
+        #expect(radio.advertised.count == 2, "one restart for one loss")
+        #expect(await session.status.radio == "advertising and scanning")
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+    }
+
+    @Test func aRefusedRestartIsTriedAgain() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.report(.unavailable(.bluetoothdAbsent))
+        radio.failNextStart(with: .failed("Failed to register advertisement"))
+        radio.report(.available)
+        await watched.wait(count: 4)
+        #expect(await session.status.radio == RadioError.failed("Failed to register advertisement").description)
+        await clock.waitForSleepers()  // the retry's
+        clock.advance(by: Session.restartRetry)
+        await watched.wait(count: 5)
+        #expect(await session.status.radio == "advertising and scanning")
+        #expect(radio.advertised.count == 2)
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await leaving.value
+        await listening.value
+    }
+
     @Test func watchersGetWhatIsHeard() async throws {
         let session = try makeSession()
         try await session.start()

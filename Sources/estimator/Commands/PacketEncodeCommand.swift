@@ -17,7 +17,7 @@ struct PacketEncodeCommand: ParsableCommand {
               303130304645416E6E
             """)
 
-    @Option(help: "The channel, 0 to 255 (default: 0, the app's default).", transform: Channel.init(parsing:))
+    @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: 0, the app's default).", transform: Channel.init(parsing:))
     var channel: Channel = .default
 
     @Option(help: "The card: \(Card.typedForms).", transform: Card.init(parsing:))

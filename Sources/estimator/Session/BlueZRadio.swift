@@ -25,6 +25,8 @@ final class BlueZRadio: SessionRadio {
         var pumps: [Task<Void, Never>] = []
         var watch: Task<Void, Never>?
         var stopped = false
+        /// Set while org.bluez has no owner: every failure then is that one.
+        var bluetoothdAbsent = false
     }
 
     let adapterName: String
@@ -143,7 +145,7 @@ final class BlueZRadio: SessionRadio {
     /// Sightings to the session; the end of the discovery as trouble.
     private func pump(_ discovery: Discovery) -> Task<Void, Never> {
         let sink = sink, adapter = adapterName
-        return Task {
+        return Task { [weak self] in
             do {
                 for try await event in discovery {
                     if case let .sighting(sighting) = event, let name = sighting.localName {
@@ -151,60 +153,72 @@ final class BlueZRadio: SessionRadio {
                     }
                 }
             } catch {
-                if !Task.isCancelled { sink.yield(.unavailable(Self.radioError(error, adapter: adapter))) }
+                if !Task.isCancelled { self?.report(Self.radioError(error, adapter: adapter)) }
             }
         }
     }
 
     /// BlueZ dropping the advertisement, as trouble.
     private func pump(_ handle: AdvertisementHandle) -> Task<Void, Never> {
-        let sink = sink
-        return Task {
+        Task { [weak self] in
             for await end in handle.events where !Task.isCancelled {
-                sink.yield(.unavailable(end == .released ? .advertisementReleased : .bluetoothdAbsent))
+                self?.report(end == .released ? .advertisementReleased : .bluetoothdAbsent)
             }
         }
     }
 
+    /// Tells the session the radio stopped working. bluetoothd going away
+    /// ends everything at once (adapters, advertisement, discovery), each
+    /// reported by its own task in no set order; the session keeps the last
+    /// problem it hears, so while bluetoothd is absent every problem is that.
+    private func report(_ problem: RadioError) {
+        state.withLock { state in
+            _ = sink.yield(.unavailable(state.bluetoothdAbsent ? .bluetoothdAbsent : problem))
+        }
+    }
+
     /// Follows bluetoothd's presence and this adapter's comings and goings,
-    /// once for the radio's life, and says when the radio can work again.
+    /// once for the radio's life, and says when the radio can work again:
+    /// when bluetoothd returns, and when the adapter is back, powered and
+    /// able to advertise (bluetoothd adds its adapters bit by bit after
+    /// taking its name; the session restarts only while it has a problem).
     private func startWatching(_ bluez: BlueZ) {
         let sink = sink, adapter = adapterName
-        let watch = Task {
+        let watch = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     guard let presence = try? await bluez.presence() else { return }
-                    var wasAbsent = false
                     do {
                         for try await change in presence {
-                            switch change {
-                            case .absent:
-                                wasAbsent = true
-                                sink.yield(.unavailable(.bluetoothdAbsent))
-                            case .present:
-                                if wasAbsent { sink.yield(.available) }
-                                wasAbsent = false
+                            let absent = change == .absent
+                            self?.state.withLock { state in
+                                // Back: try at once; if its adapter is not ready
+                                // yet, the adapter's return below tries again.
+                                if !absent, state.bluetoothdAbsent { sink.yield(.available) }
+                                state.bluetoothdAbsent = absent
+                                if absent { _ = sink.yield(.unavailable(.bluetoothdAbsent)) }
                             }
                         }
                     } catch {}
                 }
                 group.addTask {
                     guard let changes = try? await bluez.adapterEvents() else { return }
-                    var poweredOff = false
+                    // Whether the adapter could advertise when last heard of.
+                    var usable = true
                     do {
                         for try await change in changes {
                             switch change {
                             case let .removed(name) where name == adapter:
-                                sink.yield(.unavailable(.adapterNotFound(adapter)))
-                            case let .added(found) where found.name == adapter && found.isPowered:
-                                sink.yield(.available)
-                            case let .changed(found) where found.name == adapter:
-                                if !found.isPowered, !poweredOff {
-                                    poweredOff = true
-                                    sink.yield(.unavailable(.adapterPoweredOff(adapter)))
-                                } else if found.isPowered, poweredOff {
-                                    poweredOff = false
+                                usable = false
+                                self?.report(.adapterNotFound(adapter))
+                            case let .added(found) where found.name == adapter,
+                                 let .changed(found) where found.name == adapter:
+                                if found.isPowered, found.advertising != nil, !usable {
+                                    usable = true
                                     sink.yield(.available)
+                                } else if !found.isPowered, usable {
+                                    usable = false
+                                    self?.report(.adapterPoweredOff(adapter))
                                 }
                             default: break
                             }

@@ -8,6 +8,8 @@ actor Session {
     static let leaveBroadcast: Duration = .seconds(1)
     /// How often stale peers are looked for.
     static let tickInterval: Duration = .milliseconds(500)
+    /// How long after a refused restart the radio is tried again.
+    static let restartRetry: Duration = .seconds(2)
 
     let adapter: String
     let pid: Int32
@@ -32,6 +34,10 @@ actor Session {
     private var updating: Task<Void, Never>?
     /// Set when the local name changed since the running update read it.
     private var needsUpdate = false
+    /// Set while the radio is being started again after a loss.
+    private var restarting = false
+    /// The next try after a refused restart, if one is due.
+    private var retry: Task<Void, Never>?
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
@@ -58,20 +64,44 @@ actor Session {
             switch event {
             case let .heard(bytes, rssi): heard(bytes, rssi: rssi)
             case let .unavailable(problem):
+                retry?.cancel()
                 radioProblem = problem
                 broadcast(.radio(radioState))
             case .available:
-                guard !hasEnded else { continue }
-                do {
-                    try await radio.start(localName: localName)
-                    radioProblem = nil
-                } catch {
-                    radioProblem = error
-                }
-                broadcast(.radio(radioState))
+                // Several signs of recovery may come for one loss: restart once.
+                guard !hasEnded, radioProblem != nil else { continue }
+                await restartRadio()
             }
             changed()
         }
+    }
+
+    /// Registers and scans again after a loss. When BlueZ refuses, tries
+    /// again every `restartRetry` until it works or a new loss is reported:
+    /// measured in the rig, after bluetoothd is killed the controller goes on
+    /// with the dead daemon's scan for a few seconds and refuses a new
+    /// advertisement meanwhile, and nothing else announces its end.
+    private func restartRadio() async {
+        guard !restarting else { return }
+        restarting = true
+        defer { restarting = false }
+        do {
+            try await radio.start(localName: localName)
+            radioProblem = nil
+        } catch {
+            radioProblem = error
+            retry = Task { [clock] in
+                do { try await clock.sleep(for: Self.restartRetry) } catch { return }
+                await self.retryRestart()
+            }
+        }
+        broadcast(.radio(radioState))
+    }
+
+    private func retryRestart() async {
+        guard !Task.isCancelled, !hasEnded, radioProblem != nil else { return }
+        await restartRadio()
+        changed()
     }
 
     /// Turns stale peers stale and drops the long gone, every `tickInterval`
@@ -159,6 +189,7 @@ actor Session {
     func leave() async {
         guard !hasEnded else { return await ended() }
         hasEnded = true
+        retry?.cancel()
         card = .none
         await updating?.value  // card none goes out last
         if radioProblem == nil {

@@ -38,12 +38,21 @@ struct UserError: Error, Equatable, CustomStringConvertible {
 
 extension ParsableCommand {
     /// Ends the process for `error`. A `UserError` prints its sentence and
-    /// exits with its code; argument errors keep ArgumentParser's message and
-    /// exit 64; any other error is unexpected, so it exits 70, not 1.
+    /// exits with its code; argument errors print ArgumentParser's first line
+    /// and where the help is, and exit 64; help and version print as usual;
+    /// any other error is unexpected, so it exits 70, not 1.
     static func exit(reporting error: any Error) -> Never {
         if let error = error as? UserError {
             StandardError.write("Error: \(error.sentence)")
             Self.exit(withError: ExitCode(error.code.rawValue))
+        }
+        if !(error is ExitCode), exitCode(for: error).rawValue == UserError.Code.usage.rawValue {
+            // One line, not the usage block: its "See '... --help'" is the pointer.
+            let full = fullMessage(for: error).split(separator: "\n")
+            let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
+            let help = full.last { $0.contains("--help") }.map { " " + $0.drop { $0 == " " } } ?? ""
+            StandardError.write("Error: \(first.hasSuffix(".") ? first : first + ".")\(help)")
+            Self.exit(withError: ExitCode(UserError.Code.usage.rawValue))
         }
         guard !(error is ExitCode), exitCode(for: error) == .failure else { Self.exit(withError: error) }
         StandardError.write("Error: \(message(for: error))")

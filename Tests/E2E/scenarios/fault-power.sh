@@ -1,0 +1,32 @@
+# Issue 7: an adapter powered off and on again (btmgmt, the kernel's
+# management interface). The session on hci0 says so in `status`, keeps a
+# card picked meanwhile and, once powered, advertises and scans again by
+# itself: the session on hci1 sees the new card. Figure: from power on
+# (BlueZ has it powered with its advertising manager) to the card seen.
+# radios: 2
+# timeout: 120
+
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+radio_says() { estimator status --adapter "$1" | grep -q "radio: $2"; }
+active_instances() {
+  bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
+}
+
+estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
+estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
+estimator pick --adapter hci0 5 >/dev/null
+bg_start watch1 estimator watch --adapter hci1 --json
+bg_expect watch1 '"name":"Ann","card":"5"' 20 >/dev/null
+
+adapter_power 0 off
+wait_until 10 radio_says hci0 'hci0 is powered off'
+reply=$(estimator pick --adapter hci0 13) || fail "pick while powered off failed"
+[[ $reply == *"on the air once the radio is back"* ]] || fail "pick while powered off said: $reply"
+
+bg_mark watch1
+adapter_power 0 on
+on=$(now_ms)
+bg_expect watch1 '"name":"Ann","card":"[^"]*","cardRaw":"0D"' 15 >/dev/null
+metric power_on_to_card_seen "$(awk -v ms=$(($(now_ms) - on)) 'BEGIN { printf "%.2f", ms / 1000 }')" s
+wait_until 10 radio_says hci0 'advertising and scanning'
+[ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after power on, not 1"

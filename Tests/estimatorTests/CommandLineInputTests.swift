@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Every flag given wrong values, over the real binary, with a session
+/// running and a remembered config: each is refused with one line (one
+/// sentence and, for parse errors, where the help is) and exit 64 or 65,
+/// and neither the config nor the running session changes.
+@Suite struct CommandLineInputTests {
+    static let thousand = String(repeating: "x", count: 1000)
+
+    static let cases: [([String], Int32)] = [
+        (["join", "--channel", "256"], 64), (["join", "--channel", "-1"], 64), (["join", "--channel", "abc"], 64),
+        (["join", "--channel", ""], 64), (["join", "--channel", "1.5"], 64),
+        (["join", "--name", ""], 65), (["join", "--name", "a\u{1B}[2Jb"], 65), (["join", "--name", "bell\u{7}"], 65),
+        (["join", "--name", "\u{202E}evil"], 65), (["join", "--name", "line\nbreak"], 65),
+        (["join", "--name", thousand], 65), (["join", "--name", String(repeating: "전", count: 400)], 65),
+        (["join", "--adapter", ""], 64), (["join", "--adapter", "../../etc"], 64), (["join", "--adapter", "hci0\u{1B}[2J"], 64),
+        (["join", "--stale", "0"], 64), (["join", "--stale", "-5"], 64), (["join", "--stale", "abc"], 64),
+        (["join", "--bogus"], 64),
+        (["watch", "--channel", "256"], 64), (["watch", "--channel", "-1"], 64), (["watch", "--channel", "abc"], 64),
+        (["watch", "--stale", "3601"], 64), (["watch", "--adapter", thousand], 64),
+        (["pick", "7"], 64), (["pick", "abc"], 64), (["pick", ""], 64), (["pick", "\u{1B}]52;c;aGk=\u{7}"], 64),
+        (["pick", thousand], 64), (["pick", "-1"], 64), (["pick", "8", "--adapter", "hci0;rm"], 64),
+        (["pick", "--adapter", "hci0", "256"], 64),
+        (["status", "--adapter", "a b"], 64), (["leave", "--adapter", "/tmp"], 64), (["doctor", "--adapter", "hci\u{7}"], 64),
+        (["packet", "encode", "--channel", "256", "--card", "8", "--name", "A"], 64),
+        (["packet", "encode", "--channel", "-1", "--card", "8", "--name", "A"], 64),
+        (["packet", "encode", "--channel", "abc", "--card", "8", "--name", "A"], 64),
+        (["packet", "encode", "--card", "7", "--name", "A"], 64),
+        (["packet", "encode", "--card", "8", "--name", ""], 64),
+        (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 64),
+        (["packet", "decode", "abc"], 65), (["packet", "decode", "020108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
+        (["packet", "decode", "--hex", "zz"], 65), (["packet", "decode", "--hex", "3031303"], 65),
+    ]
+
+    @Test func badValuesAreOneLineAndChangeNothing() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let joined = try await sandbox.run("join", "--channel", "3", "--name", "Ann")
+        #expect(joined.status == 0, "\(joined.stderr)")
+        try await sandbox.run("pick", "5")
+        let config = try Data(contentsOf: URL(fileURLWithPath: sandbox.configFile))
+        let status = try await sandbox.run("status").stdout
+
+        for (arguments, code) in Self.cases {
+            let result = try await sandbox.run(arguments: arguments)
+            let shown = arguments.map { $0.debugDescription }.joined(separator: " ")
+            #expect(result.status == code, "\(shown): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(shown)")
+            #expect(result.stderr.hasPrefix("Error: "), "\(shown): \(result.stderr)")
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1 && result.stderr.hasSuffix("\n"), "\(shown): \(result.stderr)")
+            #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
+                    "\(shown): control characters in \(result.stderr.debugDescription)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.configFile)) == config, "\(shown) changed the config")
+        }
+        #expect(try await sandbox.run("status").stdout == status, "the running session is unchanged")
+        try await sandbox.run("leave")
+    }
+}
