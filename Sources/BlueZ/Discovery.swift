@@ -97,7 +97,7 @@ public final class Discovery: AsyncSequence, Sendable {
     }
 
     /// Runs `body` with scanning stopped, keeps it stopped for `settle` more,
-    /// then scans again.
+    /// then scans again; returns what `body` returned.
     ///
     /// Linux cannot change a legacy controller's advertisement while it scans
     /// actively: it pauses advertising for the scan, and the random-address
@@ -106,19 +106,24 @@ public final class Discovery: AsyncSequence, Sendable {
     /// 6.1). So an advertisement is updated with the discovery paused; `settle`
     /// covers bluetoothd applying the change after the call that asked for it
     /// returned (a `PropertiesChanged` is a signal: there is no reply to wait for).
-    public func pausing(settle: Duration, _ body: @Sendable () async throws -> Void) async throws {
+    @discardableResult
+    public func pausing<Result: Sendable>(
+        settle: Duration, _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
         let adapter = self.adapter
-        try await scanLock.run { [self] in
+        return try await scanLock.run { [self] in
             guard !stopped.load(ordering: .acquiring) else { return try await body() }
             try await adapter.call("StopDiscovery")
+            let result: Result
             do {
-                try await body()
+                result = try await body()
                 try await Task.sleep(for: settle)
             } catch {
                 try? await adapter.call("StartDiscovery")
                 throw error
             }
             try await adapter.call("StartDiscovery")
+            return result
         }
     }
 

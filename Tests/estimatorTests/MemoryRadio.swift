@@ -51,11 +51,12 @@ final class MemoryRadio: SessionRadio {
         }
     }
 
-    func update(localName: [UInt8]) async throws(RadioError) {
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         try state.withLock { state throws(RadioError) in
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)
         }
+        return RadioUpdate(scanStop: .zero, sent: .now)
     }
 
     func stopScanning() async { state.withLock { $0.isScanning = false } }

@@ -72,15 +72,24 @@ final class BlueZRadio: SessionRadio {
     /// When an update is announced a second time: after a peer's quiet gap.
     static let reannounceAfter: Duration = .milliseconds(500)
 
-    func update(localName: [UInt8]) async throws(RadioError) {
+    @discardableResult
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         let (handle, discovery) = state.withLock { ($0.handle, $0.discovery) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
+        // The change itself, timed for the session log.
+        let asked = ContinuousClock.now
+        let change: @Sendable () async throws -> RadioUpdate = {
+            let stopped = ContinuousClock.now
+            try await handle.update(localName: name)
+            return RadioUpdate(scanStop: stopped - asked, sent: .now)
+        }
+        let timing: RadioUpdate
         do {
             // Scanning blocks advertisement changes on legacy controllers: see
             // Discovery.pausing.
             if let discovery {
-                try await discovery.pausing(settle: Self.updateSettle) { try await handle.update(localName: name) }
+                timing = try await discovery.pausing(settle: Self.updateSettle, change)
                 // A peer in its own quiet gap misses that; announce again
                 // while it scans (measured: p95 pick -> seen 2.9 s without).
                 Task {
@@ -88,11 +97,12 @@ final class BlueZRadio: SessionRadio {
                     try? await discovery.pausing(settle: Self.discoveryQuiet) {}
                 }
             } else {
-                try await handle.update(localName: name)
+                timing = try await change()
             }
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }
+        return timing
     }
 
     func stopScanning() async {
@@ -147,7 +157,7 @@ final class BlueZRadio: SessionRadio {
             do {
                 for try await event in discovery {
                     if case let .sighting(sighting) = event, let name = sighting.localName {
-                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi))
+                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
                     }
                 }
             } catch {

@@ -27,6 +27,7 @@ actor Session {
     private var nextWatcher: UInt64 = 0
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var observers: [@Sendable () -> Void] = []
+    private var tracers: [@Sendable (String) -> Void] = []
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
@@ -51,7 +52,7 @@ actor Session {
     func listen() async {
         for await event in radio.events {
             switch event {
-            case let .heard(bytes, rssi): heard(bytes, rssi: rssi)
+            case let .heard(bytes, rssi, received): heard(bytes, rssi: rssi, received: received)
             case let .unavailable(problem):
                 radioProblem = problem
                 broadcast(.radio(radioState))
@@ -78,21 +79,26 @@ actor Session {
         }
     }
 
-    private func heard(_ bytes: [UInt8], rssi: Int?) {
+    private func heard(_ bytes: [UInt8], rssi: Int?, received: ContinuousClock.Instant) {
+        var events: [PeerEvent] = []
         if let packet = try? Packet(decoding: bytes) {
-            _ = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
-                                           rssi: rssi, time: clock.now))
+            events = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
+                                                rssi: rssi, time: clock.now))
         }
         broadcast(.heard(localName: bytes, rssi: rssi))
+        for event in events {
+            trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - received))")
+        }
     }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
-    func handle(_ request: ControlRequest) async -> ControlReply {
+    /// `received` is when the request was read off the control socket.
+    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
         guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
         switch request {
         case let .pick(newCard):
             card = newCard
-            return await advertise(done: "picked \(newCard)")
+            return await advertise(done: "picked \(newCard)", received: received)
         case let .join(newChannel, newName):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
@@ -100,7 +106,8 @@ actor Session {
             }
             if let newChannel { channel = Channel(rawValue: newChannel) }
             if let parsed { name = parsed }
-            return await advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))")
+            return await advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))",
+                                   received: received)
         case .leave:
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
@@ -111,7 +118,7 @@ actor Session {
         }
     }
 
-    private func advertise(done: String) async -> ControlReply {
+    private func advertise(done: String, received: ContinuousClock.Instant) async -> ControlReply {
         defer {
             broadcast(me)
             changed()
@@ -120,7 +127,10 @@ actor Session {
             return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
         }
         do {
-            try await radio.update(localName: localName)
+            let update = try await radio.update(localName: localName)
+            let sent = update.sent - received
+            trace("timing update: request -> PropertiesChanged sent \(Self.ms(sent)) = ours \(Self.ms(sent - update.scanStop))"
+                  + " + scan stop \(Self.ms(update.scanStop)); then settle and scan restart \(Self.ms(.now - update.sent))")
             return ControlReply(exitCode: 0, message: done)
         } catch {
             radioProblem = error
@@ -136,7 +146,7 @@ actor Session {
         card = .none
         if radioProblem == nil {
             await radio.stopScanning()
-            try? await radio.update(localName: localName)
+            _ = try? await radio.update(localName: localName)
             try? await clock.sleep(for: Self.leaveBroadcast)
         }
         await radio.stop()
@@ -181,6 +191,24 @@ actor Session {
     private func broadcast(_ line: ControlWatchLine) {
         let text = line.serialized
         for (id, send) in watchers where !send(text) { watchers[id] = nil }
+    }
+
+    /// Called with a timing line for every advertisement update and every
+    /// changed row: how long our own part took (issue 8), for the session log.
+    func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { tracers.append(tracer) }
+
+    private func trace(_ line: @autoclosure () -> String) {
+        guard !tracers.isEmpty else { return }
+        let text = line()
+        for tracer in tracers { tracer(text) }
+    }
+
+    /// Milliseconds with two decimals.
+    private static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let hundredths = seconds * 100_000 + attoseconds / 10_000_000_000_000
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
 
     /// Called after every change, for the foreground table's redraw.
