@@ -23,6 +23,8 @@ final class BlueZRadio: SessionRadio {
         var handle: AdvertisementHandle?
         var discovery: Discovery?
         var pumps: [Task<Void, Never>] = []
+        /// The pending second announcement of the last update.
+        var reannounce: Task<Void, Never>?
         var watch: Task<Void, Never>?
         var stopped = false
     }
@@ -92,10 +94,11 @@ final class BlueZRadio: SessionRadio {
                 timing = try await discovery.pausing(settle: Self.updateSettle, change)
                 // A peer in its own quiet gap misses that; announce again
                 // while it scans (measured: p95 pick -> seen 2.9 s without).
-                Task {
-                    try? await Task.sleep(for: Self.reannounceAfter)
+                let reannounce = Task {
+                    do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
                     try? await discovery.pausing(settle: Self.discoveryQuiet) {}
                 }
+                state.withLock { $0.reannounce?.cancel(); $0.reannounce = reannounce }
             } else {
                 timing = try await change()
             }
@@ -107,13 +110,15 @@ final class BlueZRadio: SessionRadio {
 
     func stopScanning() async {
         // pumps[0] reads the discovery (see start).
-        let (discovery, pump) = state.withLock { state in
+        let (discovery, pump, reannounce) = state.withLock { state in
             defer {
                 state.discovery = nil
+                state.reannounce = nil
                 if !state.pumps.isEmpty { state.pumps.removeFirst() }
             }
-            return (state.discovery, state.pumps.first)
+            return (state.discovery, state.pumps.first, state.reannounce)
         }
+        reannounce?.cancel()
         pump?.cancel()
         await discovery?.stop()
     }

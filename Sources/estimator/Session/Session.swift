@@ -145,9 +145,15 @@ actor Session {
         hasEnded = true
         card = .none
         if radioProblem == nil {
-            await radio.stopScanning()
+            // A peer hears an advertisement start only while it scans, and
+            // each peer stops scanning for a moment every few seconds: so card
+            // none starts twice, far enough apart that no peer's pause covers
+            // both. First as an update (scanning paused around it), then by
+            // stopping the scan, which puts it back on the air to stay.
             _ = try? await radio.update(localName: localName)
-            try? await clock.sleep(for: Self.leaveBroadcast)
+            try? await clock.sleep(for: Self.leaveBroadcast / 2)
+            await radio.stopScanning()
+            try? await clock.sleep(for: Self.leaveBroadcast / 2)
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))

@@ -22,7 +22,8 @@ protocol SessionRadio: Sendable {
 
     /// Stops scanning and keeps advertising, for the leave broadcast: Linux
     /// keeps a legacy controller's advertising paused while it scans, so the
-    /// last words go out only with scanning off.
+    /// advertisement comes back on the air, and stays, once scanning is off.
+    /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 
     /// Unregisters the advertisement and stops scanning. Idempotent.
