@@ -190,6 +190,24 @@ import Testing
         #expect(lines.last == .ended("left channel 1"))
     }
 
+    @Test func aLateWatcherGetsThePeersHeardSoFar() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let early = Lines()
+        await session.addWatcher { early.append($0) }
+        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        await early.wait(count: 3)  // the session has taken Alice in
+        let late = Lines()
+        await session.addWatcher { late.append($0) }
+        #expect(late.all.count == 3)
+        #expect(try ControlWatchLine(parsing: Array(late.all[2].utf8)) == .heard(localName: Array("010105Alice".utf8), rssi: -50))
+        radio.report(.unavailable(.adapterNotFound("hci0")))
+        await early.wait(count: 4)  // the radio's loss is taken in: leaving broadcasts nothing
+        await session.leave()
+        await listening.value
+    }
+
     @Test func watchersGetWhatIsHeard() async throws {
         let session = try makeSession()
         try await session.start()

@@ -186,10 +186,18 @@ actor Session {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter)
     }
 
-    /// Streams to a `watch` client: who I am now, then every line until the
-    /// end. `send` returns false once the client is gone.
+    /// Streams to a `watch` client: who I am now, the peers heard so far,
+    /// then every line until the end. `send` returns false once the client
+    /// is gone. Without the peers heard so far, a watch attached mid-session
+    /// would show each peer only when heard again, which takes the radio
+    /// several scan restarts (measured in the rig: over 15 s now and then).
     func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
+        for peer in table.peers where !peer.isStale {
+            let packet = Packet(version: .v01, channel: peer.channel, card: peer.card, name: peer.name)
+            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi).serialized)
+            else { return }
+        }
         nextWatcher += 1
         watchers[nextWatcher] = send
     }
