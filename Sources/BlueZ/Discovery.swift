@@ -16,8 +16,12 @@ extension Adapter {
     /// `quiet` keeps scanning off that long at each restart: Linux pauses a
     /// legacy controller's advertising while it scans actively, so an adapter
     /// that also advertises is only on the air (and heard) while it does not scan.
+    ///
+    /// `jitter` varies each interval by up to that much either way, so two
+    /// scanners that restart at the same moment (one bluetoothd brought them
+    /// back together) do not keep their quiet gaps in step for ever.
     public func discover(
-        serviceUUIDs: [String], restartEvery: Duration? = nil, quiet: Duration = .zero
+        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero
     ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
         // Subscribe before anything starts, so no reception is missed.
@@ -38,7 +42,8 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery, quiet: quiet)
+        discovery.run(changes: changes, owners: owners, objects: objects,
+                      restartEvery: restartEvery, jitter: jitter, quiet: quiet)
         return discovery
     }
 
@@ -97,7 +102,7 @@ public final class Discovery: AsyncSequence, Sendable {
     }
 
     /// Runs `body` with scanning stopped, keeps it stopped for `settle` more,
-    /// then scans again.
+    /// then scans again; returns what `body` returned.
     ///
     /// Linux cannot change a legacy controller's advertisement while it scans
     /// actively: it pauses advertising for the scan, and the random-address
@@ -106,25 +111,30 @@ public final class Discovery: AsyncSequence, Sendable {
     /// 6.1). So an advertisement is updated with the discovery paused; `settle`
     /// covers bluetoothd applying the change after the call that asked for it
     /// returned (a `PropertiesChanged` is a signal: there is no reply to wait for).
-    public func pausing(settle: Duration, _ body: @Sendable () async throws -> Void) async throws {
+    @discardableResult
+    public func pausing<Result: Sendable>(
+        settle: Duration, _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
         let adapter = self.adapter
-        try await scanLock.run { [self] in
+        return try await scanLock.run { [self] in
             guard !stopped.load(ordering: .acquiring) else { return try await body() }
             try await adapter.call("StopDiscovery")
+            let result: Result
             do {
-                try await body()
+                result = try await body()
                 try await Task.sleep(for: settle)
             } catch {
                 try? await adapter.call("StartDiscovery")
                 throw error
             }
             try await adapter.call("StartDiscovery")
+            return result
         }
     }
 
     func run<Owners: AsyncSequence & Sendable>(
         changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
-        restartEvery: Duration?, quiet: Duration
+        restartEvery: Duration?, jitter: Duration, quiet: Duration
     ) where Owners.Element == String? {
         let continuation = self.continuation
         let (adapter, wanted) = (self.adapter, self.wanted)
@@ -170,7 +180,7 @@ public final class Discovery: AsyncSequence, Sendable {
             started.append(Task {
                 while !Task.isCancelled {
                     do {
-                        try await Task.sleep(for: restartEvery)
+                        try await Task.sleep(for: Self.interval(restartEvery, jitter: jitter))
                         try await scanLock.run {
                             try await adapter.call("StopDiscovery")
                             if quiet > .zero { try await Task.sleep(for: quiet) }
@@ -187,6 +197,13 @@ public final class Discovery: AsyncSequence, Sendable {
             })
         }
         tasks.withLock { $0 = started }
+    }
+
+    /// `every` moved by a random amount of at most `jitter` either way.
+    static func interval(_ every: Duration, jitter: Duration) -> Duration {
+        let spread = Int64(jitter / .microseconds(1))
+        guard spread > 0 else { return every }
+        return every + .microseconds(Int64.random(in: -spread...spread))
     }
 
     /// Applies one change; returns the sighting it means, if any.

@@ -60,6 +60,15 @@ import Testing
         #expect(try await events.next() == nil)  // the remembered device (no RSSI) never came
     }
 
+    @Test func jitterSpreadsTheRestartIntervalWithinItsBounds() {
+        let every = Duration.seconds(2), jitter = Duration.milliseconds(400)
+        let intervals = (0..<200).map { _ in Discovery.interval(every, jitter: jitter) }
+        #expect(intervals.allSatisfy { $0 >= every - jitter && $0 <= every + jitter })
+        // 200 draws over 800,001 microseconds: all in one half is a broken spread.
+        #expect(intervals.contains { $0 < every } && intervals.contains { $0 > every })
+        #expect(Discovery.interval(every, jitter: .zero) == every)
+    }
+
     @Test func restartsAtTheCadenceAsked() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
@@ -75,7 +84,12 @@ import Testing
         await discovery.stop()
     }
 
-    @Test(.disabled("racy: the fake logs its re-read of the advertisement on a task of its own, so its order against StartDiscovery is not fixed; to be rewritten to await the re-read inside the pause"))
+    /// The fake follows the advertisement's `PropertiesChanged` on a task of its
+    /// own, unordered against method calls; so the body waits, inside the pause,
+    /// until the fake has seen the change. Every wait is for an event that comes
+    /// whether `pausing` is right or wrong, so a wrong order fails an expectation
+    /// instead of hanging; the time limit guards against a fake that stops talking.
+    @Test(.timeLimit(.minutes(1)))
     func pausingStopsScanningAroundTheBody() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
@@ -83,17 +97,19 @@ import Testing
         let ad = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.uuid], localName: "010101Ann"))
         let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid])
         #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
-        try await discovery.pausing(settle: .zero) { try await ad.update(localName: "010102Ann") }
         let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
             if case .advertisementChanged = $0 { return true }
             return $0 == .stopDiscovery || $0 == .startDiscovery
         }
-        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
-        guard case .advertisementChanged = await fake.calls.next(where: relevant) else {
-            Issue.record("the advertisement changed outside the pause"); return
+        try await discovery.pausing(settle: .zero) {
+            try await ad.update(localName: "010102Ann")
+            #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+            let change = await fake.calls.next(where: relevant)
+            #expect(change == .advertisementChanged(ad.path, ["LocalName": .string("010102Ann")]))
         }
-        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        // Stopping adds a StopDiscovery, so a pause that did not scan again fails here too.
         await discovery.stop()
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
         await ad.stop()
     }
 

@@ -31,12 +31,22 @@ kill -INT "$table" 2>/dev/null; wait "$table" 2>/dev/null
 bg_stop heard || true
 
 printf '\n  The room picked:\n'
-# The last card each person was heard with, and the median of the numbers.
-awk -F'"' '/"event":"(joined|card|back)"/ { for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 2); if ($i == "card") c = $(i + 2) } last[n] = c }
-  END { for (n in last) printf "    %-8s %s\n", n, last[n] }' "$E2E_WORK/heard.out"
-printf '    %-8s %s\n' You 5
-cards=$(awk -F'"' '/"event":"(joined|card|back)"/ { for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 2); if ($i == "card") c = $(i + 2) } last[n] = c }
-  END { for (n in last) print last[n] }' "$E2E_WORK/heard.out"; echo 5)
+# The last card each person was heard with (name TAB card, by name), and mine.
+last_cards() {
+  awk -F'"' '/"event":"(joined|card|back)"/ { for (i = 1; i < NF; i++) { if ($i == "name") n = $(i + 2); if ($i == "card") c = $(i + 2) } last[n] = c }
+    END { for (n in last) printf "%s\t%s\n", n, last[n] }' "$E2E_WORK/heard.out" | sort
+  printf 'You\t5\n'
+}
+# Pads to a number of terminal columns: wc -L counts display width (전 takes
+# two columns in three bytes), where printf's %-8s counts bytes.
+pad() {
+  local fill=$(($2 - $(printf '%s' "$1" | wc -L)))
+  printf '%s%*s' "$1" $((fill > 0 ? fill : 0)) ''
+}
+while IFS=$'\t' read -r name card; do
+  printf '    %s %s\n' "$(pad "$name" 8)" "$card"
+done < <(last_cards)
+cards=$(last_cards | cut -f2)
 numbers=$(printf '%s\n' $cards | grep -E '^[0-9.]+$' | sort -n)
 count=$(printf '%s\n' $numbers | grep -c . || true)
 median=$(printf '%s\n' $numbers | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }')

@@ -11,8 +11,8 @@
 #                                exits 1 unless every scenario printed PASS
 #   rig.sh demo                  boots with 4 radios and runs demo.sh, console live
 #
-# Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (a
-# folder put first on the guest's PATH, e.g. swift's bin path).
+# Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (folders
+# separated by colons, put first on the guest's PATH, e.g. swift's bin paths).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -83,7 +83,7 @@ final class MemoryRadio: SessionRadio {
         for update in held { update.resume() }
     }
 
-    func update(localName: [UInt8]) async throws(RadioError) {
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         state.withLock { state in
             state.updating += 1
             state.mostUpdating = max(state.mostUpdating, state.updating)
@@ -103,6 +103,7 @@ final class MemoryRadio: SessionRadio {
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)
         }
+        return RadioUpdate(scanStop: .zero, sent: .now)
     }
 
     func stopScanning() async { state.withLock { $0.isScanning = false } }

@@ -89,8 +89,7 @@ import Testing
         #expect(await session.status.radio == "advertising and scanning", "recovered when the radio is back")
         #expect(lastAdvertised() == "010102전수열", "with the card picked while refused")
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast()
         await leaving.value
         await listening.value
     }
@@ -107,16 +106,29 @@ import Testing
         #expect(await session.channel == Channel(rawValue: 1))
     }
 
+    /// Runs a leave's broadcast to its end: moves the clock on by each half
+    /// of it once the session sleeps. `sleeping`: how many sleep at first
+    /// (the tick, if running, wakes into the ended session and stops).
+    private func passLeaveBroadcast(sleeping: Int = 1) async {
+        await clock.waitForSleepers(sleeping)
+        clock.advance(by: Session.leaveBroadcast / 2)
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast / 2)
+    }
+
     @Test func leaveBroadcastsNoneForASecondThenStops() async throws {
         let session = try makeSession()
         try await session.start()
         _ = await session.handle(.pick(.eight))
         let leaving = Task { await session.handle(.leave) }
         await clock.waitForSleepers()
-        #expect(lastAdvertised() == "0101FF전수열", "card none goes out first")
+        #expect(lastAdvertised() == "0101FF전수열", "card none goes out first, as an update")
+        #expect(radio.isRunning && radio.isScanning)
+        clock.advance(by: .milliseconds(500))
+        await clock.waitForSleepers()
         #expect(radio.isRunning, "and stays on the air during the broadcast")
-        #expect(!radio.isScanning, "with scanning off, which would pause advertising")
-        clock.advance(by: .milliseconds(999))
+        #expect(!radio.isScanning, "half way, scanning stops: advertising starts again and stays")
+        clock.advance(by: .milliseconds(499))
         #expect(radio.isRunning)
         clock.advance(by: .milliseconds(1))
         #expect(await leaving.value == ControlReply(exitCode: 0, message: "left channel 1"))
@@ -135,8 +147,7 @@ import Testing
         radio.report(.heard(localName: Array("010108전수열".utf8), rssi: -40))  // my own, heard back
         radio.report(.heard(localName: Array("zz\u{1B}[2J".utf8), rssi: nil))  // not a packet
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast()
         await leaving.value
         await listening.value
         let table = await session.table
@@ -166,8 +177,7 @@ import Testing
         #expect(alice.isStale, "6.5 s without a sighting")
         #expect(seen.isSet)
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers(2)
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast(sleeping: 2)  // the tick sleeps too
         await leaving.value
         await listening.value
         await ticking.value
@@ -190,8 +200,7 @@ import Testing
         #expect(lastAdvertised() == "010103전수열", "re-registered with the card picked meanwhile")
         #expect(await session.status.radio == "advertising and scanning")
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast()
         await leaving.value
         await listening.value
         let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
@@ -248,6 +257,24 @@ import Testing
         await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
         await leaving.value
+        await listening.value
+    }
+
+    @Test func aLateWatcherGetsThePeersHeardSoFar() async throws {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let early = Lines()
+        await session.addWatcher { early.append($0) }
+        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        await early.wait(count: 3)  // the session has taken Alice in
+        let late = Lines()
+        await session.addWatcher { late.append($0) }
+        #expect(late.all.count == 3)
+        #expect(try ControlWatchLine(parsing: Array(late.all[2].utf8)) == .heard(localName: Array("010105Alice".utf8), rssi: -50))
+        radio.report(.unavailable(.adapterNotFound("hci0")))
+        await early.wait(count: 4)  // the radio's loss is taken in: leaving broadcasts nothing
+        await session.leave()
         await listening.value
     }
 

@@ -11,6 +11,11 @@ final class BlueZRadio: SessionRadio {
     /// about once per scan start, and a peer must be heard well within the
     /// stale time (6 s) to stay fresh.
     static let discoveryRestart: Duration = .seconds(2)
+    /// Each restart interval varies by up to this much: sessions hear each
+    /// other only in their quiet gaps, and two whose gaps fall together (one
+    /// bluetoothd restarted both, or chance at start) would otherwise stay
+    /// deaf to each other for good (seen in the rig: a peer stale within 60 s).
+    static let discoveryJitter: Duration = .milliseconds(400)
     /// Scanning stays off this long at each restart. While this adapter scans,
     /// Linux keeps its (legacy) advertising paused; in the quiet gap the
     /// advertising is switched back on, which every peer scanning then hears
@@ -23,6 +28,8 @@ final class BlueZRadio: SessionRadio {
         var handle: AdvertisementHandle?
         var discovery: Discovery?
         var pumps: [Task<Void, Never>] = []
+        /// The pending second announcement of the last update.
+        var reannounce: Task<Void, Never>?
         var watch: Task<Void, Never>?
         var stopped = false
         /// Set while org.bluez has no owner: every failure then is that one.
@@ -49,7 +56,8 @@ final class BlueZRadio: SessionRadio {
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
             let discovery: Discovery
             do {
-                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart, quiet: Self.discoveryQuiet)
+                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
+                                                       jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet)
             } catch {
                 await handle.stop()
                 throw error
@@ -74,38 +82,51 @@ final class BlueZRadio: SessionRadio {
     /// When an update is announced a second time: after a peer's quiet gap.
     static let reannounceAfter: Duration = .milliseconds(500)
 
-    func update(localName: [UInt8]) async throws(RadioError) {
+    @discardableResult
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         let (handle, discovery) = state.withLock { ($0.handle, $0.discovery) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
+        // The change itself, timed for the session log.
+        let asked = ContinuousClock.now
+        let change: @Sendable () async throws -> RadioUpdate = {
+            let stopped = ContinuousClock.now
+            try await handle.update(localName: name)
+            return RadioUpdate(scanStop: stopped - asked, sent: .now)
+        }
+        let timing: RadioUpdate
         do {
             // Scanning blocks advertisement changes on legacy controllers: see
             // Discovery.pausing.
             if let discovery {
-                try await discovery.pausing(settle: Self.updateSettle) { try await handle.update(localName: name) }
+                timing = try await discovery.pausing(settle: Self.updateSettle, change)
                 // A peer in its own quiet gap misses that; announce again
                 // while it scans (measured: p95 pick -> seen 2.9 s without).
-                Task {
-                    try? await Task.sleep(for: Self.reannounceAfter)
+                let reannounce = Task {
+                    do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
                     try? await discovery.pausing(settle: Self.discoveryQuiet) {}
                 }
+                state.withLock { $0.reannounce?.cancel(); $0.reannounce = reannounce }
             } else {
-                try await handle.update(localName: name)
+                timing = try await change()
             }
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }
+        return timing
     }
 
     func stopScanning() async {
         // pumps[0] reads the discovery (see start).
-        let (discovery, pump) = state.withLock { state in
+        let (discovery, pump, reannounce) = state.withLock { state in
             defer {
                 state.discovery = nil
+                state.reannounce = nil
                 if !state.pumps.isEmpty { state.pumps.removeFirst() }
             }
-            return (state.discovery, state.pumps.first)
+            return (state.discovery, state.pumps.first, state.reannounce)
         }
+        reannounce?.cancel()
         pump?.cancel()
         await discovery?.stop()
     }
@@ -149,7 +170,7 @@ final class BlueZRadio: SessionRadio {
             do {
                 for try await event in discovery {
                     if case let .sighting(sighting) = event, let name = sighting.localName {
-                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi))
+                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
                     }
                 }
             } catch {

@@ -38,6 +38,9 @@ actor Session {
     private var restarting = false
     /// The next try after a refused restart, if one is due.
     private var retry: Task<Void, Never>?
+    /// When the oldest request the next update serves was read (timing lines).
+    private var updateRequested: ContinuousClock.Instant?
+    private var tracers: [@Sendable (String) -> Void] = []
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
@@ -62,7 +65,7 @@ actor Session {
     func listen() async {
         for await event in radio.events {
             switch event {
-            case let .heard(bytes, rssi): heard(bytes, rssi: rssi)
+            case let .heard(bytes, rssi, received): heard(bytes, rssi: rssi, received: received)
             case let .unavailable(problem):
                 retry?.cancel()
                 radioProblem = problem
@@ -113,21 +116,26 @@ actor Session {
         }
     }
 
-    private func heard(_ bytes: [UInt8], rssi: Int?) {
+    private func heard(_ bytes: [UInt8], rssi: Int?, received: ContinuousClock.Instant) {
+        var events: [PeerEvent] = []
         if let packet = try? Packet(decoding: bytes) {
-            _ = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
-                                           rssi: rssi, time: clock.now))
+            events = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
+                                                rssi: rssi, time: clock.now))
         }
         broadcast(.heard(localName: bytes, rssi: rssi))
+        for event in events {
+            trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - received))")
+        }
     }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
-    func handle(_ request: ControlRequest) async -> ControlReply {
+    /// `received` is when the request was read off the control socket.
+    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
         guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
         switch request {
         case let .pick(newCard):
             card = newCard
-            return advertise(done: "picked \(newCard)")
+            return advertise(done: "picked \(newCard)", received: received)
         case let .join(newChannel, newName):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
@@ -135,7 +143,8 @@ actor Session {
             }
             if let newChannel { channel = Channel(rawValue: newChannel) }
             if let parsed { name = parsed }
-            return advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))")
+            return advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))",
+                             received: received)
         case .leave:
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
@@ -150,7 +159,8 @@ actor Session {
     /// background: the update pauses scanning and waits for bluetoothd to
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
-    private func advertise(done: String) -> ControlReply {
+    /// `received` is when the request was read, for the timing line.
+    private func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
         defer {
             broadcast(me)
             changed()
@@ -159,6 +169,7 @@ actor Session {
             return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
         }
         needsUpdate = true
+        if updateRequested == nil { updateRequested = received }
         if updating == nil { updating = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
     }
@@ -174,8 +185,13 @@ actor Session {
         defer { updating = nil }
         while needsUpdate, radioProblem == nil, !hasEnded {
             needsUpdate = false
+            let received = updateRequested ?? .now
+            updateRequested = nil
             do {
-                try await radio.update(localName: localName)
+                let update = try await radio.update(localName: localName)
+                let sent = update.sent - received
+                trace("timing update: request -> PropertiesChanged sent \(Self.ms(sent)) = ours \(Self.ms(sent - update.scanStop))"
+                      + " + scan stop \(Self.ms(update.scanStop)); then settle and scan restart \(Self.ms(.now - update.sent))")
             } catch {
                 radioProblem = error
                 broadcast(.radio(radioState))
@@ -193,9 +209,15 @@ actor Session {
         card = .none
         await updating?.value  // card none goes out last
         if radioProblem == nil {
+            // A peer hears an advertisement start only while it scans, and
+            // each peer stops scanning for a moment every few seconds: so card
+            // none starts twice, far enough apart that no peer's pause covers
+            // both. First as an update (scanning paused around it), then by
+            // stopping the scan, which puts it back on the air to stay.
+            _ = try? await radio.update(localName: localName)
+            try? await clock.sleep(for: Self.leaveBroadcast / 2)
             await radio.stopScanning()
-            try? await radio.update(localName: localName)
-            try? await clock.sleep(for: Self.leaveBroadcast)
+            try? await clock.sleep(for: Self.leaveBroadcast / 2)
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
@@ -228,10 +250,18 @@ actor Session {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter)
     }
 
-    /// Streams to a `watch` client: who I am now, then every line until the
-    /// end. `send` returns false once the client is gone.
+    /// Streams to a `watch` client: who I am now, the peers heard so far,
+    /// then every line until the end. `send` returns false once the client
+    /// is gone. Without the peers heard so far, a watch attached mid-session
+    /// would show each peer only when heard again, which takes the radio
+    /// several scan restarts (measured in the rig: over 15 s now and then).
     func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
+        for peer in table.peers where !peer.isStale {
+            let packet = Packet(version: .v01, channel: peer.channel, card: peer.card, name: peer.name)
+            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi).serialized)
+            else { return }
+        }
         nextWatcher += 1
         watchers[nextWatcher] = send
     }
@@ -248,6 +278,24 @@ actor Session {
         guard !watchers.isEmpty else { return }
         let text = line.serialized
         for (id, send) in watchers where !send(text) { watchers[id] = nil }
+    }
+
+    /// Called with a timing line for every advertisement update and every
+    /// changed row: how long our own part took (issue 8), for the session log.
+    func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { tracers.append(tracer) }
+
+    private func trace(_ line: @autoclosure () -> String) {
+        guard !tracers.isEmpty else { return }
+        let text = line()
+        for tracer in tracers { tracer(text) }
+    }
+
+    /// Milliseconds with two decimals.
+    private static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let hundredths = seconds * 100_000 + attoseconds / 10_000_000_000_000
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
 
     /// Called after every change, for the foreground table's redraw.

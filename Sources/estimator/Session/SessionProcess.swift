@@ -40,10 +40,11 @@ struct SessionProcess {
         let path = directory.socketPath(adapter: adapter)
         unlink(path)
 
-        let (requests, requestSink) = AsyncStream.makeStream(of: (ControlRequest, ControlServer.ClientID).self)
+        let (requests, requestSink) = AsyncStream.makeStream(
+            of: (ControlRequest, ControlServer.ClientID, ContinuousClock.Instant).self)
         let server: ControlServer
         do {
-            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client)) }
+            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, .now)) }
         } catch {
             return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
@@ -67,6 +68,7 @@ struct SessionProcess {
         }
         if logging {
             await session.onLine { SessionLog.write($0) }
+            await session.onTrace { SessionLog.write($0) }
         }
         ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
 
@@ -83,8 +85,8 @@ struct SessionProcess {
                     await session.leave()
                 }
             }
-            for await (request, client) in requests {
-                group.addTask { await Self.serve(request, from: client, session: session, server: server) }
+            for await (request, client, received) in requests {
+                group.addTask { await Self.serve(request, from: client, received: received, session: session, server: server) }
             }
         }
         // Every answer (the leave's own included) is queued before the socket goes.
@@ -95,12 +97,12 @@ struct SessionProcess {
     }
 
     private static func serve(_ request: ControlRequest, from client: ControlServer.ClientID,
-                              session: Session, server: ControlServer) async {
+                              received: ContinuousClock.Instant, session: Session, server: ControlServer) async {
         if request == .watch {
             server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
             await session.addWatcher { server.send($0, to: client) }
         } else {
-            server.send(await session.handle(request).serialized, to: client)
+            server.send(await session.handle(request, received: received).serialized, to: client)
         }
     }
 

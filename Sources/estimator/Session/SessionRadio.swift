@@ -15,12 +15,15 @@ protocol SessionRadio: Sendable {
     func start(localName: [UInt8]) async throws(RadioError)
 
     /// Changes the advertised local name in place (a `PropertiesChanged` on
-    /// the advertisement), not by re-registering.
-    func update(localName: [UInt8]) async throws(RadioError)
+    /// the advertisement), not by re-registering. Returns when the change is
+    /// done, with how its time was spent (for the session log).
+    @discardableResult
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
 
     /// Stops scanning and keeps advertising, for the leave broadcast: Linux
     /// keeps a legacy controller's advertising paused while it scans, so the
-    /// last words go out only with scanning off.
+    /// advertisement comes back on the air, and stays, once scanning is off.
+    /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 
     /// Unregisters the advertisement and stops scanning. Idempotent.
@@ -31,10 +34,21 @@ protocol SessionRadio: Sendable {
     var events: AsyncStream<RadioEvent> { get }
 }
 
+/// How an advertisement update spent its time, from the radio's side.
+struct RadioUpdate: Equatable, Sendable {
+    /// Spent stopping the scan before the change could be made (waiting for a
+    /// periodic scan restart in progress, then StopDiscovery): the deliberate
+    /// pause that legacy advertising needs (see `Discovery.pausing`).
+    var scanStop: Duration
+    /// When the `PropertiesChanged` was handed to the bus connection.
+    var sent: ContinuousClock.Instant
+}
+
 /// Something the radio reports.
 enum RadioEvent: Equatable, Sendable {
-    /// An advertisement carrying the estimator service UUID was heard.
-    case heard(localName: [UInt8], rssi: Int?)
+    /// An advertisement carrying the estimator service UUID was heard;
+    /// `received` is when the radio read BlueZ's signal saying so.
+    case heard(localName: [UInt8], rssi: Int?, received: ContinuousClock.Instant = .now)
     /// The radio can no longer advertise or scan (bluetoothd gone, adapter
     /// removed or powered off, advertisement released by BlueZ). The
     /// session keeps its state and waits for `.available`.

@@ -1,6 +1,5 @@
 # Issue 6, scenario 5: a session in channel 2 is not shown in channel 1,
 # while a session in channel 1 on the same air is.
-# pending: the channel-1 peer is not always heard within 15 s in the emulated air
 # radios: 3
 # timeout: 90
 

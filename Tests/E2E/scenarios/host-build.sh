@@ -1,5 +1,5 @@
 # The guest runs the host's build unchanged: the estimator binary and the
-# Swift runtime it links (found over the 9p root) load and run.
+# Swift runtime (linked in, or found over the 9p root) load and run.
 # radios: 0
 # timeout: 60
 

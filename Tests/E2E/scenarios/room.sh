@@ -3,7 +3,7 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
-# pending: leave -> gone took 1.9 s against the 1.5 s target; kill -9 -> stale and 60 s freshness not yet reached in a full run
+# pending: last runs: pick -> visible p95 1.40-2.78 s (target 1.5 s); leave -> gone 1.99 s (target 1.5 s); kill -9 -> stale 5.7 s passes, but Alice turned stale on hci0 once within the 60 s (scan-restart phases of two sessions can line up)
 # radios: 3
 # timeout: 300
 
@@ -31,6 +31,8 @@ done
 
 # 2. pick -> visible on hci0, 20 picks on hci1 alternating two cards.
 bg_mark watch0
+logs=$XDG_STATE_HOME/estimator
+before0=$(wc -l <"$logs/hci0.log") before1=$(wc -l <"$logs/hci1.log")
 samples=()
 for n in $(seq 1 20); do
   if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
@@ -39,13 +41,31 @@ for n in $(seq 1 20); do
   bg_expect watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 >/dev/null
   samples+=($(($(now_ms) - started)))
 done
-percentile() { # P of the samples, nearest rank, in seconds
-  printf '%s\n' "${samples[@]}" | sort -n |
-    awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); printf "%.3f", v[r] / 1000 }'
+percentile() { # P of the numbers on standard input, nearest rank
+  sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
 }
-p50=$(percentile 50) p95=$(percentile 95)
+seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
+p50=$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)
+p95=$(printf '%s\n' "${samples[@]}" | percentile 95 | seconds)
 metric pick_to_visible_p50 "$p50" s
 metric pick_to_visible_p95 "$p95" s
+
+# Issue 8 item 4: how much of it is ours, from the timing lines the sessions
+# log for each event (Session.trace). The picking session: request read ->
+# PropertiesChanged sent, without the scan stop that must come before the
+# change (legacy advertising: see Discovery.pausing), which is shown apart.
+# The viewing session: Device1 signal read -> Alice's row updated.
+tail -n "+$((before1 + 1))" "$logs/hci1.log" |
+  sed -n 's/.*timing update: .* = ours \([0-9.]*\) ms + scan stop \([0-9.]*\) ms.*/\1 \2/p' >"$E2E_WORK/updates"
+tail -n "+$((before0 + 1))" "$logs/hci0.log" |
+  sed -n 's/.*timing row card Alice: .* row updated \([0-9.]*\) ms.*/\1/p' >"$E2E_WORK/rows"
+[ "$(wc -l <"$E2E_WORK/updates")" -eq 20 ] || fail "hci1 logged $(wc -l <"$E2E_WORK/updates") update timings for 20 picks"
+[ "$(wc -l <"$E2E_WORK/rows")" -ge 20 ] || fail "hci0 logged $(wc -l <"$E2E_WORK/rows") row timings for Alice's 20 picks"
+for p in 50 95; do
+  metric "ours_pick_to_signal_p$p" "$(cut -d' ' -f1 "$E2E_WORK/updates" | percentile $p)" ms
+  metric "scan_stop_before_signal_p$p" "$(cut -d' ' -f2 "$E2E_WORK/updates" | percentile $p)" ms
+  metric "ours_signal_to_row_p$p" "$(percentile $p <"$E2E_WORK/rows")" ms
+done
 awk -v p="$p95" 'BEGIN { exit !(p <= 1.5) }' || fail "pick -> visible p95 ${p95}s exceeds 1.5s"
 
 # 3. leave on hci2: gone (event left) from hci0 within 1.5 s.

@@ -1,7 +1,6 @@
 # `estimator watch` with no session scans by itself: on hci1, advertising
 # nothing, it sees every channel: a raw advertiser in the app's format on
 # hci0 (btmgmt, channel 1) and an estimator session on hci2 (channel 2).
-# pending: the session on hci2 was not shown by the standalone watch in the last runs (before the scan-pause fixes); rerun and clear
 # radios: 3
 # timeout: 120
 
