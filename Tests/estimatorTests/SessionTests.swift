@@ -231,8 +231,7 @@ import Testing
         #expect(radio.advertised.count == 2, "one restart for one loss")
         #expect(await session.status.radio == "advertising and scanning")
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast()
         await leaving.value
         await listening.value
     }
@@ -254,8 +253,7 @@ import Testing
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)
         let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: .seconds(1))
+        await passLeaveBroadcast()
         await leaving.value
         await listening.value
     }
