@@ -7,15 +7,9 @@
 set -euo pipefail
 bin=$1 fake=$2 runs=$3
 
+source "$(dirname "$0")/../../Tests/FakeBlueZServer/start.sh"
 dir=$(mktemp -d)
-export XDG_RUNTIME_DIR=$dir/run XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state
-mkdir -p "$dir/run"
-mkfifo "$dir/fake.in" "$dir/fake.out"
-"$fake" <"$dir/fake.in" >"$dir/fake.out" &
-exec 3>"$dir/fake.in" 4<"$dir/fake.out"
-# The fake's first line is its bus address; it serves until its stdin closes.
-read -r DBUS_SYSTEM_BUS_ADDRESS <&4
-export DBUS_SYSTEM_BUS_ADDRESS
+fake_bluez_start "$fake" "$dir"
 trap '"$bin" leave >/dev/null || true; exec 3>&-; wait; rm -rf "$dir"' EXIT
 "$bin" join --channel 1 --name bench >/dev/null
 

@@ -14,14 +14,9 @@ bin=$1 fake=$2 python=$3 peers=$4 interval=$5 card_every=$6 seconds=$7
 here=$(dirname "$0")
 warmup=5
 
+source "$here/../../Tests/FakeBlueZServer/start.sh"
 dir=$(mktemp -d)
-export XDG_RUNTIME_DIR=$dir/run XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state
-mkdir -p "$dir/run"
-mkfifo "$dir/fake.in" "$dir/fake.out"
-"$fake" <"$dir/fake.in" >"$dir/fake.out" &
-exec 3>"$dir/fake.in" 4<"$dir/fake.out"
-read -r DBUS_SYSTEM_BUS_ADDRESS <&4
-export DBUS_SYSTEM_BUS_ADDRESS
+fake_bluez_start "$fake" "$dir"
 bleak_pid=
 cleanup() {
     [ -z "$bleak_pid" ] || kill "$bleak_pid" 2>/dev/null || true

@@ -14,8 +14,7 @@ set -euo pipefail
 bin=$1 seconds=${2:-600}
 warmup=20
 dir=$(mktemp -d)
-export XDG_RUNTIME_DIR=$dir/run XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state LC_ALL=C.UTF-8
-mkdir -m 0700 "$dir/run"
+export LC_ALL=C.UTF-8
 fake_pid= watch_pid=
 finish() {
   "$bin/estimator" leave >/dev/null 2>&1 || true
@@ -27,12 +26,8 @@ finish() {
 trap finish EXIT
 fail() { echo "soak: FAIL: $*" >&2; exit 1; }
 
-mkfifo "$dir/fake.in" "$dir/fake.out"
-"$bin/fake-bluez" <"$dir/fake.in" >"$dir/fake.out" &
-fake_pid=$!
-exec 3>"$dir/fake.in" 4<"$dir/fake.out"
-read -r -t 30 DBUS_SYSTEM_BUS_ADDRESS <&4 || fail "fake-bluez printed no bus address"
-export DBUS_SYSTEM_BUS_ADDRESS
+source "$(dirname "$0")/../FakeBlueZServer/start.sh"
+fake_bluez_start "$bin/fake-bluez" "$dir" || fail "fake-bluez did not start"
 
 "$bin/estimator" join --channel 1 --name Soak >/dev/null
 session=$("$bin/estimator" status | sed -n 's/^session pid \([0-9]*\).*/\1/p')
