@@ -7,7 +7,7 @@
 set -euo pipefail
 bin=$1 fake=$2 runs=$3
 
-source "$(dirname "$0")/../../Tests/FakeBlueZServer/start.sh"
+source "$(dirname "$0")/../../Tests/Scripts/start-fake-bluez.sh"
 dir=$(mktemp -d)
 fake_bluez_start "$fake" "$dir"
 trap '"$bin" leave >/dev/null || true; exec 3>&-; wait; rm -rf "$dir"' EXIT

@@ -14,7 +14,7 @@ bin=$1 fake=$2 python=$3 peers=$4 interval=$5 card_every=$6 seconds=$7
 here=$(dirname "$0")
 warmup=5
 
-source "$here/../../Tests/FakeBlueZServer/start.sh"
+source "$here/../../Tests/Scripts/start-fake-bluez.sh"
 dir=$(mktemp -d)
 fake_bluez_start "$fake" "$dir"
 bleak_pid=

@@ -26,7 +26,7 @@ finish() {
 trap finish EXIT
 fail() { echo "soak: FAIL: $*" >&2; exit 1; }
 
-source "$(dirname "$0")/../FakeBlueZServer/start.sh"
+source "$(dirname "$0")/../Scripts/start-fake-bluez.sh"
 fake_bluez_start "$bin/fake-bluez" "$dir" || fail "fake-bluez did not start"
 
 "$bin/estimator" join --channel 1 --name Soak >/dev/null
