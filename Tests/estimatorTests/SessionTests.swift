@@ -88,9 +88,7 @@ import Testing
         await watched.wait(count: 3)
         #expect(await session.status.radio == "advertising and scanning", "recovered when the radio is back")
         #expect(lastAdvertised() == "010102전수열", "with the card picked while refused")
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast()
-        await leaving.value
+        await leave(session)
         await listening.value
     }
 
@@ -104,6 +102,23 @@ import Testing
         }
         #expect(radio.advertised == before)
         #expect(await session.channel == Channel(rawValue: 1))
+    }
+
+    /// A started session that listens to the radio, with a watcher's lines.
+    private func watchedSession() async throws -> (Session, listening: Task<Void, Never>, Lines) {
+        let session = try makeSession()
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        return (session, listening, watched)
+    }
+
+    /// Leaves `session`, moving the clock through its leave broadcast.
+    private func leave(_ session: Session, sleeping: Int = 1) async {
+        let leaving = Task { await session.leave() }
+        await passLeaveBroadcast(sleeping: sleeping)
+        await leaving.value
     }
 
     /// Runs a leave's broadcast to its end: moves the clock on by each half
@@ -146,9 +161,7 @@ import Testing
         radio.report(.heard(localName: Array("010208Bob".utf8), rssi: -60))
         radio.report(.heard(localName: Array("010108전수열".utf8), rssi: -40))  // my own, heard back
         radio.report(.heard(localName: Array("zz\u{1B}[2J".utf8), rssi: nil))  // not a packet
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast()
-        await leaving.value
+        await leave(session)
         await listening.value
         let table = await session.table
         #expect(table.peers.map(\.name).sorted() == ["Alice", "Bob", "전수열"])
@@ -176,19 +189,13 @@ import Testing
         let alice = try #require(await session.table.peers.first)
         #expect(alice.isStale, "6.5 s without a sighting")
         #expect(seen.isSet)
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast(sleeping: 2)  // the tick sleeps too
-        await leaving.value
+        await leave(session, sleeping: 2)  // the tick sleeps too
         await listening.value
         await ticking.value
     }
 
     @Test func radioLossIsReportedAndRecoveredWithTheCurrentName() async throws {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
+        let (session, listening, watched) = try await watchedSession()
         radio.report(.unavailable(.bluetoothdAbsent))
         await watched.wait(count: 3)
         #expect(await session.status.radio == RadioError.bluetoothdAbsent.description)
@@ -199,9 +206,7 @@ import Testing
         await watched.wait(count: 5)
         #expect(lastAdvertised() == "010103전수열", "re-registered with the card picked meanwhile")
         #expect(await session.status.radio == "advertising and scanning")
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast()
-        await leaving.value
+        await leave(session)
         await listening.value
         let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
         #expect(lines.first == .me(channel: 1, name: "전수열", card: .none, adapter: "hci0"))
@@ -211,11 +216,7 @@ import Testing
     }
 
     @Test func severalSignsOfRecoveryRestartTheRadioOnce() async throws {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
+        let (session, listening, watched) = try await watchedSession()
         // Events are handled in order: a sighting after them says they were.
         let marker = Array("010105Bob".utf8)
         radio.report(.available)  // while working: nothing to do
@@ -230,18 +231,12 @@ import Testing
         await watched.wait(count: 6)
         #expect(radio.advertised.count == 2, "one restart for one loss")
         #expect(await session.status.radio == "advertising and scanning")
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast()
-        await leaving.value
+        await leave(session)
         await listening.value
     }
 
     @Test func aRefusedRestartIsTriedAgain() async throws {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
+        let (session, listening, watched) = try await watchedSession()
         radio.report(.unavailable(.bluetoothdAbsent))
         radio.failNextStart(with: .failed("Failed to register advertisement"))
         radio.report(.available)
@@ -252,18 +247,12 @@ import Testing
         await watched.wait(count: 5)
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast()
-        await leaving.value
+        await leave(session)
         await listening.value
     }
 
     @Test func aLateWatcherGetsThePeersHeardSoFar() async throws {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let early = Lines()
-        await session.addWatcher { early.append($0) }
+        let (session, listening, early) = try await watchedSession()
         radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
         await early.wait(count: 3)  // the session has taken Alice in
         let late = Lines()
@@ -277,11 +266,7 @@ import Testing
     }
 
     @Test func watchersGetWhatIsHeard() async throws {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
+        let (session, listening, watched) = try await watchedSession()
         let hostile: [UInt8] = Array("0101".utf8) + [0x1B, 0xFF, 0x00, 0x0A]
         radio.report(.heard(localName: hostile, rssi: -70))
         await watched.wait(count: 3)
