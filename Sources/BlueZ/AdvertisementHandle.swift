@@ -147,6 +147,22 @@ public final class AdvertisementHandle: Sendable {
         }
     }
 
+    /// Has BlueZ program the unchanged advertisement into the controller again:
+    /// advertising starts afresh, which every peer scanning at that moment
+    /// reports. Controllers that filter duplicates strictly (and the emulated
+    /// ones) otherwise report a steady advertiser only when their scan starts,
+    /// and Linux drops a report that races the start of a discovery.
+    ///
+    /// Throws `.released` when the advertisement has ended.
+    public func announceAgain() throws {
+        if state.withLock({ $0.ended }) { throw BlueZError(.released, message: "the advertisement has ended") }
+        do {
+            try object.repeatProperties(["LocalName"], interface: Advertisement.interface)
+        } catch {
+            throw BlueZError(error)
+        }
+    }
+
     /// Unregisters the advertisement. Safe to call more than once, and after BlueZ
     /// released it.
     public func stop() async {

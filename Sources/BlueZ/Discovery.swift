@@ -20,8 +20,12 @@ extension Adapter {
     /// `jitter` varies each interval by up to that much either way, so two
     /// scanners that restart at the same moment (one bluetoothd brought them
     /// back together) do not keep their quiet gaps in step for ever.
+    ///
+    /// `whileStopped` runs at each restart as soon as scanning is off, for work
+    /// the controller refuses while it scans (re-announcing an advertisement).
     public func discover(
-        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero
+        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero,
+        whileStopped: (@Sendable () async -> Void)? = nil
     ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
         // Subscribe before anything starts, so no reception is missed.
@@ -43,7 +47,7 @@ extension Adapter {
             throw error
         }
         discovery.run(changes: changes, owners: owners, objects: objects,
-                      restartEvery: restartEvery, jitter: jitter, quiet: quiet)
+                      restartEvery: restartEvery, jitter: jitter, quiet: quiet, whileStopped: whileStopped)
         return discovery
     }
 
@@ -134,7 +138,7 @@ public final class Discovery: AsyncSequence, Sendable {
 
     func run<Owners: AsyncSequence & Sendable>(
         changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
-        restartEvery: Duration?, jitter: Duration, quiet: Duration
+        restartEvery: Duration?, jitter: Duration, quiet: Duration, whileStopped: (@Sendable () async -> Void)?
     ) where Owners.Element == String? {
         let continuation = self.continuation
         let (adapter, wanted) = (self.adapter, self.wanted)
@@ -183,6 +187,7 @@ public final class Discovery: AsyncSequence, Sendable {
                         try await Task.sleep(for: Self.interval(restartEvery, jitter: jitter))
                         try await scanLock.run {
                             try await adapter.call("StopDiscovery")
+                            await whileStopped?()
                             if quiet > .zero { try await Task.sleep(for: quiet) }
                             try await adapter.call("StartDiscovery")
                         }

@@ -52,6 +52,21 @@ public final class ExportedObject: Sendable {
         }
     }
 
+    /// Emits `PropertiesChanged` with the current values of `names`, unchanged:
+    /// for a peer that acts on the signal itself (BlueZ re-programs an
+    /// advertisement on each one).
+    public func repeatProperties(_ names: [String], interface: String) throws(DBusError) {
+        guard let declared = interfaces[interface] else { throw .invalidArguments("\(path) has no interface \(interface)") }
+        for name in names where !declared.properties.contains(where: { $0.name == name }) {
+            throw .invalidArguments("\(interface) has no property \(name)")
+        }
+        let core = connection.core
+        let path = self.path
+        guard core.loop.perform({ core.repeatProperties(path: path, interface: interface, names) }) else {
+            throw .disconnected()
+        }
+    }
+
     /// Emits a signal from this object.
     public func emit<each Argument: DBusEncodable>(
         interface: String, member: String, _ arguments: repeat each Argument

@@ -114,6 +114,19 @@ extension ConnectionCore {
             entry.values[interface, default: [:]][name] = value
             changed[.string(name)] = .variant(value)
         }
+        emitPropertiesChanged(path: path, interface: interface, changed)
+    }
+
+    /// Sends `PropertiesChanged` with the current values of `names`, though
+    /// they did not change.
+    func repeatProperties(path: ObjectPath, interface: String, _ names: [String]) {
+        guard let values = objects[path]?.values[interface] else { return }
+        var repeated: [Value: Value] = [:]
+        for name in names { if let value = values[name] { repeated[.string(name)] = .variant(value) } }
+        emitPropertiesChanged(path: path, interface: interface, repeated)
+    }
+
+    private func emitPropertiesChanged(path: ObjectPath, interface: String, _ changed: [Value: Value]) {
         guard !changed.isEmpty,
             let signal = try? Message.signal(path: path, interface: Self.properties, member: "PropertiesChanged"),
             (try? signal.append(contentsOf: [

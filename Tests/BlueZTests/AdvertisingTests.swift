@@ -28,10 +28,16 @@ import Testing
         #expect(change == .advertisementChanged(handle.path, ["LocalName": .string("010105Alice")]))
         #expect(handle.advertisement.localName == "010105Alice")
 
+        // Unchanged, announced again: BlueZ gets the signal all the same.
+        try handle.announceAgain()
+        let again = await fake.calls.next { if case .advertisementChanged = $0 { true } else { false } }
+        #expect(again == .advertisementChanged(handle.path, ["LocalName": .string("010105Alice")]))
+
         await handle.stop()
         let stopped = await fake.calls.next { if case .unregistered = $0 { true } else { false } }
         #expect(stopped == .unregistered(handle.path))
         await handle.stop()  // twice is harmless
+        #expect(throws: BlueZError.self) { try handle.announceAgain() }
     }
 
     @Test func intervalIsOfferedAsMinAndMaxInterval() async throws {

@@ -84,6 +84,27 @@ import Testing
         await discovery.stop()
     }
 
+    @Test func runsTheStoppedWorkBetweenStopAndStart() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        // The work makes a call the fake records in line with the others.
+        let marker: [String: Value] = ["Transport": .string("auto")]
+        let discovery = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], restartEvery: .milliseconds(20),
+            whileStopped: { try? await adapter.call("SetDiscoveryFilter", marker) })
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
+            $0 == .stopDiscovery || $0 == .startDiscovery || $0 == .setDiscoveryFilter(marker)
+        }
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+        for _ in 0..<2 {
+            #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+            #expect(await fake.calls.next(where: relevant) == .setDiscoveryFilter(marker))
+            #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        }
+        await discovery.stop()
+    }
+
     /// The fake follows the advertisement's `PropertiesChanged` on a task of its
     /// own, unordered against method calls; so the body waits, inside the pause,
     /// until the fake has seen the change. Every wait is for an event that comes

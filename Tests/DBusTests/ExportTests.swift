@@ -88,6 +88,12 @@ import Testing
         #expect(change.0 == Self.interface && change.1 == ["Name": .string("second")] && change.2.isEmpty)
         #expect(try await properties.get("Name") == .string("second"))
 
+        // An unchanged value sends nothing; a repeat sends the value as it is.
+        try object.setProperty("Name", .string("second"), interface: Self.interface)
+        try object.repeatProperties(["Level"], interface: Self.interface)
+        #expect(try #require(try await changeIterator.next()).1 == ["Level": .int16(3)])
+        #expect(throws: DBusError.self) { try object.repeatProperties(["Nope"], interface: Self.interface) }
+
         try await properties.set("Level", .int16(9))
         #expect(setLog.values.withLock { $0 } == [.int16(9)])
         #expect(try #require(try await changeIterator.next()).1 == ["Level": .int16(9)])

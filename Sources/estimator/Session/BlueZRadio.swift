@@ -56,8 +56,15 @@ final class BlueZRadio: SessionRadio {
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
             let discovery: Discovery
             do {
-                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
-                                                       jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet)
+                // Each restart also re-announces the advertisement, so peers
+                // hear it while their scans run: the report a scan start brings
+                // races Linux's discovery start (btmon: a report just before
+                // mgmt "Discovering" is dropped; 11 of 21 in one rig run),
+                // which left steady peers unheard for over 6 s.
+                discovery = try await adapter.discover(
+                    serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
+                    jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
+                    whileStopped: { try? handle.announceAgain() })
             } catch {
                 await handle.stop()
                 throw error
