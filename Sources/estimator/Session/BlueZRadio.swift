@@ -7,21 +7,23 @@ import Synchronization
 final class BlueZRadio: SessionRadio {
     /// The estimator service UUID (DESIGN §2), advertised and scanned for.
     static let serviceUUID = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
-    /// Discovery is restarted this often: controllers report an advertiser
-    /// about once per scan start, and a peer must be heard well within the
-    /// stale time (6 s) to stay fresh.
-    static let discoveryRestart: Duration = .seconds(2)
-    /// Each restart interval varies by up to this much: sessions hear each
-    /// other only in their quiet gaps, and two whose gaps fall together (one
-    /// bluetoothd restarted both, or chance at start) would otherwise stay
-    /// deaf to each other for good (seen in the rig: a peer stale within 60 s).
-    static let discoveryJitter: Duration = .milliseconds(400)
-    /// Scanning stays off this long at each restart. While this adapter scans,
-    /// Linux keeps its (legacy) advertising paused; in the quiet gap the
-    /// advertising is switched back on, which every peer scanning then hears
-    /// (measured in the rig: without the gap peers flapped stale every few
-    /// seconds; a scanner hears an advertiser start every time).
-    static let discoveryQuiet: Duration = .milliseconds(300)
+    /// Discovery is restarted this often, and the advertisement announced
+    /// again at each restart (see `start`): strict controllers and the
+    /// emulated ones report an advertiser only when their scan or its
+    /// advertising starts, and a peer must be heard well within the stale time
+    /// (6 s) to stay fresh: about four chances.
+    static let discoveryRestart: Duration = .milliseconds(1500)
+    /// Each restart interval varies by up to this much: a peer misses an
+    /// announcement made while its own scan is off, and two sessions whose
+    /// restarts fall together (one bluetoothd restarted both, or chance) would
+    /// otherwise miss each other's for many cycles in a row (seen in the rig:
+    /// a peer stale within 60 s with ±0.4 s).
+    static let discoveryJitter: Duration = .milliseconds(500)
+    /// Scanning stays off this long at each restart: the controller refuses a
+    /// new random address while it scans (btmon: LE Set Random Address →
+    /// Command Disallowed), and BlueZ applies the announcement within a few
+    /// milliseconds of the scan stop (btmon).
+    static let discoveryQuiet: Duration = .milliseconds(150)
 
     private struct State {
         var bluez: BlueZ?
@@ -111,7 +113,7 @@ final class BlueZRadio: SessionRadio {
                 // while it scans (measured: p95 pick -> seen 2.9 s without).
                 let reannounce = Task {
                     do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
-                    try? await discovery.pausing(settle: Self.discoveryQuiet) {}
+                    try? await discovery.pausing(settle: Self.discoveryQuiet) { try handle.announceAgain() }
                 }
                 state.withLock { $0.reannounce?.cancel(); $0.reannounce = reannounce }
             } else {
