@@ -58,6 +58,22 @@ import Testing
         _ = try await offPool { watch.finish() }
     }
 
+    @Test func advertisementReleasedWhileTheAdapterStaysIsRegisteredAgain() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
+        try await sandbox.run("pick", "3")
+        let watch = try sandbox.launch("watch", "--adapter", "hci0")
+        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        let fake = try sandbox.system.fake
+
+        try await fake.releaseAdvertisements(of: "hci0")
+        #expect(try await watch.nextLine(matching: "radio: \(RadioError.advertisementReleased.description)") != nil)
+        #expect(await Self.registration(of: "010103Ann", on: fake), "registered again, with the card")
+        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        try await sandbox.run("leave")
+        _ = try await offPool { watch.finish() }
+    }
+
     @Test func adapterPoweredOffAndOn() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "1", "--name", "Ann")

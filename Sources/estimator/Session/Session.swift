@@ -70,6 +70,9 @@ actor Session {
                 retry?.cancel()
                 radioProblem = problem
                 broadcast(.radio(radioState))
+                // BlueZ dropped the advertisement with bluetoothd and the
+                // adapter still there: no sign of recovery will follow.
+                if problem == .advertisementReleased, !hasEnded { await restartRadio() }
             case .available:
                 // Several signs of recovery may come for one loss: restart once.
                 guard !hasEnded, radioProblem != nil else { continue }

@@ -7,6 +7,9 @@
 # radios: 3
 # timeout: 300
 
+# Shown with the output when the scenario fails.
+trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done >&2' EXIT
+
 names=(전수열 Alice Bob)
 cards=(8 5 coffee)
 raw=(08 05 FE)
