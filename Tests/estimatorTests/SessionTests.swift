@@ -251,6 +251,17 @@ import Testing
         await listening.value
     }
 
+    @Test func aFailureNothingWillAnnounceTheEndOfIsRestartedAtOnce() async throws {
+        let (session, listening, watched) = try await watchedSession()
+        // As when a discovery restart fails and ends the discovery.
+        radio.report(.unavailable(.failed("Operation already in progress")))
+        await watched.wait(count: 4)  // the problem, then the radio back
+        #expect(radio.advertised.count == 2)
+        #expect(await session.status.radio == "advertising and scanning")
+        await leave(session)
+        await listening.value
+    }
+
     @Test func aLateWatcherGetsThePeersHeardSoFar() async throws {
         let (session, listening, early) = try await watchedSession()
         radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))

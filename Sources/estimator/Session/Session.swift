@@ -9,7 +9,7 @@ actor Session {
     /// How often stale peers are looked for.
     static let tickInterval: Duration = .milliseconds(500)
     /// How long after a refused restart the radio is tried again.
-    static let restartRetry: Duration = .seconds(2)
+    static let restartRetry: Duration = .seconds(1)
 
     let adapter: String
     let pid: Int32
@@ -70,9 +70,10 @@ actor Session {
                 retry?.cancel()
                 radioProblem = problem
                 broadcast(.radio(radioState))
-                // BlueZ dropped the advertisement with bluetoothd and the
-                // adapter still there: no sign of recovery will follow.
-                if problem == .advertisementReleased, !hasEnded { await restartRadio() }
+                // No sign of recovery will follow (BlueZ released the
+                // advertisement, or a call failed and ended the discovery):
+                // try again now, then every `restartRetry`.
+                if !problem.endIsAnnounced, !hasEnded { await restartRadio() }
             case .available:
                 // Several signs of recovery may come for one loss: restart once.
                 guard !hasEnded, radioProblem != nil else { continue }

@@ -86,9 +86,19 @@ enum RadioError: Error, Equatable, Sendable, CustomStringConvertible {
         case .accessDenied(let detail):
             "BlueZ refused access (\(detail)); run as a user allowed to use Bluetooth (group bluetooth) or check the D-Bus policy."
         case .advertisementReleased:
-            "BlueZ released the advertisement; the session re-registers it when the adapter is back."
+            "BlueZ released the advertisement; the session registers it again."
         case .failed(let detail):
             "BlueZ failed: \(detail)."
+        }
+    }
+
+    /// Whether the radio reports `.available` when this is over: bluetoothd
+    /// and adapters announce their return. For anything else the session
+    /// tries again by itself.
+    var endIsAnnounced: Bool {
+        switch self {
+        case .bluetoothdAbsent, .adapterNotFound, .adapterPoweredOff: true
+        default: false
         }
     }
 
