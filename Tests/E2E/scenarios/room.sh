@@ -3,7 +3,6 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
-# pending: last runs: pick -> visible p95 1.40-2.78 s (target 1.5 s); leave -> gone 1.99 s (target 1.5 s); kill -9 -> stale 5.7 s passes, but Alice turned stale on hci0 once within the 60 s (scan-restart phases of two sessions can line up)
 # radios: 3
 # timeout: 300
 
