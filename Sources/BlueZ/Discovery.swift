@@ -108,32 +108,37 @@ public final class Discovery: AsyncSequence, Sendable {
     /// Runs `body` with scanning stopped, keeps it stopped for `settle` more,
     /// then scans again; returns what `body` returned.
     ///
-    /// Linux cannot change a legacy controller's advertisement while it scans
-    /// actively: it pauses advertising for the scan, and the random-address
-    /// change an advertisement update needs is refused ("Command Disallowed"),
-    /// which leaves the advertiser silent. Measured in the rig (btvirt, kernel
-    /// 6.1). So an advertisement is updated with the discovery paused; `settle`
-    /// covers bluetoothd applying the change after the call that asked for it
-    /// returned (a `PropertiesChanged` is a signal: there is no reply to wait for).
+    /// A controller refuses the new random address an advertisement change
+    /// needs while it scans ("LE Set Random Address → Command Disallowed",
+    /// measured in the rig: btvirt, kernel 6.1), which leaves the advertiser
+    /// silent. So an advertisement is changed with the discovery paused;
+    /// `settle` covers bluetoothd applying the change after the call that
+    /// asked for it returned (a `PropertiesChanged` is a signal: there is no
+    /// reply to wait for).
+    ///
+    /// A pause, once begun, runs to its end even if the caller is cancelled:
+    /// a cancelled call could not start scanning again.
     @discardableResult
     public func pausing<Result: Sendable>(
-        settle: Duration, _ body: @Sendable () async throws -> Result
+        settle: Duration, _ body: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         let adapter = self.adapter
-        return try await scanLock.run { [self] in
-            guard !stopped.load(ordering: .acquiring) else { return try await body() }
-            try await adapter.call("StopDiscovery")
-            let result: Result
-            do {
-                result = try await body()
-                try await Task.sleep(for: settle)
-            } catch {
-                try? await adapter.call("StartDiscovery")
-                throw error
+        return try await Task { [self] in
+            try await scanLock.run {
+                guard !stopped.load(ordering: .acquiring) else { return try await body() }
+                try await adapter.call("StopDiscovery")
+                let result: Result
+                do {
+                    result = try await body()
+                    try await Task.sleep(for: settle)
+                } catch {
+                    try? await adapter.call("StartDiscovery")
+                    throw error
+                }
+                try await adapter.call("StartDiscovery")
+                return result
             }
-            try await adapter.call("StartDiscovery")
-            return result
-        }
+        }.value
     }
 
     func run<Owners: AsyncSequence & Sendable>(

@@ -20,9 +20,9 @@ protocol SessionRadio: Sendable {
     @discardableResult
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
 
-    /// Stops scanning and keeps advertising, for the leave broadcast: Linux
-    /// keeps a legacy controller's advertising paused while it scans, so the
-    /// advertisement comes back on the air, and stays, once scanning is off.
+    /// Stops scanning and keeps advertising, for the second half of the leave
+    /// broadcast (measured in the rig: leave -> gone 0.5-1.4 s in 4 runs, and
+    /// 0.6-2.8 s in 2 runs announcing card none again instead).
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 

@@ -2,11 +2,11 @@
 # fault-bluetoothd-crash.sh runs this with KILL, a crash) and started again.
 # The session on hci0 (Ann) says so in `status` while it is gone and keeps a
 # pick made meanwhile; when org.bluez returns it re-registers and rescans by
-# itself. The peer is a plain scanner on hci1 (bluetoothctl, scanning without
-# pause as the Estimator app does), started again once bluetoothd is back: it
-# hears Ann's advertisement start, at Ann's registration and at each of her
-# discovery restarts. Figure: from org.bluez back on the bus to Ann's new
-# card heard on hci1 (target: within 5 s).
+# itself. The peer is `estimator watch` alone on hci1 (scanning for
+# itself, advertising nothing, as a teammate who only watches), started again
+# once bluetoothd is back, since the one bluetoothd serves both radios here.
+# Figure: from org.bluez back on the bus to Ann's new card in the peer's
+# table (target: within 5 s).
 # radios: 2
 # timeout: 120
 
@@ -15,29 +15,10 @@ trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f";
   grep -a -E "^----|discovering_callback|_discovery\(\)|add_client_complete|register_advertisement|Failed|Refreshing" \
     "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /" >&2' EXIT
 
-# scan_start, with a transport filter: without one BlueZ ignores advertisers
-# that are not discoverable, as a session's advertisement is not (air.sh).
-# After a crash the kernel goes on with the dead daemon's scan until its
-# timeout (10.24 s), and BlueZ answers InProgress meanwhile: ask again.
-scan_le() {
-  echo "$1" >"$E2E_WORK/scanner.hci"
-  bg_start scanner bluetoothctl
-  bg_send scanner "select $(adapter_address "$1")"
-  for line in "menu scan" "transport le" "back"; do bg_send scanner "$line"; done
-  local deadline=$(($(now_ms) + 20000)) answer
-  while :; do
-    bg_send scanner "scan on"
-    answer=$(bg_await scanner 'Discovery started|Failed to start discovery' 5 | tail -n 1) || true
-    [[ $answer == *"Discovery started"* ]] && return
-    [ "$(now_ms)" -lt $deadline ] || fail "hci$1's scanner could not start discovery within 20 s: ${answer:-no answer}"
-    sleep 1  # pacing the retries, not waiting for an event
-  done
-}
-
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator pick --adapter hci0 5 >/dev/null
-scan_le 1
-scan_expect_name '010105Ann' 20 >/dev/null
+bg_start peer estimator watch --adapter hci1 --channel 1 --json
+bg_expect peer '"name":"Ann","card":"5"' 20 >/dev/null
 
 radio_says() { estimator status --adapter "$1" | tee "$E2E_WORK/status-$1" | grep -q "radio: $2"; }
 active_instances() {
@@ -54,15 +35,15 @@ estimator status --adapter hci0 | sed 's/^/status while gone: /'
 reply=$(estimator pick --adapter hci0 8) || fail "pick while bluetoothd is gone failed"
 [[ $reply == *"on the air once the radio is back"* ]] || fail "pick while bluetoothd is gone said: $reply"
 
-scan_stop || true  # ended by TERM
+bg_stop peer || true  # it ends with an error when bluetoothd leaves
 echo "---- bluetoothd started $(date +%T.%3N)" >>"$E2E_WORK/bluetoothd.log"
 "$BLUETOOTHD" -n -d --experimental >>"$E2E_WORK/bluetoothd.log" 2>&1 &
 echo $! >"$E2E_WORK/bluetoothd.pid"
 until bus_has_name org.bluez; do sleep 0.05; done
 back=$(now_ms)
 adapter_ready 1
-scan_le 1
-scan_expect_name '010108Ann' 20 >/dev/null
+bg_start peer2 estimator watch --adapter hci1 --channel 1 --json
+bg_expect peer2 '"name":"Ann","card":"8"' 20 >/dev/null
 seen=$(($(now_ms) - back))
 metric "after_${signal,,}_card_seen" "$(awk -v ms=$seen 'BEGIN { printf "%.2f", ms / 1000 }')" s
 wait_until 10 radio_says hci0 'advertising and scanning'
