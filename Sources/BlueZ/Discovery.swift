@@ -20,12 +20,20 @@ extension Adapter {
     /// `jitter` varies each interval by up to that much either way, so two
     /// scanners that restart at the same moment (one bluetoothd brought them
     /// back together) do not keep their quiet gaps in step for ever.
+    ///
+    /// `onSighting`, when given, takes every sighting instead of the sequence
+    /// (which then carries only restarts and the end), synchronously on the bus
+    /// connection's reading thread as BlueZ's signal is read: a consumer that
+    /// keeps a table wakes nothing else per reception. It must return quickly.
     public func discover(
-        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero
+        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero,
+        onSighting: (@Sendable (Sighting) -> Void)? = nil
     ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
+        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), onSighting: onSighting)
         // Subscribe before anything starts, so no reception is missed.
-        let changes = try await manager.changes(under: path)
+        let changes = try await manager.handleChanges(
+            under: path, interfaces: [Sighting.deviceInterface], ended: discovery.connectionEnded, discovery.apply)
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let filter: [String: Value] = [
             "Transport": .string("le"),
@@ -34,7 +42,6 @@ extension Adapter {
         ]
         try await call("SetDiscoveryFilter", filter)
         try await call("StartDiscovery")
-        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }))
         let objects: [ObjectPath: InterfaceProperties]
         do {
             objects = try await manager.objects()
@@ -42,8 +49,7 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, owners: owners, objects: objects,
-                      restartEvery: restartEvery, jitter: jitter, quiet: quiet)
+        discovery.run(changes: changes, owners: owners, objects: objects, restartEvery: restartEvery, jitter: jitter, quiet: quiet)
         return discovery
     }
 
@@ -73,14 +79,22 @@ public final class Discovery: AsyncSequence, Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let stopped = Atomic<Bool>(false)
     private let scanLock = ScanLock()
+    private let deliver: @Sendable (Sighting) -> Void
+    /// BlueZ's objects as last heard, kept on the bus's reading thread. Nil until
+    /// the snapshot is in; changes read before it wait in `early`.
+    private let cache = Mutex<(objects: ObjectCache?, early: [ObjectChange])>((nil, []))
+    private let changes = Mutex<SignalHandler?>(nil)
 
-    init(adapter: Adapter, wanted: Set<String>) {
+    init(adapter: Adapter, wanted: Set<String>, onSighting: (@Sendable (Sighting) -> Void)?) {
         self.adapter = adapter
         self.wanted = wanted
-        (stream, continuation) = AsyncThrowingStream.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, any Error>.makeStream()
+        (self.stream, self.continuation) = (stream, continuation)
+        deliver = onSighting ?? { continuation.yield(.sighting($0)) }
     }
 
     deinit {
+        changes.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         guard !stopped.load(ordering: .acquiring) else { return }
         // Nobody can wait here: ask BlueZ to stop and move on.
@@ -95,6 +109,7 @@ public final class Discovery: AsyncSequence, Sendable {
     /// Stops discovering and ends the sequence. Safe to call more than once.
     public func stop() async {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        changes.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         continuation.finish()
         // The adapter may be gone or off already; then there is nothing to stop.
@@ -133,33 +148,26 @@ public final class Discovery: AsyncSequence, Sendable {
     }
 
     func run<Owners: AsyncSequence & Sendable>(
-        changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
+        changes handler: SignalHandler, owners: Owners, objects: [ObjectPath: InterfaceProperties],
         restartEvery: Duration?, jitter: Duration, quiet: Duration
     ) where Owners.Element == String? {
         let continuation = self.continuation
-        let (adapter, wanted) = (self.adapter, self.wanted)
-        let listener = Task {
-            var cache = ObjectCache(objects.filter { $0.key.isDescendant(of: adapter.path) })
+        let adapter = self.adapter
+        changes.withLock { $0 = handler }
+        // The snapshot, then what arrived while it was read, in order; the
+        // reading thread waits on the lock meanwhile, so nothing overtakes.
+        cache.withLock { cache in
+            var objects = ObjectCache(objects.filter { $0.key.isDescendant(of: adapter.path) })
             let now = ContinuousClock.now
-            for (path, interfaces) in cache.objects.sorted(by: { $0.key < $1.key }) {
+            for (path, interfaces) in objects.objects.sorted(by: { $0.key < $1.key }) {
                 if let device = interfaces[Sighting.deviceInterface],
                     let sighting = Sighting(device: path, properties: device, wanted: wanted, time: now)
                 {
-                    continuation.yield(.sighting(sighting))
+                    deliver(sighting)
                 }
             }
-            do {
-                for try await change in changes {
-                    if let event = Self.apply(change, to: &cache, adapter: adapter, wanted: wanted) {
-                        continuation.yield(event)
-                    } else if case .removed(adapter.path, let interfaces) = change, interfaces.contains(Adapter.interface) {
-                        throw BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away")
-                    }
-                }
-            } catch is CancellationError {
-            } catch {
-                continuation.finish(throwing: (error as? DBusError).map(BlueZError.init) ?? error)
-            }
+            for change in cache.early { apply(change, to: &objects) }
+            cache = (objects, [])
         }
         // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
         let watcher = Task {
@@ -174,7 +182,7 @@ public final class Discovery: AsyncSequence, Sendable {
             guard !Task.isCancelled else { return }
             continuation.finish(throwing: BlueZError(.bluetoothdAbsent, message: "bluetoothd left the bus"))
         }
-        var started = [listener, watcher]
+        var started = [watcher]
         if let restartEvery {
             let scanLock = self.scanLock
             started.append(Task {
@@ -206,26 +214,37 @@ public final class Discovery: AsyncSequence, Sendable {
         return every + .microseconds(Int64.random(in: -spread...spread))
     }
 
-    /// Applies one change; returns the sighting it means, if any.
-    private static func apply(
-        _ change: ObjectChange, to cache: inout ObjectCache, adapter: Adapter, wanted: Set<String>
-    ) -> DiscoveryEvent? {
+    /// Takes one change, on the bus's reading thread.
+    func apply(_ change: ObjectChange) {
+        cache.withLock { cache in
+            guard var objects = cache.objects else { return cache.early.append(change) }
+            cache.objects = nil  // moved out, so the dictionaries are changed in place
+            apply(change, to: &objects)
+            cache.objects = objects
+        }
+    }
+
+    /// The connection to the bus was lost.
+    func connectionEnded(_ error: DBusError) { continuation.finish(throwing: BlueZError(error)) }
+
+    /// Applies one change and delivers the sighting it means, if any; the
+    /// adapter's removal ends the discovery.
+    private func apply(_ change: ObjectChange, to cache: inout ObjectCache) {
         let path = change.path
         switch change {
         case .added(_, let interfaces):
             cache.apply(change)
-            guard interfaces[Sighting.deviceInterface] != nil, let merged = cache[path, Sighting.deviceInterface]
-            else { return nil }
-            return Sighting(device: path, properties: merged, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
+            guard interfaces[Sighting.deviceInterface] != nil, let merged = cache[path, Sighting.deviceInterface] else { return }
+            Sighting(device: path, properties: merged, wanted: wanted, time: .now).map(deliver)
         case .propertiesChanged(_, Sighting.deviceInterface, let changed, _):
             let properties = cache.apply(change) ?? [:]
-            guard !Sighting.receptionProperties.isDisjoint(with: changed.keys) else { return nil }
-            return Sighting(device: path, properties: properties, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
-        case .removed:
+            guard !Sighting.receptionProperties.isDisjoint(with: changed.keys) else { return }
+            Sighting(device: path, properties: properties, wanted: wanted, time: .now).map(deliver)
+        case .removed(adapter.path, let interfaces) where interfaces.contains(Adapter.interface):
             cache.apply(change)
-            return nil
-        case .propertiesChanged:
-            return nil
+            continuation.finish(throwing: BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away"))
+        case .removed, .propertiesChanged:
+            cache.apply(change)
         }
     }
 }
