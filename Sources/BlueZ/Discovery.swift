@@ -32,8 +32,8 @@ extension Adapter {
         let manager = ObjectManager(bus: bus)
         let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), onSighting: onSighting)
         // Subscribe before anything starts, so no reception is missed.
-        let changes = try await manager.handleChanges(
-            under: path, interfaces: [Sighting.deviceInterface], ended: discovery.connectionEnded, discovery.apply)
+        let changes = try await manager.handleSignals(
+            under: path, interfaces: [Sighting.deviceInterface], ended: discovery.connectionEnded, discovery.take)
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let filter: [String: Value] = [
             "Transport": .string("le"),
@@ -80,9 +80,9 @@ public final class Discovery: AsyncSequence, Sendable {
     private let stopped = Atomic<Bool>(false)
     private let scanLock = ScanLock()
     private let deliver: @Sendable (Sighting) -> Void
-    /// BlueZ's objects as last heard, kept on the bus's reading thread. Nil until
-    /// the snapshot is in; changes read before it wait in `early`.
-    private let cache = Mutex<(objects: ObjectCache?, early: [ObjectChange])>((nil, []))
+    /// The adapter's devices as last heard, kept on the bus's reading thread.
+    /// Nil until the snapshot is in; signals read before it wait in `early`.
+    private let cache = Mutex<(devices: [ObjectPath: DeviceRecord]?, early: [Message])>((nil, []))
     private let changes = Mutex<SignalHandler?>(nil)
 
     init(adapter: Adapter, wanted: Set<String>, onSighting: (@Sendable (Sighting) -> Void)?) {
@@ -157,17 +157,16 @@ public final class Discovery: AsyncSequence, Sendable {
         // The snapshot, then what arrived while it was read, in order; the
         // reading thread waits on the lock meanwhile, so nothing overtakes.
         cache.withLock { cache in
-            var objects = ObjectCache(objects.filter { $0.key.isDescendant(of: adapter.path) })
-            let now = ContinuousClock.now
-            for (path, interfaces) in objects.objects.sorted(by: { $0.key < $1.key }) {
-                if let device = interfaces[Sighting.deviceInterface],
-                    let sighting = Sighting(device: path, properties: device, wanted: wanted, time: now)
-                {
-                    deliver(sighting)
-                }
+            var devices: [ObjectPath: DeviceRecord] = [:]
+            for (path, interfaces) in objects where path.isDescendant(of: adapter.path) {
+                if let device = interfaces[Sighting.deviceInterface] { devices[path] = DeviceRecord(properties: device) }
             }
-            for change in cache.early { apply(change, to: &objects) }
-            cache = (objects, [])
+            let now = ContinuousClock.now
+            for (path, device) in devices.sorted(by: { $0.key < $1.key }) {
+                device.sighting(device: path, wanted: wanted, time: now).map(deliver)
+            }
+            for message in cache.early { take(message, devices: &devices) }
+            cache = (devices, [])
         }
         // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
         let watcher = Task {
@@ -214,37 +213,50 @@ public final class Discovery: AsyncSequence, Sendable {
         return every + .microseconds(Int64.random(in: -spread...spread))
     }
 
-    /// Takes one change, on the bus's reading thread.
-    func apply(_ change: ObjectChange) {
+    /// Takes one of org.bluez's signals, on the bus's reading thread.
+    func take(_ message: Message) {
         cache.withLock { cache in
-            guard var objects = cache.objects else { return cache.early.append(change) }
-            cache.objects = nil  // moved out, so the dictionaries are changed in place
-            apply(change, to: &objects)
-            cache.objects = objects
+            guard var devices = cache.devices else { return cache.early.append(message) }
+            cache.devices = nil  // moved out, so the records are changed in place
+            take(message, devices: &devices)
+            cache.devices = devices
         }
     }
 
     /// The connection to the bus was lost.
     func connectionEnded(_ error: DBusError) { continuation.finish(throwing: BlueZError(error)) }
 
-    /// Applies one change and delivers the sighting it means, if any; the
-    /// adapter's removal ends the discovery.
-    private func apply(_ change: ObjectChange, to cache: inout ObjectCache) {
-        let path = change.path
+    /// Applies one signal and delivers the sighting it means, if any; the
+    /// adapter's removal ends the discovery. A signal that does not decode
+    /// (not BlueZ's shape) is skipped.
+    private func take(_ message: Message, devices: inout [ObjectPath: DeviceRecord]) {
+        guard message.member == "PropertiesChanged" else {
+            if let change = try? ObjectManager.decode(message) { apply(change, to: &devices) }
+            return
+        }
+        // The bus sends only Device1's changes under the adapter (see ObjectManager.rules).
+        guard let path = message.path, path.isDescendant(of: adapter.path) else { return }
+        var reader = message.makeReader()
+        var device = devices.removeValue(forKey: path) ?? DeviceRecord()
+        defer { devices[path] = device }
+        guard (try? reader.read(String.self)) == Sighting.deviceInterface, (try? device.apply(&reader)) == true else { return }
+        device.sighting(device: path, wanted: wanted, time: .now).map(deliver)
+    }
+
+    private func apply(_ change: ObjectChange, to devices: inout [ObjectPath: DeviceRecord]) {
         switch change {
-        case .added(_, let interfaces):
-            cache.apply(change)
-            guard interfaces[Sighting.deviceInterface] != nil, let merged = cache[path, Sighting.deviceInterface] else { return }
-            Sighting(device: path, properties: merged, wanted: wanted, time: .now).map(deliver)
-        case .propertiesChanged(_, Sighting.deviceInterface, let changed, _):
-            let properties = cache.apply(change) ?? [:]
-            guard !Sighting.receptionProperties.isDisjoint(with: changed.keys) else { return }
-            Sighting(device: path, properties: properties, wanted: wanted, time: .now).map(deliver)
+        case .added(let path, let interfaces):
+            guard path.isDescendant(of: adapter.path), let properties = interfaces[Sighting.deviceInterface] else { return }
+            let device = DeviceRecord(properties: properties)
+            devices[path] = device
+            device.sighting(device: path, wanted: wanted, time: .now).map(deliver)
         case .removed(adapter.path, let interfaces) where interfaces.contains(Adapter.interface):
-            cache.apply(change)
+            devices = [:]
             continuation.finish(throwing: BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away"))
-        case .removed, .propertiesChanged:
-            cache.apply(change)
+        case .removed(let path, let interfaces):
+            if interfaces.contains(Sighting.deviceInterface) { devices[path] = nil }
+        case .propertiesChanged:
+            break
         }
     }
 }

@@ -45,21 +45,16 @@ struct ObjectManager: Sendable {
         }
     }
 
-    /// Runs `handler` for each change under `root` to `interfaces`' properties (and
-    /// every addition and removal), on the bus connection's reading thread as each
-    /// signal is read (see `Connection.handleSignals`). Signals that do not decode
-    /// are skipped. `ended` runs if the connection is lost.
-    func handleChanges(
+    /// Runs `handler` for each signal `changes(under:interfaces:)` would decode,
+    /// undecoded, on the bus connection's reading thread as it is read (see
+    /// `Connection.handleSignals`), for a consumer that reads only what it needs.
+    /// `ended` runs if the connection is lost.
+    func handleSignals(
         under root: ObjectPath, interfaces: [String], ended: @escaping @Sendable (DBusError) -> Void,
-        _ handler: @escaping @Sendable (ObjectChange) -> Void
+        _ handler: @escaping @Sendable (Message) -> Void
     ) async throws -> SignalHandler {
         let rules = Self.rules(under: root, interfaces: interfaces)
-        return try await BlueZError.mapping {
-            try await bus.handleSignals(matchingAny: rules, ended: ended) { message in
-                guard let change = try? Self.decode(message), change.path.isDescendant(of: root) else { return }
-                handler(change)
-            }
-        }
+        return try await BlueZError.mapping { try await bus.handleSignals(matchingAny: rules, ended: ended, handler) }
     }
 
     /// org.bluez's object additions and removals, and the wanted interfaces' property
