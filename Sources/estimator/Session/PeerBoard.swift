@@ -23,7 +23,13 @@ final class PeerBoard: Sendable {
         var table: PeerTable
         /// Whether every reception goes to the session, not only row changes.
         var forwardsAll = false
+        /// Local names decoded lately: a peer repeats its own until its card
+        /// changes, and decoding it anew was a third of the table's work.
+        var packets: [[UInt8]: Packet] = [:]
     }
+
+    /// Most local names kept decoded; a flood of names only empties the cache.
+    static let packetCacheSize = 256
 
     private let state: Mutex<State>
     private let clock: any SessionClock
@@ -48,7 +54,7 @@ final class PeerBoard: Sendable {
     func take(_ reception: Reception) {
         state.withLock { state in
             var events: [PeerEvent] = []
-            if let packet = try? Packet(decoding: reception.localName) {
+            if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
                 events = state.table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
                                                           rssi: reception.rssi, time: clock.now))
             }
@@ -57,6 +63,13 @@ final class PeerBoard: Sendable {
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
                               events: events))
         }
+    }
+
+    private static func decode(_ localName: [UInt8], into cache: inout [[UInt8]: Packet]) -> Packet? {
+        guard let packet = try? Packet(decoding: localName) else { return nil }
+        if cache.count >= packetCacheSize { cache.removeAll(keepingCapacity: true) }
+        cache[localName] = packet
+        return packet
     }
 
     /// Applies the passage of time (see `PeerTable.tick`).
