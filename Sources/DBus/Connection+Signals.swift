@@ -133,12 +133,15 @@ final class Subscription: @unchecked Sendable {
     /// A signal matching any of them is delivered.
     let rules: [CompiledMatchRule]
     private let sink: Sink
+    /// The sink's handler, if it has one, taken out once rather than per signal.
+    private let handler: (@Sendable (Message) -> Void)?
     /// The signals of the current dispatch round (loop thread only).
     private var batch: [Message] = []
 
     init(rules: [CompiledMatchRule], sink: Sink) {
         self.rules = rules
         self.sink = sink
+        if case .handler(let handler, _) = sink { self.handler = handler } else { handler = nil }
     }
 
     /// Whether its consumer is so far behind that the connection should stop reading.
@@ -148,10 +151,7 @@ final class Subscription: @unchecked Sendable {
     }
 
     func deliver(_ message: Message) {
-        switch sink {
-        case .stream: batch.append(message)
-        case .handler(let handler, _): handler(message)
-        }
+        if let handler { handler(message) } else { batch.append(message) }
     }
 
     /// Hands the round's signals to the consumer.
