@@ -32,8 +32,10 @@ extension Adapter {
         let manager = ObjectManager(bus: bus)
         let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), onSighting: onSighting)
         // Subscribe before anything starts, so no reception is missed.
+        // Weakly: the connection holds the handler, and a dropped discovery must still end.
         let changes = try await manager.handleSignals(
-            under: path, interfaces: [Sighting.deviceInterface], ended: discovery.connectionEnded, discovery.take)
+            under: path, interfaces: [Sighting.deviceInterface], ended: { [weak discovery] in discovery?.connectionEnded($0) }
+        ) { [weak discovery] in discovery?.take($0) }
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let filter: [String: Value] = [
             "Transport": .string("le"),
