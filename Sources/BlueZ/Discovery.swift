@@ -23,13 +23,22 @@ extension Adapter {
     ///
     /// `whileStopped` runs at each restart as soon as scanning is off, for work
     /// the controller refuses while it scans (re-announcing an advertisement).
+    ///
+    /// `onSighting`, when given, takes every sighting instead of the sequence
+    /// (which then carries only restarts and the end), synchronously on the bus
+    /// connection's reading thread as BlueZ's signal is read: a consumer that
+    /// keeps a table wakes nothing else per reception. It must return quickly.
     public func discover(
         serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero,
-        whileStopped: (@Sendable () async -> Void)? = nil
+        whileStopped: (@Sendable () async -> Void)? = nil, onSighting: (@Sendable (Sighting) -> Void)? = nil
     ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
+        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), onSighting: onSighting)
         // Subscribe before anything starts, so no reception is missed.
-        let changes = try await manager.changes(under: path)
+        // Weakly: the connection holds the handler, and a dropped discovery must still end.
+        let changes = try await manager.handleSignals(
+            under: path, interfaces: [Sighting.deviceInterface], ended: { [weak discovery] in discovery?.connectionEnded($0) }
+        ) { [weak discovery] in discovery?.take($0) }
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let filter: [String: Value] = [
             "Transport": .string("le"),
@@ -38,7 +47,6 @@ extension Adapter {
         ]
         try await call("SetDiscoveryFilter", filter)
         try await call("StartDiscovery")
-        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }))
         let objects: [ObjectPath: InterfaceProperties]
         do {
             objects = try await manager.objects()
@@ -77,14 +85,22 @@ public final class Discovery: AsyncSequence, Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let stopped = Atomic<Bool>(false)
     private let scanLock = ScanLock()
+    private let deliver: @Sendable (Sighting) -> Void
+    /// The adapter's devices as last heard, kept on the bus's reading thread.
+    /// Nil until the snapshot is in; signals read before it wait in `early`.
+    private let cache = Mutex<(devices: [ObjectPath: DeviceRecord]?, early: [Message])>((nil, []))
+    private let changes = Mutex<SignalHandler?>(nil)
 
-    init(adapter: Adapter, wanted: Set<String>) {
+    init(adapter: Adapter, wanted: Set<String>, onSighting: (@Sendable (Sighting) -> Void)?) {
         self.adapter = adapter
         self.wanted = wanted
-        (stream, continuation) = AsyncThrowingStream.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, any Error>.makeStream()
+        (self.stream, self.continuation) = (stream, continuation)
+        deliver = onSighting ?? { continuation.yield(.sighting($0)) }
     }
 
     deinit {
+        changes.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         guard !stopped.load(ordering: .acquiring) else { return }
         // Nobody can wait here: ask BlueZ to stop and move on.
@@ -99,6 +115,7 @@ public final class Discovery: AsyncSequence, Sendable {
     /// Stops discovering and ends the sequence. Safe to call more than once.
     public func stop() async {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        changes.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         continuation.finish()
         // The adapter may be gone or off already; then there is nothing to stop.
@@ -142,33 +159,25 @@ public final class Discovery: AsyncSequence, Sendable {
     }
 
     func run<Owners: AsyncSequence & Sendable>(
-        changes: SignalStream<ObjectChange>, owners: Owners, objects: [ObjectPath: InterfaceProperties],
+        changes handler: SignalHandler, owners: Owners, objects: [ObjectPath: InterfaceProperties],
         restartEvery: Duration?, jitter: Duration, quiet: Duration, whileStopped: (@Sendable () async -> Void)?
     ) where Owners.Element == String? {
         let continuation = self.continuation
-        let (adapter, wanted) = (self.adapter, self.wanted)
-        let listener = Task {
-            var cache = ObjectCache(objects.filter { $0.key.isDescendant(of: adapter.path) })
+        let adapter = self.adapter
+        changes.withLock { $0 = handler }
+        // The snapshot, then what arrived while it was read, in order; the
+        // reading thread waits on the lock meanwhile, so nothing overtakes.
+        cache.withLock { cache in
+            var devices: [ObjectPath: DeviceRecord] = [:]
+            for (path, interfaces) in objects where path.isDescendant(of: adapter.path) {
+                if let device = interfaces[Sighting.deviceInterface] { devices[path] = DeviceRecord(properties: device) }
+            }
             let now = ContinuousClock.now
-            for (path, interfaces) in cache.objects.sorted(by: { $0.key < $1.key }) {
-                if let device = interfaces[Sighting.deviceInterface],
-                    let sighting = Sighting(device: path, properties: device, wanted: wanted, time: now)
-                {
-                    continuation.yield(.sighting(sighting))
-                }
+            for (path, device) in devices.sorted(by: { $0.key < $1.key }) {
+                device.sighting(device: path, wanted: wanted, time: now).map(deliver)
             }
-            do {
-                for try await change in changes {
-                    if let event = Self.apply(change, to: &cache, adapter: adapter, wanted: wanted) {
-                        continuation.yield(event)
-                    } else if case .removed(adapter.path, let interfaces) = change, interfaces.contains(Adapter.interface) {
-                        throw BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away")
-                    }
-                }
-            } catch is CancellationError {
-            } catch {
-                continuation.finish(throwing: (error as? DBusError).map(BlueZError.init) ?? error)
-            }
+            for message in cache.early { take(message, devices: &devices) }
+            cache = (devices, [])
         }
         // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
         let watcher = Task {
@@ -183,7 +192,7 @@ public final class Discovery: AsyncSequence, Sendable {
             guard !Task.isCancelled else { return }
             continuation.finish(throwing: BlueZError(.bluetoothdAbsent, message: "bluetoothd left the bus"))
         }
-        var started = [listener, watcher]
+        var started = [watcher]
         if let restartEvery {
             let scanLock = self.scanLock
             started.append(Task {
@@ -216,26 +225,50 @@ public final class Discovery: AsyncSequence, Sendable {
         return every + .microseconds(Int64.random(in: -spread...spread))
     }
 
-    /// Applies one change; returns the sighting it means, if any.
-    private static func apply(
-        _ change: ObjectChange, to cache: inout ObjectCache, adapter: Adapter, wanted: Set<String>
-    ) -> DiscoveryEvent? {
-        let path = change.path
+    /// Takes one of org.bluez's signals, on the bus's reading thread.
+    func take(_ message: Message) {
+        cache.withLock { cache in
+            guard var devices = cache.devices else { return cache.early.append(message) }
+            cache.devices = nil  // moved out, so the records are changed in place
+            take(message, devices: &devices)
+            cache.devices = devices
+        }
+    }
+
+    /// The connection to the bus was lost.
+    func connectionEnded(_ error: DBusError) { continuation.finish(throwing: BlueZError(error)) }
+
+    /// Applies one signal and delivers the sighting it means, if any; the
+    /// adapter's removal ends the discovery. A signal that does not decode
+    /// (not BlueZ's shape) is skipped.
+    private func take(_ message: Message, devices: inout [ObjectPath: DeviceRecord]) {
+        guard message.member == "PropertiesChanged" else {
+            if let change = try? ObjectManager.decode(message) { apply(change, to: &devices) }
+            return
+        }
+        // The bus sends only Device1's changes under the adapter (see ObjectManager.rules).
+        guard let path = message.path, path.isDescendant(of: adapter.path) else { return }
+        var reader = message.makeReader()
+        var device = devices.removeValue(forKey: path) ?? DeviceRecord()
+        defer { devices[path] = device }
+        guard (try? reader.read(String.self)) == Sighting.deviceInterface, (try? device.apply(&reader)) == true else { return }
+        device.sighting(device: path, wanted: wanted, time: .now).map(deliver)
+    }
+
+    private func apply(_ change: ObjectChange, to devices: inout [ObjectPath: DeviceRecord]) {
         switch change {
-        case .added(_, let interfaces):
-            cache.apply(change)
-            guard interfaces[Sighting.deviceInterface] != nil, let merged = cache[path, Sighting.deviceInterface]
-            else { return nil }
-            return Sighting(device: path, properties: merged, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
-        case .propertiesChanged(_, Sighting.deviceInterface, let changed, _):
-            let properties = cache.apply(change) ?? [:]
-            guard !Sighting.receptionProperties.isDisjoint(with: changed.keys) else { return nil }
-            return Sighting(device: path, properties: properties, wanted: wanted, time: .now).map(DiscoveryEvent.sighting)
-        case .removed:
-            cache.apply(change)
-            return nil
+        case .added(let path, let interfaces):
+            guard path.isDescendant(of: adapter.path), let properties = interfaces[Sighting.deviceInterface] else { return }
+            let device = DeviceRecord(properties: properties)
+            devices[path] = device
+            device.sighting(device: path, wanted: wanted, time: .now).map(deliver)
+        case .removed(adapter.path, let interfaces) where interfaces.contains(Adapter.interface):
+            devices = [:]
+            continuation.finish(throwing: BlueZError(.adapterNotFound, message: "adapter \(adapter.name) went away"))
+        case .removed(let path, let interfaces):
+            if interfaces.contains(Sighting.deviceInterface) { devices[path] = nil }
         case .propertiesChanged:
-            return nil
+            break
         }
     }
 }

@@ -33,14 +33,8 @@ struct ObjectManager: Sendable {
     /// `interfaces` limits the property changes to those interfaces' (additions
     /// and removals all come): a follower of adapters is then not woken by every
     /// device's reception.
-    func changes(under root: ObjectPath = .root, interfaces: [String]? = nil) async throws -> SignalStream<ObjectChange> {
-        // All of org.bluez's signals (it emits little else), or its object
-        // additions and removals and the wanted property changes: one stream
-        // either way, so additions, removals and changes stay in bus order.
-        let rules = interfaces.map { interfaces in
-            [MatchRule(sender: Self.service, interface: Self.interface)]
-                + interfaces.map { MatchRule(sender: Self.service, interface: Self.properties, member: "PropertiesChanged", arguments: [0: $0]) }
-        } ?? [MatchRule(sender: Self.service)]
+    func changes(under root: ObjectPath, interfaces: [String]) async throws -> SignalStream<ObjectChange> {
+        let rules = Self.rules(under: root, interfaces: interfaces)
         return try await BlueZError.mapping {
             try await bus.signals(matchingAny: rules) { message in
                 guard let change = try Self.decode(message), change.path.isDescendant(of: root) else {
@@ -49,6 +43,31 @@ struct ObjectManager: Sendable {
                 return change
             }
         }
+    }
+
+    /// Runs `handler` for each signal `changes(under:interfaces:)` would decode,
+    /// undecoded, on the bus connection's reading thread as it is read (see
+    /// `Connection.handleSignals`), for a consumer that reads only what it needs.
+    /// `ended` runs if the connection is lost.
+    func handleSignals(
+        under root: ObjectPath, interfaces: [String], ended: @escaping @Sendable (DBusError) -> Void,
+        _ handler: @escaping @Sendable (Message) -> Void
+    ) async throws -> SignalHandler {
+        let rules = Self.rules(under: root, interfaces: interfaces)
+        return try await BlueZError.mapping { try await bus.handleSignals(matchingAny: rules, ended: ended, handler) }
+    }
+
+    /// org.bluez's object additions and removals, and the wanted interfaces' property
+    /// changes under `root`: the bus drops the rest (every other device's, adapter's
+    /// or interface's changes) before they reach us. One subscription, so additions,
+    /// removals and changes stay in bus order.
+    private static func rules(under root: ObjectPath, interfaces: [String]) -> [MatchRule] {
+        let namespace = root == .root ? nil : root
+        return [MatchRule(sender: service, interface: Self.interface)]
+            + interfaces.map {
+                MatchRule(sender: service, pathNamespace: namespace, interface: properties, member: "PropertiesChanged",
+                          arguments: [0: $0])
+            }
     }
 
     /// The change a signal describes, nil for other signals.

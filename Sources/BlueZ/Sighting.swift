@@ -46,12 +46,9 @@ public struct Sighting: Sendable, Hashable {
     /// A sighting from a `Device1`'s properties, or nil when it has no signal
     /// strength (a remembered device, not one on the air) or lacks every wanted UUID.
     init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>, time: ContinuousClock.Instant) {
-        guard let rssi = properties["RSSI"]?.integer else { return nil }
-        let uuids = (properties["UUIDs"]?.elements ?? []).compactMap { $0.string?.lowercased() }
-        if !wanted.isEmpty, wanted.isDisjoint(with: uuids) { return nil }
-        self.init(
-            device: device, address: properties["Address"]?.string ?? "", localName: properties["Name"]?.string,
-            rssi: rssi == Self.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids, time: time)
+        guard let sighting = DeviceRecord(properties: properties).sighting(device: device, wanted: wanted, time: time)
+        else { return nil }
+        self = sighting
     }
 }
 

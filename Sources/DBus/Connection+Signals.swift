@@ -34,9 +34,32 @@ extension Connection {
         try await subscribe([rule], decode)
     }
 
+    /// Runs `handler` for every signal matching any of `rules`, synchronously on the
+    /// connection's event-loop thread, in bus order, as each is read: no task, stream or
+    /// thread is woken per signal. For a consumer whose work per signal is small and
+    /// lock-protected (a table update) and that wakes others only when it must. The
+    /// handler must return quickly and must not wait for the connection (no calls).
+    /// `ended` runs once, on that thread, if the connection closes. Returns once the bus has the rules; the subscription lasts until the
+    /// returned handle is cancelled or dropped.
+    public func handleSignals(
+        matchingAny rules: [MatchRule], ended: @escaping @Sendable (DBusError) -> Void = { _ in },
+        _ handler: @escaping @Sendable (Message) -> Void
+    ) async throws -> SignalHandler {
+        SignalHandler(token: try await subscribe(rules, .handler(handler, ended: ended)))
+    }
+
     private func subscribe<Element: Sendable>(
         _ rules: [MatchRule], _ decode: @escaping @Sendable (Message) throws -> Element
     ) async throws -> SignalStream<Element> {
+        let (stream, continuation) = AsyncThrowingStream<[Message], any Error>.makeStream()
+        let backlog = Backlog()
+        let token = try await subscribe(rules, .stream(continuation, backlog))
+        continuation.onTermination = { _ in token.cancel() }
+        let core = self.core
+        return SignalStream(stream: stream, token: token, backlog: backlog, decode: decode) { core.loop.perform {} }
+    }
+
+    private func subscribe(_ rules: [MatchRule], _ sink: Subscription.Sink) async throws -> StreamToken {
         guard !rules.isEmpty else { throw DBusError.invalidArguments("no match rule") }
         for rule in rules { try rule.validate() }
         let core = self.core
@@ -46,9 +69,7 @@ extension Connection {
         }
         let senders = tracked
         for sender in senders { try await core.trackOwner(of: sender) }
-        let (stream, continuation) = AsyncThrowingStream<[Message], any Error>.makeStream()
-        let subscription = Subscription(rules: rules.map(CompiledMatchRule.init), continuation: continuation)
-        let backlog = subscription.backlog
+        let subscription = Subscription(rules: rules.map(CompiledMatchRule.init), sink: sink)
         let id: Int = try await withCheckedThrowingContinuation { registered in
             let posted = core.loop.perform {
                 let id = core.nextSubscriptionID
@@ -64,20 +85,19 @@ extension Connection {
             Self.unsubscribe(connection, id: id, rules: rules.prefix(installed.load(ordering: .acquiring)).map(\.description),
                              senders: senders)
         }
-        continuation.onTermination = { _ in token.cancel() }
         if core.uniqueName != nil {
             for rule in rules {
                 try await busCall("AddMatch", rule.description)
                 installed.add(1, ordering: .releasing)
             }
         }
-        return SignalStream(stream: stream, token: token, backlog: backlog, decode: decode) { core.loop.perform {} }
+        return token
     }
 
     private static func unsubscribe(_ connection: Connection, id: Int, rules installed: [String], senders: [String]) {
         let core = connection.core
         core.loop.perform {
-            core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected("unsubscribed"))
+            core.subscriptions.removeValue(forKey: id)?.finish(DBusError.disconnected(StreamToken.unsubscribed))
         }
         guard core.uniqueName != nil else { return }
         for ruleText in installed {
@@ -100,36 +120,57 @@ extension Connection {
     }
 }
 
-/// A loop-thread record of one subscription. Matching signals are collected per
-/// dispatch round and handed over in one batch, undecoded: a busy bus wakes the
-/// consumer once per round rather than once per signal, and the consumer decodes.
+/// A loop-thread record of one subscription. For a stream, matching signals are
+/// collected per dispatch round and handed over in one batch, undecoded: a busy bus
+/// wakes the consumer once per round rather than once per signal, and the consumer
+/// decodes. A handler runs on the loop thread for each signal as it is routed.
 final class Subscription: @unchecked Sendable {
+    enum Sink {
+        case stream(AsyncThrowingStream<[Message], any Error>.Continuation, Backlog)
+        case handler(@Sendable (Message) -> Void, ended: @Sendable (DBusError) -> Void)
+    }
+
     /// A signal matching any of them is delivered.
     let rules: [CompiledMatchRule]
-    let backlog = Backlog()
-    private let continuation: AsyncThrowingStream<[Message], any Error>.Continuation
+    private let sink: Sink
+    /// The sink's handler, if it has one, taken out once rather than per signal.
+    private let handler: (@Sendable (Message) -> Void)?
     /// The signals of the current dispatch round (loop thread only).
     private var batch: [Message] = []
 
-    init(rules: [CompiledMatchRule], continuation: AsyncThrowingStream<[Message], any Error>.Continuation) {
+    init(rules: [CompiledMatchRule], sink: Sink) {
         self.rules = rules
-        self.continuation = continuation
+        self.sink = sink
+        if case .handler(let handler, _) = sink { self.handler = handler } else { handler = nil }
     }
 
-    func deliver(_ message: Message) { batch.append(message) }
+    /// Whether its consumer is so far behind that the connection should stop reading.
+    var isBacklogged: Bool {
+        if case .stream(_, let backlog) = sink { return backlog.isFull }
+        return false
+    }
+
+    func deliver(_ message: Message) {
+        if let handler { handler(message) } else { batch.append(message) }
+    }
 
     /// Hands the round's signals to the consumer.
     func flush() {
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty, case .stream(let continuation, let backlog) = sink else { return }
         backlog.add(batch.count)
         continuation.yield(batch)
         batch = []
     }
 
     func finish(_ error: DBusError) {
-        if !batch.isEmpty { continuation.yield(batch) }
-        batch = []
-        continuation.finish(throwing: error)
+        switch sink {
+        case .stream(let continuation, _):
+            if !batch.isEmpty { continuation.yield(batch) }
+            batch = []
+            continuation.finish(throwing: error)
+        case .handler(_, let ended):
+            if error.message != StreamToken.unsubscribed { ended(error) }
+        }
     }
 }
 
@@ -165,6 +206,9 @@ final class StreamToken: Sendable {
 
     deinit { cancel() }
 
+    /// The message a subscription ends with when it is cancelled rather than lost.
+    static let unsubscribed = "unsubscribed"
+
     func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         onCancel(connection)
@@ -178,7 +222,7 @@ final class StreamToken: Sendable {
     ) async throws -> Element? {
         do {
             return try await iterator.next(isolation: actor)
-        } catch let error as DBusError where error.message == "unsubscribed" {
+        } catch let error as DBusError where error.message == unsubscribed {
             return nil
         }
     }
@@ -234,5 +278,18 @@ public struct SignalStream<Element: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
 
     /// Stops the subscription now; iteration then ends normally.
+    public func cancel() { token.cancel() }
+}
+
+/// A running `handleSignals` subscription: its lifetime is the subscription.
+/// `cancel()` (or dropping it) removes the match rules; the handler may still run
+/// for signals already being routed when this is called, never after the loop
+/// thread has taken the cancellation.
+public final class SignalHandler: Sendable {
+    private let token: StreamToken
+
+    init(token: StreamToken) { self.token = token }
+
+    /// Stops the subscription and removes its match rules.
     public func cancel() { token.cancel() }
 }

@@ -35,7 +35,7 @@ final class ConnectionCore: @unchecked Sendable {
                 return false
             },
             readingPaused: { [self] in
-                subscriptions.values.contains { $0.backlog.isFull }
+                subscriptions.values.contains(where: \.isBacklogged)
             },
             onExit: { [self] in
                 dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())

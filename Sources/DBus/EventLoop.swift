@@ -184,13 +184,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func pollTimeout() -> Int32 {
-        guard let next = timeouts.map(\.deadline).min() else { return -1 }
+        guard var next = timeouts.first?.deadline else { return -1 }
+        for timeout in timeouts { next = min(next, timeout.deadline) }
         let now = Self.now()
         return next <= now ? 0 : Int32(clamping: next - now)
     }
 
     private func fireTimeouts() {
+        guard !timeouts.isEmpty else { return }
         let now = Self.now()
+        guard timeouts.contains(where: { $0.deadline <= now }) else { return }
         let due = timeouts.filter { $0.deadline <= now }.map(\.timeout)
         for timeout in due {
             // An earlier handler may have removed it; libdbus re-arms by staying enabled.

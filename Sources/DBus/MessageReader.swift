@@ -30,6 +30,9 @@ public struct MessageReader {
         try T(from: &self)
     }
 
+    /// Steps over the next argument (of any type) without decoding it.
+    public mutating func skip() { dbus_message_iter_next(&iter) }
+
     /// Reads the next argument whatever its type.
     public mutating func readValue() throws(DBusError) -> Value {
         let code = dbus_message_iter_get_arg_type(&iter)

@@ -32,8 +32,12 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Whether `self` is `other` or lies below it.
     public func isDescendant(of other: ObjectPath) -> Bool {
-        if other.rawValue == "/" || rawValue == other.rawValue { return true }
-        return rawValue.hasPrefix(other.rawValue + "/")
+        if other.rawValue == "/" { return true }
+        // Compared as bytes, without building `other + "/"`: this runs for every signal routed.
+        var mine = rawValue.utf8.makeIterator()
+        for byte in other.rawValue.utf8 where mine.next() != byte { return false }
+        let next = mine.next()
+        return next == nil || next == UInt8(ascii: "/")
     }
 
     public var description: String { rawValue }

@@ -49,12 +49,12 @@ import Testing
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()
         let sender = try await bus.connect()
-        let before = try await matchRuleCount(receiver)
+        let before = try await Self.matchRuleCount(receiver)
         let stream = try await receiver.signals(matchingAny: [
             MatchRule(interface: Self.interface, member: "Added"),
             MatchRule(interface: Self.interface, member: "Changed", arguments: [0: "wanted"]),
         ]) { try $0.decode(String.self, String.self).1 }
-        #expect(try await matchRuleCount(receiver) == before + 2)
+        #expect(try await Self.matchRuleCount(receiver) == before + 2)
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "wanted", "1")
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "unwanted", "no")
         try sender.emit(path: "/x", interface: Self.interface, member: "Other", "wanted", "no")
@@ -67,7 +67,7 @@ import Testing
         }
         #expect(received == ["1", "2", "3"])
         stream.cancel()
-        #expect(try await matchRuleCount(receiver) == before, "both rules removed")
+        #expect(try await Self.matchRuleCount(receiver) == before, "both rules removed")
     }
 
     @Test func wellKnownSenderFollowsTheOwner() async throws {
@@ -136,12 +136,12 @@ import Testing
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()
         let rule = MatchRule(interface: Self.interface, member: "Gone")
-        let before = try await matchRuleCount(receiver)
+        let before = try await Self.matchRuleCount(receiver)
         let stream = try await receiver.signals(matching: rule)
-        #expect(try await matchRuleCount(receiver) == before + 1)
+        #expect(try await Self.matchRuleCount(receiver) == before + 1)
         stream.cancel()
         // RemoveMatch is sent before this call; the bus answers in order.
-        #expect(try await matchRuleCount(receiver) == before)
+        #expect(try await Self.matchRuleCount(receiver) == before)
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == nil)
     }
@@ -149,12 +149,12 @@ import Testing
     @Test func cancellingTheConsumerRemovesTheMatchRule() async throws {
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()
-        let before = try await matchRuleCount(receiver)
+        let before = try await Self.matchRuleCount(receiver)
         let stream = try await receiver.signals(matching: MatchRule(interface: Self.interface, member: "Never"))
         let consumer = Task { for try await _ in stream {} }
         consumer.cancel()
         _ = await consumer.result
-        #expect(try await matchRuleCount(receiver) == before)
+        #expect(try await Self.matchRuleCount(receiver) == before)
     }
 
     @Test func closingTheConnectionEndsStreamsWithAnError() async throws {
@@ -167,7 +167,7 @@ import Testing
     }
 
     /// The bus's own count of our match rules (dbus-daemon's statistics interface).
-    private func matchRuleCount(_ connection: Connection) async throws -> UInt32 {
+    static func matchRuleCount(_ connection: Connection) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
             interface: "org.freedesktop.DBus.Debug.Stats", member: "GetConnectionStats", connection.uniqueName!)

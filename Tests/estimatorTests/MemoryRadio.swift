@@ -18,6 +18,7 @@ final class MemoryRadio: SessionRadio {
         var holdWaiters: [CheckedContinuation<Void, Never>] = []
         var updating = 0
         var mostUpdating = 0
+        var take: @Sendable (Reception) -> Void = { _ in }
     }
 
     private let state = Mutex(State())
@@ -43,6 +44,13 @@ final class MemoryRadio: SessionRadio {
 
     /// Delivers an event as if the radio had reported it.
     func report(_ event: RadioEvent) { continuation.yield(event) }
+
+    /// Delivers a reception as if the radio had read it.
+    func hear(localName: [UInt8], rssi: Int?) {
+        state.withLock { $0.take }(Reception(localName: localName, rssi: rssi))
+    }
+
+    func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
 
     func start(localName: [UInt8]) async throws(RadioError) {
         try state.withLock { state throws(RadioError) in

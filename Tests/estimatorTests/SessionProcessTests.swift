@@ -34,7 +34,7 @@ import Testing
             == .me(channel: 1, name: "Ann", card: .none, adapter: "hci0"))
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() })) == .radio("advertising and scanning"))
 
-        radio.report(.heard(localName: Array("010105Bob".utf8), rssi: -42))
+        radio.hear(localName: Array("010105Bob".utf8), rssi: -42)
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
             == .heard(localName: Array("010105Bob".utf8), rssi: -42))
 

@@ -157,10 +157,10 @@ import Testing
         let session = try makeSession()
         try await session.start()
         let listening = Task { await session.listen() }
-        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
-        radio.report(.heard(localName: Array("010208Bob".utf8), rssi: -60))
-        radio.report(.heard(localName: Array("010108전수열".utf8), rssi: -40))  // my own, heard back
-        radio.report(.heard(localName: Array("zz\u{1B}[2J".utf8), rssi: nil))  // not a packet
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
+        radio.hear(localName: Array("010208Bob".utf8), rssi: -60)
+        radio.hear(localName: Array("010108전수열".utf8), rssi: -40)  // my own, heard back
+        radio.hear(localName: Array("zz\u{1B}[2J".utf8), rssi: nil)  // not a packet
         await leave(session)
         await listening.value
         let table = await session.table
@@ -178,7 +178,7 @@ import Testing
         await session.onChange { seen.set() }
         let watched = Lines()
         await session.addWatcher { watched.append($0) }
-        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await watched.wait(count: 3)  // heard, so observed at the clock's start
         #expect(await session.table.peers.first?.isStale == false)
         for _ in 0..<13 {
@@ -220,14 +220,14 @@ import Testing
         // Events are handled in order: a sighting after them says they were.
         let marker = Array("010105Bob".utf8)
         radio.report(.available)  // while working: nothing to do
-        radio.report(.heard(localName: marker, rssi: nil))
+        radio.hear(localName: marker, rssi: nil)
         await watched.wait(count: 3)
         #expect(radio.advertised.count == 1, "no restart while the radio works")
 
         radio.report(.unavailable(.bluetoothdAbsent))
         radio.report(.available)  // bluetoothd back
         radio.report(.available)  // its adapter back
-        radio.report(.heard(localName: marker, rssi: nil))
+        radio.hear(localName: marker, rssi: nil)
         await watched.wait(count: 6)
         #expect(radio.advertised.count == 2, "one restart for one loss")
         #expect(await session.status.radio == "advertising and scanning")
@@ -264,7 +264,7 @@ import Testing
 
     @Test func aLateWatcherGetsThePeersHeardSoFar() async throws {
         let (session, listening, early) = try await watchedSession()
-        radio.report(.heard(localName: Array("010105Alice".utf8), rssi: -50))
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await early.wait(count: 3)  // the session has taken Alice in
         let late = Lines()
         await session.addWatcher { late.append($0) }
@@ -279,7 +279,7 @@ import Testing
     @Test func watchersGetWhatIsHeard() async throws {
         let (session, listening, watched) = try await watchedSession()
         let hostile: [UInt8] = Array("0101".utf8) + [0x1B, 0xFF, 0x00, 0x0A]
-        radio.report(.heard(localName: hostile, rssi: -70))
+        radio.hear(localName: hostile, rssi: -70)
         await watched.wait(count: 3)
         #expect(try ControlWatchLine(parsing: Array(watched.all[2].utf8)) == .heard(localName: hostile, rssi: -70))
         radio.report(.unavailable(.adapterNotFound("hci0")))

@@ -36,6 +36,7 @@ final class BlueZRadio: SessionRadio {
         var stopped = false
         /// Set while org.bluez has no owner: every failure then is that one.
         var bluetoothdAbsent = false
+        var take: @Sendable (Reception) -> Void = { _ in }
     }
 
     let adapterName: String
@@ -48,6 +49,8 @@ final class BlueZRadio: SessionRadio {
         (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
     }
 
+    func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
+
     func start(localName: [UInt8]) async throws(RadioError) {
         await tearDown()
         do {
@@ -57,6 +60,7 @@ final class BlueZRadio: SessionRadio {
             let name = String(decoding: localName, as: UTF8.self)
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
             let discovery: Discovery
+            let take = state.withLock { $0.take }
             do {
                 // Each restart also re-announces the advertisement, so peers
                 // hear it while their scans run: the report a scan start brings
@@ -66,7 +70,11 @@ final class BlueZRadio: SessionRadio {
                 discovery = try await adapter.discover(
                     serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
                     jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
-                    whileStopped: { try? handle.announceAgain() })
+                    whileStopped: { try? handle.announceAgain() }
+                ) { sighting in
+                    guard let name = sighting.localName else { return }
+                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
+                }
             } catch {
                 await handle.stop()
                 throw error
@@ -179,16 +187,12 @@ final class BlueZRadio: SessionRadio {
         return bluez
     }
 
-    /// Sightings to the session; the end of the discovery as trouble.
+    /// The end of the discovery as trouble (sightings go to `take`, see start).
     private func pump(_ discovery: Discovery) -> Task<Void, Never> {
-        let sink = sink, adapter = adapterName
+        let adapter = adapterName
         return Task { [weak self] in
             do {
-                for try await event in discovery {
-                    if case let .sighting(sighting) = event, let name = sighting.localName {
-                        sink.yield(.heard(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
-                    }
-                }
+                for try await _ in discovery {}
             } catch {
                 if !Task.isCancelled { self?.report(Self.radioError(error, adapter: adapter)) }
             }

@@ -18,7 +18,8 @@ actor Session {
     private(set) var channel: Channel
     private(set) var name: PersonName
     private(set) var card: Card = .none
-    private(set) var table: PeerTable
+    /// The peer table, updated as the radio reads each reception.
+    private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
     private(set) var radioProblem: RadioError?
     /// Set when leaving starts: requests are refused from then on.
@@ -47,11 +48,16 @@ actor Session {
         self.adapter = adapter
         self.channel = channel
         self.name = name
-        self.table = table
         self.radio = radio
         self.clock = clock
         self.pid = pid
+        let board = PeerBoard(table: table, clock: clock)
+        self.board = board
+        radio.onReception { board.take($0) }
     }
+
+    /// Everyone heard so far.
+    var table: PeerTable { board.table }
 
     /// The local name advertised now.
     var localName: [UInt8] { Array(Packet(channel: channel, card: card, name: name).localName.utf8) }
@@ -61,11 +67,19 @@ actor Session {
         try await radio.start(localName: localName)
     }
 
-    /// Reads the radio's events until it stops; run it as its own task.
+    /// Reads the radio's events and the table's changes until the radio
+    /// stops; run it as its own task.
     func listen() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followChanges() }
+            await followRadio()
+            board.finish()
+        }
+    }
+
+    private func followRadio() async {
         for await event in radio.events {
             switch event {
-            case let .heard(bytes, rssi, received): heard(bytes, rssi: rssi, received: received)
             case let .unavailable(problem):
                 retry?.cancel()
                 radioProblem = problem
@@ -116,21 +130,25 @@ actor Session {
     func tick() async {
         while !hasEnded {
             do { try await clock.sleep(for: Self.tickInterval) } catch { return }
-            if !table.tick(now: clock.now).isEmpty { changed() }
+            if !board.tick().isEmpty { changed() }
         }
     }
 
-    private func heard(_ bytes: [UInt8], rssi: Int?, received: ContinuousClock.Instant) {
-        var events: [PeerEvent] = []
-        if let packet = try? Packet(decoding: bytes) {
-            events = table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
-                                                rssi: rssi, time: clock.now))
-        }
-        broadcast(.heard(localName: bytes, rssi: rssi))
-        for event in events {
-            trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - received))")
+    /// Acts on the receptions the board passes on: a changed row, or every
+    /// one while someone wants them all (see `updateForwarding`).
+    private func followChanges() async {
+        for await change in board.changes {
+            broadcast(.heard(localName: change.localName, rssi: change.rssi))
+            for event in change.events {
+                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - change.received))")
+            }
+            changed()
         }
     }
+
+    /// Watchers stream every reception and the foreground table redraws on
+    /// each; without them only row changes wake the session.
+    private func updateForwarding() { board.forwardAll(!watchers.isEmpty || !observers.isEmpty) }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
@@ -226,6 +244,7 @@ actor Session {
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
         watchers = [:]
+        updateForwarding()
         finished = true
         changed()
         let waiters = endWaiters
@@ -268,6 +287,7 @@ actor Session {
         }
         nextWatcher += 1
         watchers[nextWatcher] = send
+        updateForwarding()
     }
 
     /// Called with every line watchers get, as a value: for the session log,
@@ -282,6 +302,7 @@ actor Session {
         guard !watchers.isEmpty else { return }
         let text = line.serialized
         for (id, send) in watchers where !send(text) { watchers[id] = nil }
+        if watchers.isEmpty { updateForwarding() }
     }
 
     /// Called with a timing line for every advertisement update and every
@@ -303,7 +324,10 @@ actor Session {
     }
 
     /// Called after every change, for the foreground table's redraw.
-    func onChange(_ observer: @escaping @Sendable () -> Void) { observers.append(observer) }
+    func onChange(_ observer: @escaping @Sendable () -> Void) {
+        observers.append(observer)
+        updateForwarding()
+    }
 
     private func changed() { for observer in observers { observer() } }
 }

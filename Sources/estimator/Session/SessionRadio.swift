@@ -29,9 +29,22 @@ protocol SessionRadio: Sendable {
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async
 
-    /// What the radio hears and what happens to it. Single consumer: the
-    /// session reads it for its whole life; it finishes after `stop()`.
+    /// Sets what takes every reception, as the radio reads it: for BlueZ on
+    /// the bus connection's reading thread, before anything else wakes, so it
+    /// must be quick. Set once, before `start`.
+    func onReception(_ take: @escaping @Sendable (Reception) -> Void)
+
+    /// What happens to the radio. Single consumer: the session reads it for
+    /// its whole life; it finishes after `stop()`.
     var events: AsyncStream<RadioEvent> { get }
+}
+
+/// An advertisement carrying the estimator service UUID, heard.
+struct Reception: Equatable, Sendable {
+    var localName: [UInt8]
+    var rssi: Int?
+    /// When the radio read BlueZ's signal saying so.
+    var received: ContinuousClock.Instant = .now
 }
 
 /// How an advertisement update spent its time, from the radio's side.
@@ -44,11 +57,8 @@ struct RadioUpdate: Equatable, Sendable {
     var sent: ContinuousClock.Instant
 }
 
-/// Something the radio reports.
+/// Something that happens to the radio.
 enum RadioEvent: Equatable, Sendable {
-    /// An advertisement carrying the estimator service UUID was heard;
-    /// `received` is when the radio read BlueZ's signal saying so.
-    case heard(localName: [UInt8], rssi: Int?, received: ContinuousClock.Instant = .now)
     /// The radio can no longer advertise or scan (bluetoothd gone, adapter
     /// removed or powered off, advertisement released by BlueZ). The
     /// session keeps its state and waits for `.available`.

@@ -1,0 +1,55 @@
+import DBus
+
+/// What a discovery keeps of one `Device1`: only the properties a sighting
+/// reports. A room's every reception is a `PropertiesChanged` on a device, so
+/// its changes are read straight off the message, decoding only these keys
+/// (make bench-session: decoding every property into dictionaries and merging
+/// them into a copy of BlueZ's object tree was most of a session's work).
+struct DeviceRecord: Sendable {
+    var address = ""
+    var name: String?
+    var rssi: Int64?
+    /// Lowercase.
+    var uuids: [String] = []
+
+    init() {}
+
+    init(properties: [String: Value]) {
+        for (key, value) in properties { set(key, value) }
+    }
+
+    private mutating func set(_ key: String, _ value: Value?) {
+        switch key {
+        case "Address": address = value?.string ?? ""
+        case "Name": name = value?.string
+        case "RSSI": rssi = value?.integer
+        case "UUIDs": uuids = (value?.elements ?? []).compactMap { $0.string?.lowercased() }
+        default: break
+        }
+    }
+
+    /// Applies a `PropertiesChanged`'s changed and invalidated properties,
+    /// read from `reader` (just after the interface name). Returns whether the
+    /// change means the device was heard again.
+    mutating func apply(_ reader: inout MessageReader) throws(DBusError) -> Bool {
+        var heard = false
+        try reader.readDictionary(keyType: String.self, valueType: .variant) { key, value throws(DBusError) in
+            if Sighting.receptionProperties.contains(key) { heard = true }
+            switch key {
+            case "Address", "Name", "RSSI", "UUIDs": set(key, try value.readValue())
+            default: value.skip()
+            }
+        }
+        try reader.readArray(of: .string) { element throws(DBusError) in set(try element.read(String.self), nil) }
+        return heard
+    }
+
+    /// A sighting, or nil when it has no signal strength (a remembered
+    /// device, not one on the air) or lacks every wanted UUID.
+    func sighting(device: ObjectPath, wanted: Set<String>, time: ContinuousClock.Instant) -> Sighting? {
+        guard let rssi else { return nil }
+        if !wanted.isEmpty, wanted.isDisjoint(with: uuids) { return nil }
+        return Sighting(device: device, address: address, localName: name,
+                        rssi: rssi == Sighting.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids, time: time)
+    }
+}

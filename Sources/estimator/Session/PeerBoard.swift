@@ -1,0 +1,82 @@
+import EstimatorKit
+import Synchronization
+
+/// The session's peer table where the radio reads each reception: BlueZ's
+/// signal is decoded and the table updated on the bus connection's reading
+/// thread, and the session is woken only for what it must act on. In a room
+/// nearly every reception only refreshes a known peer's signal strength and
+/// time, which nobody needs to hear of unless a watcher streams every line
+/// (make bench-session: waking the session's tasks per signal was most of its
+/// CPU time).
+final class PeerBoard: Sendable {
+    /// A reception the session must act on.
+    struct Change: Sendable {
+        let localName: [UInt8]
+        let rssi: Int?
+        /// When the radio read the reception.
+        let received: ContinuousClock.Instant
+        /// The rows it changed (none when only passed on for a watcher).
+        let events: [PeerEvent]
+    }
+
+    private struct State {
+        var table: PeerTable
+        /// Whether every reception goes to the session, not only row changes.
+        var forwardsAll = false
+        /// Local names decoded lately: a peer repeats its own until its card
+        /// changes, and decoding it anew was a third of the table's work.
+        var packets: [[UInt8]: Packet] = [:]
+    }
+
+    /// Most local names kept decoded; a flood of names only empties the cache.
+    static let packetCacheSize = 256
+
+    private let state: Mutex<State>
+    private let clock: any SessionClock
+    /// The changes, in reception order, for the session to follow.
+    let changes: AsyncStream<Change>
+    private let sink: AsyncStream<Change>.Continuation
+
+    init(table: PeerTable, clock: any SessionClock) {
+        state = Mutex(State(table: table))
+        self.clock = clock
+        (changes, sink) = AsyncStream.makeStream(of: Change.self)
+    }
+
+    var table: PeerTable { state.withLock { $0.table } }
+
+    /// Makes every reception a change (a watcher streams them all) or only
+    /// those that change a row.
+    func forwardAll(_ all: Bool) { state.withLock { $0.forwardsAll = all } }
+
+    /// Takes one reception: updates the table and passes the reception on if
+    /// it changed a row or everything is wanted.
+    func take(_ reception: Reception) {
+        state.withLock { state in
+            var events: [PeerEvent] = []
+            if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
+                events = state.table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
+                                                          rssi: reception.rssi, time: clock.now))
+            }
+            guard state.forwardsAll || !events.isEmpty else { return }
+            // Yielded under the lock, so changes keep the table's order.
+            sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
+                              events: events))
+        }
+    }
+
+    private static func decode(_ localName: [UInt8], into cache: inout [[UInt8]: Packet]) -> Packet? {
+        guard let packet = try? Packet(decoding: localName) else { return nil }
+        if cache.count >= packetCacheSize { cache.removeAll(keepingCapacity: true) }
+        cache[localName] = packet
+        return packet
+    }
+
+    /// Applies the passage of time (see `PeerTable.tick`).
+    func tick() -> [PeerEvent] {
+        state.withLock { state in state.table.tick(now: clock.now) }
+    }
+
+    /// Ends `changes`.
+    func finish() { sink.finish() }
+}
