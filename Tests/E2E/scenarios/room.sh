@@ -3,7 +3,7 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
-# pending: 3 passes in 7 runs of the re-announcing schedule (pick -> visible p95 0.48-0.63 s, leave -> gone 0.50-1.43 s, kill -9 -> stale 5.97-6.37 s); the failures: pick -> visible p95 2.1 s once (1.6-2.7 s with a third announcement, since dropped), a peer still advertising stale within the 60 s once, a pick unseen for 10 s once (before the fix of a cancelled scan pause), leave -> gone 2.8 s once (a leave variant, since dropped)
+# pending: 5 passes in 9 runs of the re-announcing schedule (pick -> visible p95 0.48-0.94 s, leave -> gone 0.48-1.43 s, kill -9 -> stale 5.82-6.37 s; both runs with the table on the D-Bus reading thread passed); the failures: pick -> visible p95 2.1 s once (1.6-2.7 s with a third announcement, since dropped), a peer still advertising stale within the 60 s once, a pick unseen for 10 s once (before the fix of a cancelled scan pause), leave -> gone 2.8 s once (a leave variant, since dropped)
 # radios: 3
 # timeout: 300
 
