@@ -35,36 +35,38 @@ public final class ExportedObject: Sendable {
 
     /// Changes several properties of one interface in one `PropertiesChanged` signal.
     public func setProperties(_ changes: [String: Value], interface: String) throws(DBusError) {
-        guard let declared = interfaces[interface] else { throw .invalidArguments("\(path) has no interface \(interface)") }
         for (name, value) in changes {
-            guard let property = declared.properties.first(where: { $0.name == name }) else {
-                throw .invalidArguments("\(interface) has no property \(name)")
-            }
+            let property = try declaredProperty(name, interface: interface)
             guard value.type == property.type else {
                 throw .invalidArguments("property \(name) is \(property.type), not \(value.type)")
             }
             try value.validate()
         }
-        let core = connection.core
         let path = self.path
-        guard core.loop.perform({ core.updateProperties(path: path, interface: interface, changes) }) else {
-            throw .disconnected()
-        }
+        try onLoop { $0.updateProperties(path: path, interface: interface, changes) }
     }
 
     /// Emits `PropertiesChanged` with the current values of `names`, unchanged:
     /// for a peer that acts on the signal itself (BlueZ re-programs an
     /// advertisement on each one).
     public func repeatProperties(_ names: [String], interface: String) throws(DBusError) {
+        for name in names { _ = try declaredProperty(name, interface: interface) }
+        let path = self.path
+        try onLoop { $0.repeatProperties(path: path, interface: interface, names) }
+    }
+
+    private func declaredProperty(_ name: String, interface: String) throws(DBusError) -> Property {
         guard let declared = interfaces[interface] else { throw .invalidArguments("\(path) has no interface \(interface)") }
-        for name in names where !declared.properties.contains(where: { $0.name == name }) {
+        guard let property = declared.properties.first(where: { $0.name == name }) else {
             throw .invalidArguments("\(interface) has no property \(name)")
         }
+        return property
+    }
+
+    /// Runs `job` on the connection's event loop, which owns the exported values.
+    private func onLoop(_ job: @escaping @Sendable (ConnectionCore) -> Void) throws(DBusError) {
         let core = connection.core
-        let path = self.path
-        guard core.loop.perform({ core.repeatProperties(path: path, interface: interface, names) }) else {
-            throw .disconnected()
-        }
+        guard core.loop.perform({ job(core) }) else { throw .disconnected() }
     }
 
     /// Emits a signal from this object.

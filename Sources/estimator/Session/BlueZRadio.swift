@@ -130,7 +130,7 @@ final class BlueZRadio: SessionRadio {
                     do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
                     try? await discovery.pausing(settle: Self.discoveryQuiet) { try handle.announceAgain() }
                 }
-                state.withLock { $0.reannounce?.cancel(); $0.reannounce = reannounce }
+                state.withLock { $0.reannounce = reannounce }
             } else {
                 timing = try await change()
             }
