@@ -29,6 +29,8 @@
 #   scan_await_name REGEX [SECS]  whether such a device is reported in time
 #   bluez_property PATH IFACE PROP   dbus-send's reply, e.g. Device1 UUIDs
 #   name_hex PATH                 hex of a device's Name as BlueZ has it
+#   air_record                    btmon records every radio from now on
+#   air_timeline SECONDS          what the radios did in the last SECONDS of it
 
 # The Estimator app's service UUID (DESIGN §2).
 E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
@@ -314,4 +316,37 @@ bluez_property() {
 name_hex() {
   bluez_property "$1" Device1 Name | sed -n 's/^ *variant *string "\(.*\)"$/\1/p' |
     head -c -1 | od -An -v -tx1 | tr -d ' \n'
+}
+
+# ---- what happened on the air (btmon) ---------------------------------------
+
+# For a failure's output: a timing miss is only explained by the order of
+# scans, advertising starts and reports across the radios (a report the
+# controller heard but the kernel did not pass on was dropped).
+air_record() {
+  btmon -w "$E2E_WORK/air.snoop" >/dev/null 2>&1 &
+  wait_until 5 test -s "$E2E_WORK/air.snoop"
+}
+
+# One line per event, for every radio: mgmt commands and discovery state,
+# scan and advertising switched on or off, reports heard (name, address) and
+# refused HCI commands, over the last SECONDS of the recording.
+air_timeline() {
+  btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" '
+    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+    function out(text) { line[++n] = t " " idx " " text; at[n] = sec(t) }
+    /^[<>@=] / {
+      k = split($0, f, " "); t = f[k]; idx = ""
+      kind = /Device Found/ ? "kernel reported " : /MGMT Command/ ? "to advertise " : "controller heard "
+      if (match($0, /\[hci[0-9]+\]/)) idx = substr($0, RSTART + 1, RLENGTH - 2)
+      if (/MGMT Command|MGMT Event: Discovering/) { h = $0; sub(/ +(\{0x[0-9a-f]+\} )?\[hci.*$/, "", h); out(h) }
+      next
+    }
+    /Extended scan: |Scanning: / { out("scan " $NF) }
+    /Extended advertising: |Advertising: (En|Dis)/ { out("advertising " $NF) }
+    /Discovery: / { out("discovering " $NF) }
+    /Address: / && match($0, /([0-9A-F][0-9A-F]:)+[0-9A-F][0-9A-F]/) { address = substr($0, RSTART, RLENGTH) }
+    /Name \(complete\): / { s = $0; sub(/.*Name \(complete\): /, "", s); out(kind s " " address) }
+    /Status: / && !/Success/ { s = $0; sub(/^ +/, "", s); out(s) }
+    END { for (i = 1; i <= n; i++) if (at[n] - at[i] <= span) print line[i] }' | cat -v
 }

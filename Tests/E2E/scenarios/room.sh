@@ -7,8 +7,13 @@
 # radios: 3
 # timeout: 300
 
-# Shown with the output when the scenario fails.
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done >&2' EXIT
+# Shown with the output when the scenario fails: the sessions' logs and the
+# air of the last 10 s (a peer unheard, a pick seen late).
+trap '[ ! -s "$E2E_WORK/reason" ] || {
+  for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  echo "---- the air, last 10 s ----"; air_timeline 10
+} >&2' EXIT
+air_record
 
 names=(전수열 Alice Bob)
 cards=(8 5 coffee)
