@@ -30,7 +30,8 @@
 #   bluez_property PATH IFACE PROP   dbus-send's reply, e.g. Device1 UUIDs
 #   name_hex PATH                 hex of a device's Name as BlueZ has it
 #   air_record                    btmon records every radio from now on
-#   air_timeline SECONDS          what the radios did in the last SECONDS of it
+#   air_timeline SECONDS [UNTIL]  what the radios did in the SECONDS before
+#                                 UNTIL (HH:MM:SS[.frac], UTC), else the end
 
 # The Estimator app's service UUID (DESIGN §2).
 E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
@@ -330,9 +331,9 @@ air_record() {
 
 # One line per event, for every radio: mgmt commands and discovery state,
 # scan and advertising switched on or off, reports heard (name, address) and
-# refused HCI commands, over the last SECONDS of the recording.
+# refused HCI commands, in the SECONDS before UNTIL or the recording's end.
 air_timeline() {
-  btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" '
+  TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" -v until="${2:-}" '
     function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
     function out(text) { line[++n] = t " " idx " " text; at[n] = sec(t) }
     /^[<>@=] / {
@@ -348,5 +349,8 @@ air_timeline() {
     /Address: / && match($0, /([0-9A-F][0-9A-F]:)+[0-9A-F][0-9A-F]/) { address = substr($0, RSTART, RLENGTH) }
     /Name \(complete\): / { s = $0; sub(/.*Name \(complete\): /, "", s); out(kind s " " address) }
     /Status: / && !/Success/ { s = $0; sub(/^ +/, "", s); out(s) }
-    END { for (i = 1; i <= n; i++) if (at[n] - at[i] <= span) print line[i] }' | cat -v
+    END {
+      end = until == "" ? at[n] : sec(until)
+      for (i = 1; i <= n; i++) if (at[i] <= end && end - at[i] <= span) print line[i]
+    }' | cat -v
 }

@@ -8,10 +8,12 @@
 # timeout: 300
 
 # Shown with the output when the scenario fails: the sessions' logs and the
-# air of the last 10 s (a peer unheard, a pick seen late).
-trap '[ ! -s "$E2E_WORK/reason" ] || {
+# air of the 10 s before the failure, or before the event it names (a peer
+# that turned stale).
+trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
-  echo "---- the air, last 10 s ----"; air_timeline 10
+  until=$(sed -n "s/.*\"time\":\"[^T]*T\([0-9:.]*\)Z\".*/\1/p" "$E2E_WORK/reason")
+  echo "---- the air, 10 s before ${until:-the end} ----"; air_timeline 10 "$until"
 } >&2' EXIT
 air_record
 
