@@ -28,6 +28,7 @@ active_instances() {
 signal=${signal:-TERM}
 bluetoothd_pid=$(cat "$E2E_WORK/bluetoothd.pid")
 kill "-$signal" "$bluetoothd_pid"
+killed=$(now_ms)
 wait_until 10 eval "! bus_has_name org.bluez"
 wait "$bluetoothd_pid" 2>/dev/null || true
 wait_until 10 radio_says hci0 'bluetoothd is not running'
@@ -36,6 +37,9 @@ reply=$(estimator pick --adapter hci0 8) || fail "pick while bluetoothd is gone 
 [[ $reply == *"on the air once the radio is back"* ]] || fail "pick while bluetoothd is gone said: $reply"
 
 bg_stop peer || true  # it ends with an error when bluetoothd leaves
+# bluetoothd returns that many seconds after the signal (see the crash scenario).
+remaining=$((${return_after:-0} * 1000 - ($(now_ms) - killed)))
+[ $remaining -le 0 ] || sleep "$(awk -v ms=$remaining 'BEGIN { printf "%.3f", ms / 1000 }')"
 echo "---- bluetoothd started $(date +%T.%3N)" >>"$E2E_WORK/bluetoothd.log"
 "$BLUETOOTHD" -n -d --experimental >>"$E2E_WORK/bluetoothd.log" 2>&1 &
 echo $! >"$E2E_WORK/bluetoothd.pid"
