@@ -163,6 +163,22 @@ public final class AdvertisementHandle: Sendable {
         }
     }
 
+    /// Returns once bluetoothd has read every change made before the call.
+    ///
+    /// A change is a signal, with no reply to wait for; but the bus delivers
+    /// one connection's messages in order and bluetoothd handles them in turn,
+    /// so the answer to a `Peer.Ping` sent after it comes once bluetoothd has
+    /// taken the change and passed it to the kernel. Scanning must stay off
+    /// until then (see `Discovery.pausing`), and a loaded bluetoothd took
+    /// 0.2 s to get there (btmon in the rig), so no fixed pause is safe.
+    public func synchronize() async throws {
+        try await BlueZError.mapping {
+            _ = try await adapter.bus.call(
+                destination: ObjectManager.service, path: adapter.path, interface: "org.freedesktop.DBus.Peer",
+                member: "Ping")
+        }
+    }
+
     /// Unregisters the advertisement. Safe to call more than once, and after BlueZ
     /// released it.
     public func stop() async {

@@ -45,6 +45,10 @@ public final class FakeBlueZ: Sendable {
     private let devices = Mutex<[ObjectPath: [String: [String: Value]]]>([:])
     private let exported = Mutex<[ObjectPath: ExportedObject]>([:])
     private let watchers = Mutex<[Task<Void, Never>]>([])
+    private let changeHandlers = Mutex<[SignalHandler]>([])
+    /// How many `PropertiesChanged` of advertisements this BlueZ has read so far.
+    public var advertisementChangesRead: Int { changesRead.load(ordering: .sequentiallyConsistent) }
+    private let changesRead = Atomic<Int>(0)
 
     /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`.
     public static func start(on bus: TestBus, adapters names: [String] = ["hci0"]) async throws -> FakeBlueZ {
@@ -71,6 +75,7 @@ public final class FakeBlueZ: Sendable {
     /// bluetoothd crashing: its connection closes without a word.
     public func crash() {
         for task in watchers.withLock({ $0 }) { task.cancel() }
+        for handler in changeHandlers.withLock({ $0 }) { handler.cancel() }
         connection.close()
         callContinuation.finish()
     }
@@ -175,19 +180,20 @@ public final class FakeBlueZ: Sendable {
             adapters[name] = state
         }
         // Follow the object's changes first, then read it: nothing falls between.
-        let changes = try await connection.signals(matching: MatchRule(
-            sender: owner, path: path, interface: propertiesInterface, member: "PropertiesChanged"))
+        // Changes are taken on the reading thread in bus order, as bluetoothd
+        // takes them before it answers the next message (`changesRead`).
+        let continuation = callContinuation
+        let changes = try await connection.handleSignals(matchingAny: [MatchRule(
+            sender: owner, path: path, interface: propertiesInterface, member: "PropertiesChanged")]
+        ) { [weak self] change in
+            guard let (_, changed, _) = try? change.decode(String.self, [String: Value].self, [String].self) else { return }
+            self?.changesRead.add(1, ordering: .sequentiallyConsistent)
+            continuation.yield(.advertisementChanged(path, changed))
+        }
         let reply = try await connection.call(
             destination: owner, path: path, interface: propertiesInterface, member: "GetAll", advertisementInterface)
         let properties = try reply.decode([String: Value].self)
         callContinuation.yield(.registered(path, properties: properties))
-        let continuation = callContinuation
-        let watcher = Task {
-            for try await change in changes {
-                guard let (_, changed, _) = try? change.decode(String.self, [String: Value].self, [String].self) else { continue }
-                continuation.yield(.advertisementChanged(path, changed))
-            }
-        }
         // As BlueZ does: a client leaving the bus takes its advertisements with it.
         let owners = try await connection.nameOwner(of: owner)
         let ownerWatch = Task { [weak self] in
@@ -198,10 +204,8 @@ public final class FakeBlueZ: Sendable {
                 }
             } catch {}
         }
-        watchers.withLock {
-            $0.append(Task { _ = await watcher.result })
-            $0.append(ownerWatch)
-        }
+        changeHandlers.withLock { $0.append(changes) }
+        watchers.withLock { $0.append(ownerWatch) }
     }
 
     private func dropAdvertisements(of owner: String) {

@@ -24,12 +24,17 @@ import Testing
         #expect(properties["MinInterval"] == nil)
 
         try await handle.update(localName: "010105Alice")
+        // Once synchronized, BlueZ has read the change: no waiting on it.
+        try await handle.synchronize()
+        #expect(fake.advertisementChangesRead == 1)
         let change = await fake.calls.next { if case .advertisementChanged = $0 { true } else { false } }
         #expect(change == .advertisementChanged(handle.path, ["LocalName": .string("010105Alice")]))
         #expect(handle.advertisement.localName == "010105Alice")
 
         // Unchanged, announced again: BlueZ gets the signal all the same.
         try handle.announceAgain()
+        try await handle.synchronize()
+        #expect(fake.advertisementChangesRead == 2)
         let again = await fake.calls.next { if case .advertisementChanged = $0 { true } else { false } }
         #expect(again == .advertisementChanged(handle.path, ["LocalName": .string("010105Alice")]))
 

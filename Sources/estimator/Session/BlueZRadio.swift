@@ -10,20 +10,25 @@ final class BlueZRadio: SessionRadio {
     /// Discovery is restarted this often, and the advertisement announced
     /// again at each restart (see `start`): strict controllers and the
     /// emulated ones report an advertiser only when their scan or its
-    /// advertising starts, and a peer must be heard well within the stale time
-    /// (6 s) to stay fresh: about four chances.
+    /// advertising starts, and Linux drops about half of the reports a scan
+    /// start brings (they beat its "Discovering" event). So a peer is heard at
+    /// its announcements, and misses those that fall in its own gap: three in
+    /// a row turned a steady peer stale (6 s) in 3 of 19 room runs with a
+    /// fixed 150 ms gap (btmon in the rig). Restarting every 1 s ± 0.3 s was
+    /// tried: the gaps grew to 0.15-0.33 s, as bluetoothd, which serves every
+    /// session's restarts, answered later.
     static let discoveryRestart: Duration = .milliseconds(1500)
-    /// Each restart interval varies by up to this much: a peer misses an
-    /// announcement made while its own scan is off, and two sessions whose
-    /// restarts fall together (one bluetoothd restarted both, or chance) would
-    /// otherwise miss each other's for many cycles in a row (seen in the rig:
-    /// a peer stale within 60 s with ±0.4 s).
+    /// Each restart interval varies by up to this much, so that two sessions'
+    /// gaps (one bluetoothd restarted both, or chance) do not stay together.
     static let discoveryJitter: Duration = .milliseconds(500)
-    /// Scanning stays off this long at each restart: the controller refuses a
-    /// new random address while it scans (btmon: LE Set Random Address →
-    /// Command Disallowed), and BlueZ applies the announcement within a few
-    /// milliseconds of the scan stop (btmon).
-    static let discoveryQuiet: Duration = .milliseconds(150)
+    /// Scanning stays off at each restart until bluetoothd has read the
+    /// announcement (`AdvertisementHandle.synchronize`), then this long more:
+    /// the controller refuses a new random address while it scans (btmon: LE
+    /// Set Random Address → Command Disallowed), and bluetoothd passes an
+    /// announcement to the kernel in two steps, the second 3–8 ms after the
+    /// first (btmon, room scenario). Shorter is better: a peer misses the
+    /// announcements made while its own gap lasts.
+    static let discoveryQuiet: Duration = .milliseconds(50)
 
     private struct State {
         var bluez: BlueZ?
@@ -70,7 +75,10 @@ final class BlueZRadio: SessionRadio {
                 discovery = try await adapter.discover(
                     serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
                     jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
-                    whileStopped: { try? handle.announceAgain() }
+                    whileStopped: {
+                        try? handle.announceAgain()
+                        try? await handle.synchronize()
+                    }
                 ) { sighting in
                     guard let name = sighting.localName else { return }
                     take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
@@ -93,9 +101,9 @@ final class BlueZRadio: SessionRadio {
         }
     }
 
-    /// How long scanning stays off after an advertisement update, for
-    /// bluetoothd to apply it (measured: the change is on the air 0.09 s after).
-    static let updateSettle: Duration = .milliseconds(150)
+    /// How long scanning stays off after bluetoothd has read an advertisement
+    /// update, for the kernel to apply it (see `discoveryQuiet`).
+    static let updateSettle: Duration = discoveryQuiet
     /// When an update is announced a second time: a peer misses an
     /// announcement made while its own scan is off, and no peer's pause
     /// covers both.
@@ -115,7 +123,9 @@ final class BlueZRadio: SessionRadio {
         let change: @Sendable () async throws -> RadioUpdate = {
             let stopped = ContinuousClock.now
             try await handle.update(localName: name)
-            return RadioUpdate(scanStop: stopped - asked, sent: .now)
+            let sent = ContinuousClock.now
+            try await handle.synchronize()
+            return RadioUpdate(scanStop: stopped - asked, sent: sent)
         }
         let timing: RadioUpdate
         do {
@@ -128,7 +138,10 @@ final class BlueZRadio: SessionRadio {
                 // announcement at 1 s, 1.6-2.7 s in 3 runs against 0.5-0.6 s).
                 let reannounce = Task {
                     do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
-                    try? await discovery.pausing(settle: Self.discoveryQuiet) { try handle.announceAgain() }
+                    try? await discovery.pausing(settle: Self.discoveryQuiet) {
+                        try handle.announceAgain()
+                        try await handle.synchronize()
+                    }
                 }
                 state.withLock { $0.reannounce = reannounce }
             } else {
