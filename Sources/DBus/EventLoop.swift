@@ -160,6 +160,8 @@ final class EventLoop: @unchecked Sendable {
     private func drainReadable(_ watch: OpaquePointer, fd: Int32) {
         var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         for _ in 0..<Self.maxReadsPerRound {
+            // Jobs posted before these messages were read go first, as at the top of the loop.
+            runJobs()
             dispatch()
             guard batching(), !readingPaused(), poll(&probe, 1, 0) == 1, probe.revents == Int16(POLLIN),
                 watches.contains(watch), dbus_watch_get_enabled(watch) != 0
