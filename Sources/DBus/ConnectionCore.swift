@@ -113,9 +113,7 @@ final class ConnectionCore: @unchecked Sendable {
                 noteOwnerChange(message)
             }
             for subscription in subscriptions.values {
-                let matched = subscription.rules.contains { rule in
-                    rule.matches(message, senderOwner: rule.rule.sender.map { senderOwner(for: $0) } ?? nil)
-                }
+                let matched = subscription.rules.contains { $0.matches(message, senderOwner: senderOwner(for:)) }
                 if matched, subscription.deliver(message) { batched = true }
             }
             return DBUS_HANDLER_RESULT_HANDLED
