@@ -174,6 +174,9 @@ final class EventLoop: @unchecked Sendable {
 
     private func runJobs() {
         let batch = jobs.withLock { state -> [Job] in
+            // Taking an empty queue would still allocate: emptying a shared array
+            // while keeping its capacity copies it (one malloc and free a round).
+            guard !state.queue.isEmpty else { return [] }
             let batch = state.queue
             state.queue.removeAll(keepingCapacity: true)
             return batch
