@@ -32,13 +32,16 @@ bench:
 	@Benchmarks/summary.sh $(BENCH_DIR)/bench.log
 	@exit $$(cat $(BENCH_DIR)/status)
 
-# Our session and bleak's BleakScanner (PyPI) on the same fake bus at the
+# Our session, bleak's BleakScanner (PyPI) and libdbus's floor (a minimal C
+# follower, Benchmarks/SessionCost/c_follower.c) on the same fake bus at the
 # same time: CPU time over SESSION_BENCH_SECONDS and resident memory.
 bench-session: build
-	@$(MAKE) --no-print-directory deps-build DEBS="dbus-daemon python3 python3-venv"
+	@$(MAKE) --no-print-directory deps-build DEBS="dbus-daemon python3 python3-venv gcc libc6-dev pkg-config libdbus-1-dev"
 	$(SWIFT) build --product fake-bluez
+	@mkdir -p $(BENCH_DIR)
+	cc -O2 -o $(BENCH_DIR)/c_follower Benchmarks/SessionCost/c_follower.c $$(pkg-config --cflags --libs dbus-1)
 	@test -x $(SESSION_BENCH_VENV)/bin/python || python3 -m venv $(SESSION_BENCH_VENV)
 	@$(SESSION_BENCH_VENV)/bin/pip install -q --disable-pip-version-check bleak
 	Benchmarks/SessionCost/run.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator" \
-	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(SESSION_BENCH_VENV)/bin/python \
+	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(SESSION_BENCH_VENV)/bin/python $(BENCH_DIR)/c_follower \
 	    $(SESSION_BENCH_PEERS) $(SESSION_BENCH_INTERVAL_MS) $(SESSION_BENCH_CARD_EVERY) $(SESSION_BENCH_SECONDS)

@@ -1,25 +1,27 @@
 #!/bin/bash
 # A session's cost in a room (issue 8, item 2; `make bench-session`): our
-# session and bleak's BleakScanner follow the same fake org.bluez, on one
-# private bus, at the same time, for SECONDS; prints each one's CPU time and
+# session, bleak's BleakScanner and libdbus's floor (c_follower.c: the least a
+# libdbus client does to follow the room) follow the same fake org.bluez, on
+# one private bus, at the same time, for SECONDS; prints each one's CPU time and
 # resident memory, and the RATIO lines.
 #
-#   run.sh ESTIMATOR FAKE_BLUEZ PYTHON PEERS INTERVAL_MS CARD_EVERY SECONDS
+#   run.sh ESTIMATOR FAKE_BLUEZ PYTHON C_FOLLOWER PEERS INTERVAL_MS CARD_EVERY SECONDS
 #
 # The fake's room: PEERS advertisers, each heard every INTERVAL_MS with a new
 # RSSI (one Device1 PropertiesChanged), showing a new card every CARD_EVERY
 # receptions (Name in that PropertiesChanged).
 set -euo pipefail
-bin=$1 fake=$2 python=$3 peers=$4 interval=$5 card_every=$6 seconds=$7
+bin=$1 fake=$2 python=$3 c_follower=$4 peers=$5 interval=$6 card_every=$7 seconds=$8
 here=$(dirname "$0")
 warmup=5
 
 source "$here/../../Tests/Scripts/start-fake-bluez.sh"
 dir=$(mktemp -d)
 fake_bluez_start "$fake" "$dir"
-bleak_pid=
+bleak_pid= c_pid=
 cleanup() {
     [ -z "$bleak_pid" ] || kill "$bleak_pid" 2>/dev/null || true
+    [ -z "$c_pid" ] || kill "$c_pid" 2>/dev/null || true
     "$bin" leave >/dev/null 2>&1 || true
     exec 3>&-
     wait
@@ -35,6 +37,10 @@ session_pid=$(sed -n 's/.*(session pid \([0-9]*\)).*/\1/p' <<<"$joined")
 bleak_pid=$!
 for _ in $(seq 300); do grep -q '^ready' "$dir/bleak.out" || ! kill -0 "$bleak_pid" 2>/dev/null && break; sleep 0.1; done
 grep -q '^ready' "$dir/bleak.out" || { echo "bench-session: bleak did not start:" >&2; cat "$dir/bleak.err" >&2; exit 1; }
+"$c_follower" >"$dir/c.out" 2>"$dir/c.err" &
+c_pid=$!
+for _ in $(seq 100); do grep -q '^ready' "$dir/c.out" || ! kill -0 "$c_pid" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready' "$dir/c.out" || { echo "bench-session: c_follower did not start:" >&2; cat "$dir/c.err" >&2; exit 1; }
 
 echo "advertisers $peers $interval $card_every" >&3
 read -r reply <&4
@@ -44,26 +50,33 @@ sleep "$warmup"  # both have heard every peer; measure the steady state
 
 ticks() { awk '{ print $14 + $15 }' <<<"$(sed 's/.*) //' "/proc/$1/stat" | sed 's/^/x x /')"; }
 kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
-ours0=$(ticks "$session_pid") bleak0=$(ticks "$bleak_pid")
+ours0=$(ticks "$session_pid") bleak0=$(ticks "$bleak_pid") c0=$(ticks "$c_pid")
 sleep "$seconds"
-ours1=$(ticks "$session_pid") bleak1=$(ticks "$bleak_pid")
+ours1=$(ticks "$session_pid") bleak1=$(ticks "$bleak_pid") c1=$(ticks "$c_pid")
 ours_rss=$(kib "$session_pid" VmRSS) ours_hwm=$(kib "$session_pid" VmHWM)
 bleak_rss=$(kib "$bleak_pid" VmRSS) bleak_hwm=$(kib "$bleak_pid" VmHWM)
+c_rss=$(kib "$c_pid" VmRSS)
 status=$("$bin" status | sed -n 's/^\([0-9]* people\) heard.*/\1/p')
 kill "$bleak_pid"
 wait "$bleak_pid" || true
 bleak_pid=
+kill "$c_pid"
+wait "$c_pid" || true
+c_pid=
 heard=$(grep '^bleak:' "$dir/bleak.out" || echo "bleak: no summary")
 
 hz=$(getconf CLK_TCK)
-awk -v hz="$hz" -v s="$seconds" -v o0="$ours0" -v o1="$ours1" -v b0="$bleak0" -v b1="$bleak1" \
+awk -v hz="$hz" -v s="$seconds" -v o0="$ours0" -v o1="$ours1" -v b0="$bleak0" -v b1="$bleak1" -v c0="$c0" -v c1="$c1" -v crss="$c_rss" \
     -v orss="$ours_rss" -v ohwm="$ours_hwm" -v brss="$bleak_rss" -v bhwm="$bleak_hwm" \
     -v status="$status" -v heard="$heard" -v signals="$((peers * 1000 / interval))" 'BEGIN {
-    ours = (o1 - o0) / hz; bleak = (b1 - b0) / hz
+    ours = (o1 - o0) / hz; bleak = (b1 - b0) / hz; c = (c1 - c0) / hz
     printf "%d signals/s for %d s; estimator session heard %s, %s\n", signals, s, status, heard
     printf "  estimator session  %6.2f s CPU (%5.2f%%)  RSS %5.1f MiB (peak %5.1f)\n", ours, 100 * ours / s, orss / 1024, ohwm / 1024
     printf "  bleak BleakScanner %6.2f s CPU (%5.2f%%)  RSS %5.1f MiB (peak %5.1f)\n", bleak, 100 * bleak / s, brss / 1024, bhwm / 1024
+    printf "  libdbus floor (C)  %6.2f s CPU (%5.2f%%)  RSS %5.1f MiB\n", c, 100 * c / s, crss / 1024
     printf "RATIO session-cpu-vs-bleak %.3f\n", (bleak > 0 ? ours / bleak : 0)
+    printf "RATIO libdbus-floor-cpu-vs-bleak %.3f\n", (bleak > 0 ? c / bleak : 0)
+    printf "RATIO session-cpu-vs-libdbus-floor %.3f\n", (c > 0 ? ours / c : 0)
     printf "RATIO session-rss-vs-bleak %.3f\n", orss / brss
     printf "session-rss-mib %.1f (target <= 15)\n", orss / 1024
 }'

@@ -30,18 +30,34 @@ struct DeviceRecord: Sendable {
 
     /// Applies a `PropertiesChanged`'s changed and invalidated properties,
     /// read from `reader` (just after the interface name). Returns whether the
-    /// change means the device was heard again.
+    /// change means the device was heard again: a change of RSSI, Name, UUIDs,
+    /// ManufacturerData, ServiceData or TxPower.
     mutating func apply(_ reader: inout MessageReader) throws(DBusError) -> Bool {
         var heard = false
         try reader.readDictionary(keyType: String.self, valueType: .variant) { key, value throws(DBusError) in
-            if Sighting.receptionProperties.contains(key) { heard = true }
             switch key {
-            case "Address", "Name", "RSSI", "UUIDs": set(key, try value.readValue())
-            default: value.skip()
+            case "RSSI", "Name", "UUIDs":
+                heard = true
+                set(key, try value.readValue())
+            case "Address":
+                set(key, try value.readValue())
+            case "ManufacturerData", "ServiceData", "TxPower":
+                heard = true
+                value.skip()
+            default:
+                value.skip()
             }
         }
         try reader.readArray(of: .string) { element throws(DBusError) in set(try element.read(String.self), nil) }
         return heard
+    }
+
+    /// Applies a `PropertiesChanged` (see `apply`) and returns the sighting it
+    /// means, if any: what a discovery does with each signal, in one call so a
+    /// record kept in a dictionary is changed in place.
+    mutating func sighting(applying reader: inout MessageReader, device: ObjectPath, wanted: Set<String>) -> Sighting? {
+        guard (try? apply(&reader)) == true else { return nil }
+        return sighting(device: device, wanted: wanted, time: .now)
     }
 
     /// A sighting, or nil when it has no signal strength (a remembered

@@ -242,17 +242,16 @@ public final class Discovery: AsyncSequence, Sendable {
     /// adapter's removal ends the discovery. A signal that does not decode
     /// (not BlueZ's shape) is skipped.
     private func take(_ message: Message, devices: inout [ObjectPath: DeviceRecord]) {
-        guard message.member == "PropertiesChanged" else {
+        guard message.hasMember("PropertiesChanged") else {
             if let change = try? ObjectManager.decode(message) { apply(change, to: &devices) }
             return
         }
         // The bus sends only Device1's changes under the adapter (see ObjectManager.rules).
         guard let path = message.path, path.isDescendant(of: adapter.path) else { return }
         var reader = message.makeReader()
-        var device = devices.removeValue(forKey: path) ?? DeviceRecord()
-        defer { devices[path] = device }
-        guard (try? reader.read(String.self)) == Sighting.deviceInterface, (try? device.apply(&reader)) == true else { return }
-        device.sighting(device: path, wanted: wanted, time: .now).map(deliver)
+        guard (try? reader.readString(equalTo: Sighting.deviceInterface)) == true else { return }
+        // Changed in place: one lookup of the path per signal.
+        devices[path, default: DeviceRecord()].sighting(applying: &reader, device: path, wanted: wanted).map(deliver)
     }
 
     private func apply(_ change: ObjectChange, to devices: inout [ObjectPath: DeviceRecord]) {

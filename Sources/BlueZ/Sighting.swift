@@ -40,9 +40,6 @@ public struct Sighting: Sendable, Hashable {
     /// HCI's "RSSI not available".
     static let rssiUnavailable: Int64 = 127
 
-    /// Properties whose change means the device was heard again.
-    static let receptionProperties: Set<String> = ["RSSI", "Name", "UUIDs", "ManufacturerData", "ServiceData", "TxPower"]
-
     /// A sighting from a `Device1`'s properties, or nil when it has no signal
     /// strength (a remembered device, not one on the air) or lacks every wanted UUID.
     init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>, time: ContinuousClock.Instant) {

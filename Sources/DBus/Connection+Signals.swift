@@ -135,23 +135,33 @@ final class Subscription: @unchecked Sendable {
     private let sink: Sink
     /// The sink's handler, if it has one, taken out once rather than per signal.
     private let handler: (@Sendable (Message) -> Void)?
+    /// The stream's backlog, if it is a stream: checked every loop round, so not
+    /// taken out of `sink` each time (copying the enum retains its payload).
+    private let backlog: Backlog?
     /// The signals of the current dispatch round (loop thread only).
     private var batch: [Message] = []
 
     init(rules: [CompiledMatchRule], sink: Sink) {
         self.rules = rules
         self.sink = sink
-        if case .handler(let handler, _) = sink { self.handler = handler } else { handler = nil }
+        switch sink {
+        case .handler(let handler, _): (self.handler, backlog) = (handler, nil)
+        case .stream(_, let backlog): (handler, self.backlog) = (nil, backlog)
+        }
     }
 
     /// Whether its consumer is so far behind that the connection should stop reading.
-    var isBacklogged: Bool {
-        if case .stream(_, let backlog) = sink { return backlog.isFull }
-        return false
-    }
+    var isBacklogged: Bool { backlog?.isFull ?? false }
 
-    func deliver(_ message: Message) {
-        if let handler { handler(message) } else { batch.append(message) }
+    /// Runs the handler on `message`, or adds it to the round's batch; returns
+    /// true in that case (the consumer is woken when the round ends).
+    func deliver(_ message: Message) -> Bool {
+        guard let handler else {
+            batch.append(message)
+            return true
+        }
+        handler(message)
+        return false
     }
 
     /// Hands the round's signals to the consumer.

@@ -13,6 +13,8 @@ final class ConnectionCore: @unchecked Sendable {
     // Loop thread.
     var subscriptions: [Int: Subscription] = [:]
     var nextSubscriptionID = 0
+    /// Whether a stream has signals in this round's batch, to hand over when it ends.
+    private var batched = false
     var owners: [String: OwnerEntry] = [:]
     var objects: [ObjectPath: ExportedObjectEntry] = [:]
     /// Calls in flight, so a lost connection can fail them whatever libdbus does.
@@ -29,7 +31,10 @@ final class ConnectionCore: @unchecked Sendable {
         // The loop thread keeps this core alive until the connection is gone.
         loop.start(
             afterDispatch: { [self] in
-                for subscription in subscriptions.values { subscription.flush() }
+                if batched {
+                    for subscription in subscriptions.values { subscription.flush() }
+                    batched = false
+                }
                 if dbus_connection_get_is_connected(raw) != 0 { return true }
                 connectionEnded()
                 return false
@@ -37,6 +42,7 @@ final class ConnectionCore: @unchecked Sendable {
             readingPaused: { [self] in
                 subscriptions.values.contains(where: \.isBacklogged)
             },
+            batching: { [self] in batched },
             onExit: { [self] in
                 dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
                 dbus_connection_unref(raw)
@@ -107,10 +113,8 @@ final class ConnectionCore: @unchecked Sendable {
                 noteOwnerChange(message)
             }
             for subscription in subscriptions.values {
-                let matched = subscription.rules.contains { rule in
-                    rule.matches(message, senderOwner: rule.rule.sender.map { senderOwner(for: $0) } ?? nil)
-                }
-                if matched { subscription.deliver(message) }
+                let matched = subscription.rules.contains { $0.matches(message, senderOwner: senderOwner(for:)) }
+                if matched, subscription.deliver(message) { batched = true }
             }
             return DBUS_HANDLER_RESULT_HANDLED
         }

@@ -71,35 +71,36 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
 /// A class: every signal is checked against every rule, and copying a struct of five
 /// arrays for each check was a measurable part of routing (perf, make bench-session).
 final class CompiledMatchRule: Sendable {
-    let rule: MatchRule
+    /// The sending bus name, looked up (to its current owner) only when all else matched.
+    private let sender: String?
     private let path: [CChar]?
     private let namespace: [CChar]?
     private let interface: [CChar]?
     private let member: [CChar]?
-    private let arguments: [(index: Int, value: String)]
+    private let arguments: [(index: Int, value: [CChar])]
 
     init(_ rule: MatchRule) {
-        self.rule = rule
+        sender = rule.sender
         path = rule.path.map { Array($0.rawValue.utf8CString) }
         namespace = rule.pathNamespace.flatMap { $0.rawValue == "/" ? nil : Array($0.rawValue.utf8CString) }
         interface = rule.interface.map { Array($0.utf8CString) }
         member = rule.member.map { Array($0.utf8CString) }
-        arguments = rule.arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        arguments = rule.arguments.sorted { $0.key < $1.key }.map { ($0.key, Array($0.value.utf8CString)) }
     }
 
-    /// Whether a signal matches; `senderOwner` is the current unique name behind
-    /// `rule.sender` (the same name if it is unique, nil if nobody owns it).
-    func matches(_ message: Message, senderOwner: String?) -> Bool {
+    /// Whether a signal matches; `senderOwner` gives the current unique name behind a
+    /// rule's sender (the same name if it is unique, nil if nobody owns it).
+    func matches(_ message: Message, senderOwner: (String) -> String?) -> Bool {
         if let interface, !message.header(dbus_message_get_interface, equals: interface) { return false }
         if let member, !message.header(dbus_message_get_member, equals: member) { return false }
         if let path, !message.header(dbus_message_get_path, equals: path) { return false }
         if let namespace, !Self.path(of: message, isIn: namespace) { return false }
-        if rule.sender != nil {
-            guard let senderOwner, let sender = dbus_message_get_sender(message.raw),
-                senderOwner.withCString({ strcmp($0, sender) }) == 0
+        if !arguments.isEmpty, !argumentsMatch(message) { return false }
+        if let sender {
+            guard let owner = senderOwner(sender), let actual = dbus_message_get_sender(message.raw),
+                owner.withCString({ strcmp($0, actual) }) == 0
             else { return false }
         }
-        if !arguments.isEmpty, !argumentsMatch(message) { return false }
         return true
     }
 
@@ -111,16 +112,20 @@ final class CompiledMatchRule: Sendable {
         return next == 0 || next == CChar(UInt8(ascii: "/"))
     }
 
+    /// Compares string arguments in place, as C strings: no Swift string per signal.
     private func argumentsMatch(_ message: Message) -> Bool {
-        var reader = message.makeReader()
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message.raw, &iter) != 0 else { return false }
         var index = 0
         for (wanted, value) in arguments {
             while index < wanted {
-                guard !reader.isAtEnd, (try? reader.readValue()) != nil else { return false }
+                guard dbus_message_iter_next(&iter) != 0 else { return false }
                 index += 1
             }
-            guard let actual = try? reader.read(String.self), actual == value else { return false }
-            index += 1
+            guard dbus_message_iter_get_arg_type(&iter) == TypeCode.string else { return false }
+            var actual = DBusBasicValue()
+            dbus_message_iter_get_basic(&iter, &actual)
+            guard let text = actual.str, strcmp(text, value) == 0 else { return false }
         }
         return true
     }

@@ -149,6 +149,13 @@ public final class Message: @unchecked Sendable {
         return DBusError(name: DBusError.Name(rawValue: name), message: text)
     }
 
+    /// Whether the method or signal name is `name`, compared in place: for routing
+    /// on a hot path without building a string.
+    public func hasMember(_ name: String) -> Bool {
+        guard let member = dbus_message_get_member(raw) else { return false }
+        return name.withCString { strcmp(member, $0) == 0 }
+    }
+
     /// Whether a header field equals `text`, without building a Swift string (hot path).
     func header(_ field: (OpaquePointer) -> UnsafePointer<CChar>?, equals text: [CChar]) -> Bool {
         guard let value = field(raw) else { return false }

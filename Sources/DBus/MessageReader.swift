@@ -1,4 +1,7 @@
 import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a message's arguments in order, checking each type as it goes.
 ///
@@ -146,6 +149,13 @@ public struct MessageReader {
         let value = try readBasic(code, name)
         // libdbus validated the UTF-8 when the message arrived.
         return String(cString: value.str)
+    }
+
+    /// Reads the next argument, a string, and returns whether it is `expected`,
+    /// compared in place: no Swift string is built (hot path).
+    public mutating func readString(equalTo expected: String) throws(DBusError) -> Bool {
+        let value = try readBasic(TypeCode.string, "s")
+        return expected.withCString { strcmp(value.str, $0) == 0 }
     }
 
     /// Bytes of an `ay`, copied in one go.

@@ -70,6 +70,36 @@ import Testing
         #expect(try await Self.matchRuleCount(receiver) == before, "both rules removed")
     }
 
+    /// The bus sends the connection every signal any of its rules wants; each
+    /// subscription then checks its own rules locally, arguments included.
+    @Test func subscriptionsOnOneConnectionGetOnlyTheirOwnArguments() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let first = try await receiver.signals(matchingAny: [
+            MatchRule(interface: Self.interface, member: "Changed", arguments: [0: "a"]),
+        ]) { try $0.decode(String.self, String.self).1 }
+        let second = try await receiver.signals(matchingAny: [
+            MatchRule(interface: Self.interface, member: "Changed", arguments: [1: "b2"]),
+        ]) { try $0.decode(String.self, String.self).1 }
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "a", "a1")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "ab", "b1")  // prefix of neither
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "b", "b2")
+        try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "a", "b2")
+        var firstNotes: [String] = []
+        for try await note in first {
+            firstNotes.append(note)
+            if firstNotes.count == 2 { break }
+        }
+        var secondNotes: [String] = []
+        for try await note in second {
+            secondNotes.append(note)
+            if secondNotes.count == 2 { break }
+        }
+        #expect(firstNotes == ["a1", "b2"])
+        #expect(secondNotes == ["b2", "b2"])
+    }
+
     @Test func wellKnownSenderFollowsTheOwner() async throws {
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()

@@ -56,6 +56,18 @@ import Testing
         #expect(changed["RSSI"]?.integer == -50)
     }
 
+    @Test func membersAndStringsCompareInPlace() throws {
+        let message = try Message.signal(path: "/t", interface: "org.example.T", member: "PropertiesChanged")
+        try message.append("org.bluez.Device1", "org.bluez.Device", Int32(1))
+        #expect(message.hasMember("PropertiesChanged"))
+        #expect(!message.hasMember("PropertiesChange"))
+        #expect(!message.hasMember("PropertiesChangedX"))
+        var reader = message.makeReader()
+        #expect(try reader.readString(equalTo: "org.bluez.Device1"))
+        #expect(try !reader.readString(equalTo: "org.bluez.Device1"), "a prefix is not equal")
+        #expect(throws: DBusError.self) { try reader.readString(equalTo: "1") }  // an int32, not a string
+    }
+
     @Test func wrongSignatureIsAnErrorNotACrash() throws {
         let message = try Message.signal(path: "/t", interface: "org.example.T", member: "S")
         try message.append("text", Int32(5))
