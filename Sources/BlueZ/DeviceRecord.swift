@@ -34,13 +34,15 @@ struct DeviceRecord: Sendable {
     /// ManufacturerData, ServiceData or TxPower.
     mutating func apply(_ reader: inout MessageReader) throws(DBusError) -> Bool {
         var heard = false
+        // Each value is read from inside its variant: `readValue` would box it in an
+        // indirect `.variant` (a heap allocation per property per signal).
         try reader.readDictionary(keyType: String.self, valueType: .variant) { key, value throws(DBusError) in
             switch key {
             case "RSSI", "Name", "UUIDs":
                 heard = true
-                set(key, try value.readValue())
+                set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
             case "Address":
-                set(key, try value.readValue())
+                set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
             case "ManufacturerData", "ServiceData", "TxPower":
                 heard = true
                 value.skip()
