@@ -3,7 +3,7 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
-# pending: with the gap that waits for bluetoothd (AdvertisementHandle.synchronize, then 50 ms) 5 of 7 runs passed (pick -> visible p95 0.47-0.68 s); both failures were pick -> visible p95 (1.81 s; 3.21 s with p50 1.60 s) while benchmarks loaded the host (load 2.2), and in the second bluetoothd still passed one announcement on after the scan had restarted (Command Disallowed); with the fixed 150 ms gap before it, 15 of 19 passed: three times a steady peer turned stale (the air, printed on failure, showed its announcements falling three times running in the observer's scan gap, each followed by the observer's scan-start report being dropped by the kernel) and once pick -> visible p95 was 1.52 s
+# pending: with the gap that waits for bluetoothd (AdvertisementHandle.synchronize, then 50 ms) 9 of 11 runs passed, 7 of 7 on an idle host (pick -> visible p95 0.49-0.68 s); both failures were pick -> visible p95 (1.81 s; 3.21 s with p50 1.60 s) while benchmarks loaded the host (load 2.2), and in the second bluetoothd still passed one announcement on after the scan had restarted (Command Disallowed); with the fixed 150 ms gap before it, 15 of 19 passed: three times a steady peer turned stale (the air, printed on failure, showed its announcements falling three times running in the observer's scan gap, each followed by the observer's scan-start report being dropped by the kernel) and once pick -> visible p95 was 1.52 s
 # radios: 3
 # timeout: 300
 
