@@ -153,14 +153,17 @@ public final class AdvertisementHandle: Sendable {
     /// ones) otherwise report a steady advertiser only when their scan starts,
     /// and Linux drops a report that races the start of a discovery.
     ///
+    /// Returns once bluetoothd has read it (see `synchronize`): the one thing
+    /// a caller waits for, to scan again without the controller refusing it.
     /// Throws `.released` when the advertisement has ended.
-    public func announceAgain() throws {
+    public func announceAgain() async throws {
         if state.withLock({ $0.ended }) { throw BlueZError(.released, message: "the advertisement has ended") }
         do {
             try object.repeatProperties(["LocalName"], interface: Advertisement.interface)
         } catch {
             throw BlueZError(error)
         }
+        try await synchronize()
     }
 
     /// Returns once bluetoothd has read every change made before the call.

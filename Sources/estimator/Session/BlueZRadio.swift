@@ -22,12 +22,12 @@ final class BlueZRadio: SessionRadio {
     /// gaps (one bluetoothd restarted both, or chance) do not stay together.
     static let discoveryJitter: Duration = .milliseconds(500)
     /// Scanning stays off at each restart until bluetoothd has read the
-    /// announcement (`AdvertisementHandle.synchronize`), then this long more:
-    /// the controller refuses a new random address while it scans (btmon: LE
-    /// Set Random Address → Command Disallowed), and bluetoothd passes an
-    /// announcement to the kernel in two steps, the second 3–8 ms after the
-    /// first (btmon, room scenario). Shorter is better: a peer misses the
-    /// announcements made while its own gap lasts.
+    /// announcement (`AdvertisementHandle.announceAgain` waits for that), then
+    /// this long more: the controller refuses a new random address while it
+    /// scans (btmon: LE Set Random Address → Command Disallowed), and
+    /// bluetoothd passes an announcement to the kernel in two steps, the
+    /// second 3–8 ms after the first (btmon, room scenario). Shorter is
+    /// better: a peer misses the announcements made while its own gap lasts.
     static let discoveryQuiet: Duration = .milliseconds(50)
 
     private struct State {
@@ -75,10 +75,7 @@ final class BlueZRadio: SessionRadio {
                 discovery = try await adapter.discover(
                     serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
                     jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
-                    whileStopped: {
-                        try? handle.announceAgain()
-                        try? await handle.synchronize()
-                    }
+                    whileStopped: { try? await handle.announceAgain() }
                 ) { sighting in
                     guard let name = sighting.localName else { return }
                     take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
@@ -138,10 +135,7 @@ final class BlueZRadio: SessionRadio {
                 // announcement at 1 s, 1.6-2.7 s in 3 runs against 0.5-0.6 s).
                 let reannounce = Task {
                     do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
-                    try? await discovery.pausing(settle: Self.discoveryQuiet) {
-                        try handle.announceAgain()
-                        try await handle.synchronize()
-                    }
+                    try? await discovery.pausing(settle: Self.discoveryQuiet) { try await handle.announceAgain() }
                 }
                 state.withLock { $0.reannounce = reannounce }
             } else {
