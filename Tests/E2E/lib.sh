@@ -7,6 +7,7 @@
 #   metric NAME VALUE [UNIT]      a figure for the host's summary
 #   wait_until SECONDS CMD...     until CMD succeeds, or fail
 #   now_ms                        milliseconds, for latencies
+#   event_ms LINE                 the same clock, from a `watch --json` line's time
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
@@ -48,6 +49,17 @@ fail() {
 metric() { printf 'E2E-METRIC %s %s %s%s\n' "$E2E_SCENARIO" "$1" "$2" "${3:+ $3}"; }
 
 now_ms() { date +%s%3N; }
+
+# When a `watch --json` line says its change was seen: the moment the
+# change became visible, without the time the scenario takes to notice it
+# (bg_expect starts tail and timeout, seconds in a slow guest: measured up to
+# 1.2 s after the line was written). The guest has one clock, so it compares
+# with now_ms.
+event_ms() {
+  local time; time=$(sed -n 's/.*"time":"\([^"]*\)".*/\1/p' <<<"$1")
+  [ -n "$time" ] || fail "no time in watch line: $(printf '%s' "$1" | cat -v)"
+  date -d "$time" +%s%3N
+}
 
 # Polls a condition outside our control (a daemon, the kernel) with a
 # deadline; the condition's output is discarded.

@@ -3,7 +3,12 @@
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
-# pending: with the gap that waits for bluetoothd (AdvertisementHandle.synchronize, then 50 ms) 9 of 11 runs passed, 7 of 7 on an idle host (pick -> visible p95 0.49-0.68 s); both failures were pick -> visible p95 (1.81 s; 3.21 s with p50 1.60 s) while benchmarks loaded the host (load 2.2), and in the second bluetoothd still passed one announcement on after the scan had restarted (Command Disallowed); with the fixed 150 ms gap before it, 15 of 19 passed: three times a steady peer turned stale (the air, printed on failure, showed its announcements falling three times running in the observer's scan gap, each followed by the observer's scan-start report being dropped by the kernel) and once pick -> visible p95 was 1.52 s
+# Latencies are measured to the moment hci0's watch saw the change (the time
+# in its JSON line, see event_ms), not to when this script noticed the line:
+# that took 0.6-1.2 s more in a slow guest and failed runs whose air was on
+# time. Measured so, 6 of 6 runs passed on 2026-11-23 (pick -> visible p95
+# 0.29-0.53 s, leave -> gone 0.62-1.13 s, kill -9 -> stale 5.50-6.44 s); the
+# record of the misses that shaped the radio's schedule is in the README.
 # radios: 3
 # timeout: 300
 
@@ -43,13 +48,14 @@ done
 bg_mark watch0
 logs=$XDG_STATE_HOME/estimator
 before0=$(wc -l <"$logs/hci0.log") before1=$(wc -l <"$logs/hci1.log")
-samples=()
+samples=() noticed=()
 for n in $(seq 1 20); do
   if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
   started=$(now_ms)
   estimator pick --adapter hci1 $card >/dev/null || fail "pick $card on hci1"
-  bg_expect watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 >/dev/null
-  samples+=($(($(now_ms) - started)))
+  seen=$(bg_expect watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10)
+  noticed+=($(($(now_ms) - started)))
+  samples+=($(($(event_ms "$seen") - started)))
 done
 percentile() { # P of the numbers on standard input, nearest rank
   sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
@@ -59,6 +65,8 @@ p50=$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)
 p95=$(printf '%s\n' "${samples[@]}" | percentile 95 | seconds)
 metric pick_to_visible_p50 "$p50" s
 metric pick_to_visible_p95 "$p95" s
+# What the scenario itself took to notice, for comparison (see event_ms).
+metric pick_to_noticed_p50 "$(printf '%s\n' "${noticed[@]}" | percentile 50 | seconds)" s
 
 # Issue 8 item 4: how much of it is ours, from the timing lines the sessions
 # log for each event (Session.trace). The picking session: request read ->
@@ -85,8 +93,8 @@ bg_mark watch0
 started=$(now_ms)
 estimator leave --adapter hci2 >"$E2E_WORK/leave.out" 2>&1 &
 leaver=$!
-bg_expect watch0 '"event":"left","channel":1,"name":"Bob"' 5 >/dev/null
-gone=$(($(now_ms) - started))
+seen=$(bg_expect watch0 '"event":"left","channel":1,"name":"Bob"' 5)
+gone=$(($(event_ms "$seen") - started))
 wait $leaver || fail "leave on hci2: $(cat "$E2E_WORK/leave.out")"
 metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s
 metric leave_command "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN { printf "%.3f", ms / 1000 }')" s
@@ -103,8 +111,8 @@ pid=$(estimator status --adapter hci2 | sed -n 's/^session pid \([0-9]*\).*/\1/p
 [ -n "$pid" ] || fail "no pid in hci2's status"
 killed=$(now_ms)
 kill -9 "$pid"
-bg_expect watch0 '"event":"stale","channel":1,"name":"Bob"' 10 >/dev/null
-stale=$(($(now_ms) - killed))
+seen=$(bg_expect watch0 '"event":"stale","channel":1,"name":"Bob"' 10)
+stale=$(($(event_ms "$seen") - killed))
 metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
 [ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
 bg_expect_none watch0 '"event":"stale","channel":1,"name":"(전수열|Alice)"' 60
