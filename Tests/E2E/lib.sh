@@ -7,7 +7,8 @@
 #   metric NAME VALUE [UNIT]      a figure for the host's summary
 #   wait_until SECONDS CMD...     until CMD succeeds, or fail
 #   now_ms                        milliseconds, for latencies
-#   event_ms LINE                 the same clock, from a `watch --json` line's time
+#   seen_ms NAME REGEX SECS START bg_expect for a `watch --json` line, then ms
+#                                 from START (now_ms) to the line's own time
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
@@ -50,15 +51,21 @@ metric() { printf 'E2E-METRIC %s %s %s%s\n' "$E2E_SCENARIO" "$1" "$2" "${3:+ $3}
 
 now_ms() { date +%s%3N; }
 
-# When a `watch --json` line says its change was seen: the moment the
-# change became visible, without the time the scenario takes to notice it
-# (bg_expect starts tail and timeout, seconds in a slow guest: measured up to
-# 1.2 s after the line was written). The guest has one clock, so it compares
-# with now_ms.
-event_ms() {
-  local time; time=$(sed -n 's/.*"time":"\([^"]*\)".*/\1/p' <<<"$1")
-  [ -n "$time" ] || fail "no time in watch line: $(printf '%s' "$1" | cat -v)"
-  date -d "$time" +%s%3N
+# Waits for NAME's next `watch --json` line matching REGEX (as bg_expect)
+# and prints how many ms after START (a now_ms) the watch saw that change, by
+# the line's own `time`: the moment the change became visible, without the
+# time the scenario takes to notice it (bg_expect starts tail and timeout,
+# 0.6-1.2 s in a slow guest). The guest has one clock; a time before START
+# or after now is a bug of the watch's and fails.
+seen_ms() {
+  local name=$1 regex=$2 seconds=$3 start=$4 line time at
+  line=$(bg_expect "$name" "$regex" "$seconds") || exit 1
+  time=$(sed -n 's/.*"time":"\([^"]*\)".*/\1/p' <<<"$line")
+  [ -n "$time" ] || fail "no time in $name's line: $(printf '%s' "$line" | cat -v)"
+  at=$(date -d "$time" +%s%3N)
+  [ "$at" -ge "$start" ] && [ "$at" -le "$(now_ms)" ] ||
+    fail "$name's line says $time, outside the wait that read it: $(printf '%s' "$line" | cat -v)"
+  echo $((at - start))
 }
 
 # Polls a condition outside our control (a daemon, the kernel) with a

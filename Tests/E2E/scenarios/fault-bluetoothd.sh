@@ -47,8 +47,7 @@ until bus_has_name org.bluez; do sleep 0.05; done
 back=$(now_ms)
 adapter_ready 1
 bg_start peer2 estimator watch --adapter hci1 --channel 1 --json
-line=$(bg_expect peer2 '"name":"Ann","card":"8"' 20)
-seen=$(($(event_ms "$line") - back))  # when hci1's watch had it (see event_ms)
+seen=$(seen_ms peer2 '"name":"Ann","card":"8"' 20 "$back")
 metric "after_${signal,,}_card_seen" "$(awk -v ms=$seen 'BEGIN { printf "%.2f", ms / 1000 }')" s
 wait_until 10 radio_says hci0 'advertising and scanning'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the $signal, not 1"

@@ -11,7 +11,7 @@ active_instances() {
   bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
 }
 kernel_instances() { mgmt --index "$1" advinfo | sed -n 's/.*Instances list with \([0-9]*\) item.*/\1/p'; }
-seconds_since() { awk -v ms=$(($(now_ms) - $1)) 'BEGIN { printf "%.2f", ms / 1000 }'; }
+seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
@@ -27,16 +27,16 @@ bg_mark watch1
 killed=$(now_ms)
 kill -9 "$pid"
 wait_until 10 eval '[ "$(active_instances 0)" = 0 ]'
-metric kill_to_advertisement_gone "$(seconds_since "$killed")" s
+metric kill_to_advertisement_gone "$(seconds $(($(now_ms) - killed)))" s
 [ "$(kernel_instances 0)" = 0 ] || fail "the kernel still lists $(kernel_instances 0) instances on hci0"
-bg_expect watch1 '"event":"stale","channel":1,"name":"Ann"' 10 >/dev/null
-metric kill_to_stale "$(seconds_since "$killed")" s
+stale=$(seen_ms watch1 '"event":"stale","channel":1,"name":"Ann"' 10 "$killed")
+metric kill_to_stale "$(seconds "$stale")" s
 [ -S "$XDG_RUNTIME_DIR/estimator/hci0.sock" ] && echo "the dead session's socket is still there, as expected"
 
 joined=$(now_ms)
 out=$(estimator join --adapter hci0 --channel 1 --name Ann 2>&1) || fail "join after kill -9: $out"
 [[ $out == *"joined channel 1 as Ann on hci0"* ]] || fail "join after kill -9 said: $out"
 estimator pick --adapter hci0 3 >/dev/null || fail "pick in the new session"
-bg_expect watch1 '"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 >/dev/null
-metric join_to_seen "$(seconds_since "$joined")" s
+seen=$(seen_ms watch1 '"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 "$joined")
+metric join_to_seen "$(seconds "$seen")" s
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the new join, not 1"

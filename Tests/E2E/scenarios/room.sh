@@ -4,7 +4,7 @@
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
 # Latencies are measured to the moment hci0's watch saw the change (the time
-# in its JSON line, see event_ms), not to when this script noticed the line:
+# in its JSON line, see seen_ms), not to when this script noticed the line:
 # that took 0.6-1.2 s more in a slow guest and failed runs whose air was on
 # time. Measured so, 10 of 10 runs passed on 2026-11-23 (pick -> visible p95
 # 0.29-0.76 s, leave -> gone 0.53-1.13 s, kill -9 -> stale 5.50-6.44 s); the
@@ -53,9 +53,8 @@ for n in $(seq 1 20); do
   if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
   started=$(now_ms)
   estimator pick --adapter hci1 $card >/dev/null || fail "pick $card on hci1"
-  seen=$(bg_expect watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10)
+  samples+=($(seen_ms watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 "$started"))
   noticed+=($(($(now_ms) - started)))
-  samples+=($(($(event_ms "$seen") - started)))
 done
 percentile() { # P of the numbers on standard input, nearest rank
   sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
@@ -65,7 +64,7 @@ p50=$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)
 p95=$(printf '%s\n' "${samples[@]}" | percentile 95 | seconds)
 metric pick_to_visible_p50 "$p50" s
 metric pick_to_visible_p95 "$p95" s
-# What the scenario itself took to notice, for comparison (see event_ms).
+# What the scenario itself took to notice, for comparison (see seen_ms).
 metric pick_to_noticed_p50 "$(printf '%s\n' "${noticed[@]}" | percentile 50 | seconds)" s
 
 # Issue 8 item 4: how much of it is ours, from the timing lines the sessions
@@ -93,8 +92,7 @@ bg_mark watch0
 started=$(now_ms)
 estimator leave --adapter hci2 >"$E2E_WORK/leave.out" 2>&1 &
 leaver=$!
-seen=$(bg_expect watch0 '"event":"left","channel":1,"name":"Bob"' 5)
-gone=$(($(event_ms "$seen") - started))
+gone=$(seen_ms watch0 '"event":"left","channel":1,"name":"Bob"' 5 "$started")
 wait $leaver || fail "leave on hci2: $(cat "$E2E_WORK/leave.out")"
 metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s
 metric leave_command "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN { printf "%.3f", ms / 1000 }')" s
@@ -111,8 +109,7 @@ pid=$(estimator status --adapter hci2 | sed -n 's/^session pid \([0-9]*\).*/\1/p
 [ -n "$pid" ] || fail "no pid in hci2's status"
 killed=$(now_ms)
 kill -9 "$pid"
-seen=$(bg_expect watch0 '"event":"stale","channel":1,"name":"Bob"' 10)
-stale=$(($(event_ms "$seen") - killed))
+stale=$(seen_ms watch0 '"event":"stale","channel":1,"name":"Bob"' 10 "$killed")
 metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
 [ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
 bg_expect_none watch0 '"event":"stale","channel":1,"name":"(전수열|Alice)"' 60

@@ -7,8 +7,8 @@
 bg_start watch estimator watch --json --adapter hci1
 started=$(now_ms)
 advertise 0 010105Raw
-bg_expect watch '"event":"joined","channel":1,"name":"Raw","card":"5","cardRaw":"05"' 15 >/dev/null
-metric raw_advertiser_seen_ms $(($(now_ms) - started)) ms
+seen=$(seen_ms watch '"event":"joined","channel":1,"name":"Raw","card":"5","cardRaw":"05"' 15 "$started")
+metric raw_advertiser_seen_ms "$seen" ms
 
 estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
   fail "join on hci2: $(cat "$E2E_WORK/join.out")"
