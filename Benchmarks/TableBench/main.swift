@@ -17,16 +17,21 @@ let size = TerminalSize(columns: 100, rows: 110)
 let names = ["전수열", "Alice", "Bob", "東京タワー", "👍🏽 Dana", "Émile", "Zoë", "Ψυχή", "Ngozi", "محمد"]
 
 var rows = (0..<peers).map { i in
-    TableRow(
-        name: "\(names[i % names.count]) \(i)", card: Card.deck[i % 13], rssi: -40 - i % 60,
-        lastSeen: .milliseconds(100 * (i % 90)), isMe: i == 0, isStale: i % 17 == 0)
+    let name = "\(names[i % names.count]) \(i)"
+    let mark = Tally.Mark.shown(Card.deck[i % 13])
+    let seen = Duration.milliseconds(100 * (i % 90))
+    return TableRow(name: name, mark: mark, rssi: -40 - i % 60, lastSeen: seen, isMe: i == 0, isStale: i % 17 == 0)
 }
+let tally = Tally.revealed(rows.map { row in
+    guard case let .shown(card) = row.mark else { return (row.name, Card.waiting) }
+    return (row.name, card)
+})
 var renderer = TableRenderer(color: true)
 let sink = open("/dev/null", O_WRONLY)
 precondition(sink >= 0, "cannot open /dev/null")
 
 @MainActor func frame() -> [String] {
-    renderer.lines(LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0"), size: size)
+    renderer.lines(LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows, tally: tally)], adapter: "hci0"), size: size)
 }
 
 @MainActor func send(_ text: String) -> Int {
@@ -41,7 +46,7 @@ var agesTick = false
 /// The next update: peer `n % peers` picks another card.
 @MainActor func change(_ n: Int) {
     let i = n % peers
-    rows[i].card = Card.deck[(n / peers + i + 1) % 13]
+    rows[i].mark = .shown(Card.deck[(n / peers + i + 1) % 13])
     if agesTick {
         for j in rows.indices { rows[j].lastSeen = .milliseconds(100 * ((n + j) % 90)) }
     }

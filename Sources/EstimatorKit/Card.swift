@@ -1,4 +1,5 @@
-/// A planning-poker card as it travels over the air: one byte (DESIGN §2).
+/// A planning-poker card as it travels over the air: one byte
+/// (docs/PROTOCOL.md, Cards).
 ///
 /// Every byte is representable: a value that is not in the deck is an
 /// unknown card, shown as such and never dropped.
@@ -21,40 +22,49 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public static let hundred = Card(rawValue: 0x64)
     public static let question = Card(rawValue: 0xFD)
     public static let coffee = Card(rawValue: 0xFE)
-    /// No card yet, or leaving: peers drop whoever sends it.
+    /// Here, no card yet: what a session sends until its owner picks, and
+    /// after `pick none`. The app does not know the byte and so does not
+    /// show such a peer.
+    public static let waiting = Card(rawValue: 0xFC)
+    /// Leaving: peers drop whoever sends it at once.
     public static let none = Card(rawValue: 0xFF)
 
     /// The deck in the order a person reads it.
     public static let deck: [Card] = [
         .zero, .half, .one, .two, .three, .five, .eight, .thirteen,
-        .twenty, .forty, .hundred, .question, .coffee, .none,
+        .twenty, .forty, .hundred, .question, .coffee, .waiting, .none,
     ]
 
     /// Whether this byte is one of the deck's cards.
     public var isKnown: Bool { Self.name(of: rawValue) != nil }
 
-    /// The card's value for statistics; `nil` for `?`, coffee, none and unknown.
+    /// Whether the card is a vote: anything but waiting and leaving (`?`,
+    /// coffee and unknown bytes are votes that carry no number).
+    public var isVote: Bool { self != .waiting && self != .none }
+
+    /// The card's value for statistics; `nil` for `?`, coffee, waiting, none and unknown.
     public var numericValue: Double? {
         switch self {
         case .half: 0.5
-        case .question, .coffee, .none: nil
+        case .question, .coffee, .waiting, .none: nil
         default: isKnown ? Double(rawValue) : nil
         }
     }
 
-    /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`, `"none"`),
-    /// as used in JSON; `nil` for an unknown byte.
+    /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`,
+    /// `"waiting"`, `"none"`), as used in JSON; `nil` for an unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
     public var hex: String { Hex.byte(rawValue) }
 
-    /// How a person sees the card in a table: `½`, `☕`, `—` for none, and
-    /// `?XX` (the hex byte) for an unknown value.
+    /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
+    /// `—` for none, and `?XX` (the hex byte) for an unknown value.
     public var description: String {
         switch self {
         case .half: "½"
         case .coffee: "☕"
+        case .waiting: "·"
         case .none: "—"
         default: name ?? "?\(hex)"
         }
@@ -66,6 +76,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
         case 0x7F: "0.5"
         case 0xFD: "?"
         case 0xFE: "coffee"
+        case 0xFC: "waiting"
         case 0xFF: "none"
         default: nil
         }
@@ -74,14 +85,16 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
 
 extension Card {
     /// Parses what a person types: `0 0.5 ½ half 1 2 3 5 8 13 20 40 100 ?
-    /// coffee ☕ none clear -` (case-insensitive, surrounding spaces ignored).
+    /// unsure coffee ☕ none clear -` (case-insensitive, surrounding spaces
+    /// ignored). `none` takes the card back: it is waiting, never leaving.
     public init(parsing text: String) throws(CardParseError) {
         let word = text.trimmingWhitespace().lowercased()
         switch word {
         case "0.5", "½", "half", ".5": self = .half
         case "coffee", "☕", "☕️": self = .coffee
-        case "none", "clear", "-": self = .none
-        case "?": self = .question
+        case "none", "clear", "-", "waiting": self = .waiting
+        // `?` alone is a shell glob: a file named `5` turns `pick ?` into `pick 5`.
+        case "?", "unsure": self = .question
         default:
             guard let card = Self.deck.first(where: { $0.name == word && $0.numericValue != nil })
             else { throw CardParseError(input: text) }
@@ -90,7 +103,7 @@ extension Card {
     }
 
     /// The spellings `init(parsing:)` accepts, for help and error text.
-    public static let typedForms = "0 0.5 1 2 3 5 8 13 20 40 100 ? coffee none"
+    public static let typedForms = "0 0.5 1 2 3 5 8 13 20 40 100 unsure (or '?') coffee none"
 }
 
 /// What a person typed is not a card.

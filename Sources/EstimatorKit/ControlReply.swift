@@ -46,8 +46,13 @@ public struct ControlStatus: Equatable, Sendable {
     public var peers: Int
     /// The radio's state in words (`"advertising and scanning"`, `"bluetoothd is not running"`).
     public var radio: String
+    /// The round, or `nil` when the room has none.
+    public var round: RoundNumber?
+    /// The round's title, when this session started it.
+    public var title: String?
 
-    public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String) {
+    public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
+                round: RoundNumber? = nil, title: String? = nil) {
         self.pid = pid
         self.adapter = adapter
         self.channel = channel
@@ -55,6 +60,8 @@ public struct ControlStatus: Equatable, Sendable {
         self.card = card
         self.peers = peers
         self.radio = radio
+        self.round = round
+        self.title = title
     }
 
     var json: JSONValue {
@@ -62,6 +69,8 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("pid", .number(String(pid))), JSONMember("adapter", .string(adapter)),
             JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
             JSONMember("cardRaw", .string(card.hex)), JSONMember("peers", .number(String(peers))), JSONMember("radio", .string(radio)),
+            JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
+            JSONMember("title", title.map(JSONValue.string) ?? .null),
         ])
     }
 
@@ -74,8 +83,9 @@ public struct ControlStatus: Equatable, Sendable {
               let peers = json["peers"]?.integer,
               let radio = json["radio"]?.string
         else { return nil }
+        let round = json["round"]?.integer.flatMap { (0...15).contains($0) ? RoundNumber(wrapping: $0) : nil }
         self.init(pid: pid, adapter: adapter, channel: channel, name: name,
-                  card: Card(rawValue: card), peers: peers, radio: radio)
+                  card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string)
     }
 }
 

@@ -5,6 +5,8 @@ public enum ControlRequest: Equatable, Sendable {
     case pick(Card)
     /// Switch channel and/or name; `nil` keeps the current one.
     case join(channel: UInt8?, name: String?)
+    /// Start the next round, with an optional title (a story key or words).
+    case round(title: String?)
     /// Broadcast card none briefly, then end the session.
     case leave
     /// Report what the session is doing.
@@ -46,6 +48,14 @@ public enum ControlRequest: Equatable, Sendable {
                 person = text
             }
             self = .join(channel: channel, name: person)
+        case "round":
+            allowed = ["request", "title"]
+            var title: String?
+            if let field = json["title"], field != .null {
+                guard let text = field.string else { throw .wrongType(field: "title", expected: "a string") }
+                title = text
+            }
+            self = .round(title: title)
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch": allowed = ["request"]; self = .watch
@@ -65,6 +75,10 @@ public enum ControlRequest: Equatable, Sendable {
             var members: [JSONMember] = [JSONMember("request", .string("join"))]
             if let channel { members.append(JSONMember("channel", .number(String(channel)))) }
             if let name { members.append(JSONMember("name", .string(name))) }
+            json = .object(members)
+        case let .round(title):
+            var members: [JSONMember] = [JSONMember("request", .string("round"))]
+            if let title { members.append(JSONMember("title", .string(title))) }
             json = .object(members)
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
@@ -95,7 +109,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
         case let .missingField(field): "The request has no \"\(field)\" field."
         case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
         case let .unknownRequest(name):
-            "\(Self.quoted(name)) is not a request; requests are pick, join, leave, status and watch."
+            "\(Self.quoted(name)) is not a request; requests are pick, join, round, leave, status and watch."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
             "\(Self.quoted(error.input)) is not a card; valid cards are \(Card.typedForms)."

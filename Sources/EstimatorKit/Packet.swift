@@ -1,13 +1,27 @@
-/// What one person broadcasts: the advertisement's local name (DESIGN §2).
+/// What one person broadcasts: the advertisement's local name
+/// (docs/PROTOCOL.md, Packet).
 ///
-/// On the air it is `VVCCKKname`: two ASCII digits of protocol version, the
-/// channel and the card as two hex digits each, then the name in UTF-8.
-/// `"0101FE전수열"` is version 01, channel 1, coffee, 전수열.
+/// On the air it is `VVCCKKname`: the version field, the channel and the
+/// card as two hex digits each, then the name in UTF-8. `"0101FE전수열"` is
+/// version 01, channel 1, coffee, 전수열; `"2301FC전수열"` is round 3,
+/// channel 1, waiting, 전수열.
 public struct Packet: Hashable, Sendable {
-    /// The protocol versions on the air; `v01` is sent, both are understood.
-    public enum Version: String, Sendable, CaseIterable {
-        case v00 = "00"
-        case v01 = "01"
+    /// The version field: the app's `00` and `01`, which carry no round, or
+    /// `2` and one hex digit, the sender's round.
+    public enum Version: Hashable, Sendable {
+        case v00
+        case v01
+        /// Protocol 2: the sender's round.
+        case round(RoundNumber)
+
+        /// The two characters on the air.
+        public var field: String {
+            switch self {
+            case .v00: "00"
+            case .v01: "01"
+            case let .round(round): "2" + round.hexDigit
+            }
+        }
     }
 
     public var version: Version
@@ -23,9 +37,10 @@ public struct Packet: Hashable, Sendable {
     /// The most a local name carries: header plus `PersonName.maxUTF8Count`.
     public static let maxUTF8Count = headerUTF8Count + PersonName.maxUTF8Count
 
-    /// A packet to send: current version, and a name that fits.
-    public init(channel: Channel, card: Card, name: PersonName) {
-        self.init(version: .v01, channel: channel, card: card, name: name.text)
+    /// A packet to send: the round when the sender has one (else `01`, as
+    /// the app sends), and a name that fits.
+    public init(channel: Channel, card: Card, name: PersonName, round: RoundNumber? = nil) {
+        self.init(version: round.map(Version.round) ?? .v01, channel: channel, card: card, name: name.text)
     }
 
     public init(version: Version, channel: Channel, card: Card, name: String) {
@@ -35,9 +50,14 @@ public struct Packet: Hashable, Sendable {
         self.name = name
     }
 
+    /// The sender's round; `nil` for the app's versions.
+    public var round: RoundNumber? {
+        if case let .round(round) = version { round } else { nil }
+    }
+
     /// The advertisement's local name; at most 18 bytes of UTF-8 for a packet
     /// made from a `PersonName`.
-    public var localName: String { version.rawValue + channel.hex + card.hex + name }
+    public var localName: String { version.field + channel.hex + card.hex + name }
 }
 
 extension Packet {
@@ -49,20 +69,43 @@ extension Packet {
     /// Decodes a received local name from its raw bytes. The header must be
     /// exact (hex in either case); the name is taken as it comes, of any
     /// length, with invalid UTF-8 replaced by U+FFFD.
+    ///
+    /// The app sends 13 as the single character `D` (its hex formatter pads
+    /// only values below 0x0A): in a `00`/`01` packet, a card field that
+    /// starts with `D` and is no known card is 13, and the name starts one
+    /// byte earlier.
     public init(decoding bytes: [UInt8]) throws(PacketDecodeError) {
         guard bytes.count >= Self.headerUTF8Count else { throw .tooShort(bytes) }
         let field = { (i: Int) in Array(bytes[i..<i + 2]) }
-        guard let version = Version(rawValue: String(decoding: field(0), as: UTF8.self))
-        else { throw .unknownVersion(field(0)) }
+        guard let version = Self.version(bytes[0], bytes[1]) else { throw .unknownVersion(field(0)) }
         guard let channel = Hex.byte(high: bytes[2], low: bytes[3])
         else { throw .invalidChannel(field(2)) }
-        guard let card = Hex.byte(high: bytes[4], low: bytes[5])
-        else { throw .invalidCard(field(4)) }
+        let card = Hex.byte(high: bytes[4], low: bytes[5]).map(Card.init(rawValue:))
+        if version.isTheApps, bytes[4] | 0x20 == UInt8(ascii: "d"), !(card?.isKnown ?? false) {
+            self.init(version: version, channel: Channel(rawValue: channel), card: .thirteen,
+                      name: String(decoding: bytes[(Self.headerUTF8Count - 1)...], as: UTF8.self))
+            return
+        }
+        guard let card else { throw .invalidCard(field(4)) }
         guard bytes.count > Self.headerUTF8Count else { throw .missingName }
         self.init(
-            version: version, channel: Channel(rawValue: channel), card: Card(rawValue: card),
+            version: version, channel: Channel(rawValue: channel), card: card,
             name: String(decoding: bytes[Self.headerUTF8Count...], as: UTF8.self))
     }
+
+    private static func version(_ first: UInt8, _ second: UInt8) -> Version? {
+        switch (first, second) {
+        case (UInt8(ascii: "0"), UInt8(ascii: "0")): .v00
+        case (UInt8(ascii: "0"), UInt8(ascii: "1")): .v01
+        case (UInt8(ascii: "2"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .round(RoundNumber(wrapping: Int($0))) }
+        default: nil
+        }
+    }
+}
+
+extension Packet.Version {
+    /// Whether this is one of the app's versions (no round).
+    var isTheApps: Bool { self == .v00 || self == .v01 }
 }
 
 /// Why received bytes are not a packet. Each case keeps the offending bytes;
@@ -70,7 +113,7 @@ extension Packet {
 public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer than the 6 header bytes.
     case tooShort([UInt8])
-    /// The first two bytes are not `00` or `01`.
+    /// The first two bytes are not `00`, `01` or `2` and a hex digit.
     case unknownVersion([UInt8])
     /// Bytes 3–4 are not two hex digits.
     case invalidChannel([UInt8])
@@ -84,7 +127,7 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooShort(let bytes):
             "\"\(Self.show(bytes))\" is too short for a packet, which starts with 6 bytes of version, channel and card."
         case .unknownVersion(let bytes):
-            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00 and 01 are understood."
+            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01 and 20 to 2F are understood."
         case .invalidChannel(let bytes):
             "The packet's channel \"\(Self.show(bytes))\" is not two hex digits."
         case .invalidCard(let bytes):

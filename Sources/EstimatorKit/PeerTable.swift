@@ -8,7 +8,9 @@
 /// - a peer is a (channel, name), never an address;
 /// - card none means leaving: the peer is dropped at once (`left`); a none
 ///   from a peer the table does not hold is ignored, so a leaver's repeated
-///   goodbyes do not bring it back;
+///   goodbyes do not bring it back. Waiting (`FC`) is a card like any other:
+///   the peer is here and has not voted;
+/// - a change of card or of round is a `card` event;
 /// - heard within `staleAfter` is fresh. BlueZ reports an advertiser once
 ///   per discovery start and the session restarts discovery periodically, so
 ///   a peer that is still advertising keeps producing sightings and never
@@ -66,19 +68,21 @@ public struct PeerTable: Sendable {
         }
         if sighting.card == .none {
             remove(id)
-            return [PeerEvent(.left, id, card: .none, rssi: sighting.rssi ?? peer.rssi, time: sighting.time)]
+            return [PeerEvent(.left, id, card: .none, round: sighting.round, rssi: sighting.rssi ?? peer.rssi,
+                              time: sighting.time)]
         }
         var events: [PeerEvent] = []
-        let cardChanged = peer.card != sighting.card
+        let changed = peer.card != sighting.card || peer.round != sighting.round
         peer.card = sighting.card
+        peer.round = sighting.round
         peer.rssi = sighting.rssi ?? peer.rssi
         peer.lastHeard = max(peer.lastHeard, sighting.time)
         if peer.isStale {
             peer.isStale = false
-            events.append(PeerEvent(.back, id, card: peer.card, rssi: peer.rssi, time: sighting.time))
+            events.append(PeerEvent(.back, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time))
         }
-        if cardChanged {
-            events.append(PeerEvent(.card, id, card: peer.card, rssi: peer.rssi, time: sighting.time))
+        if changed {
+            events.append(PeerEvent(.card, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time))
         }
         byID[id] = peer
         return events
@@ -91,9 +95,9 @@ public struct PeerTable: Sendable {
         for (id, peer) in byID {
             let silent = now - peer.lastHeard
             if silent >= dropAfter {
-                events.append(PeerEvent(.left, id, card: peer.card, rssi: peer.rssi, time: now))
+                events.append(PeerEvent(.left, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: now))
             } else if silent >= staleAfter, !peer.isStale {
-                events.append(PeerEvent(.stale, id, card: peer.card, rssi: peer.rssi, time: now))
+                events.append(PeerEvent(.stale, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: now))
             }
         }
         for event in events {
@@ -114,10 +118,11 @@ public struct PeerTable: Sendable {
             return []
         }
         overflow.forget(id)
-        let peer = Peer(id: id, card: sighting.card, rssi: sighting.rssi, lastHeard: sighting.time, isStale: false)
+        let peer = Peer(id: id, card: sighting.card, round: sighting.round, rssi: sighting.rssi,
+                        lastHeard: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1
-        return [PeerEvent(.joined, id, card: peer.card, rssi: peer.rssi, time: sighting.time)]
+        return [PeerEvent(.joined, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time)]
     }
 
     private mutating func remove(_ id: PeerID) {

@@ -1,4 +1,4 @@
-/// Who a peer is: a name in a channel (DESIGN §2).
+/// Who a peer is: a name in a channel (docs/PROTOCOL.md, Identity).
 ///
 /// Never the radio address: phones and laptops rotate random addresses, and
 /// one person must stay one row.
@@ -23,16 +23,24 @@ public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
 public struct PeerSighting: Equatable, Sendable {
     public let id: PeerID
     public let card: Card
+    /// The sender's round; `nil` from the app or a session without one.
+    public let round: RoundNumber?
     /// Signal strength in dBm, when the radio reported one.
     public let rssi: Int?
     /// When it was heard.
     public let time: Timestamp
 
-    public init(channel: Channel, name: String, card: Card, rssi: Int?, time: Timestamp) {
+    public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, rssi: Int?, time: Timestamp) {
         self.id = PeerID(channel: channel, name: name)
         self.card = card
+        self.round = round
         self.rssi = rssi
         self.time = time
+    }
+
+    /// What `packet` says, heard at `time`.
+    public init(_ packet: Packet, rssi: Int?, time: Timestamp) {
+        self.init(channel: packet.channel, name: packet.name, card: packet.card, round: packet.round, rssi: rssi, time: time)
     }
 }
 
@@ -40,6 +48,8 @@ public struct PeerSighting: Equatable, Sendable {
 public struct Peer: Equatable, Sendable {
     public let id: PeerID
     public internal(set) var card: Card
+    /// The round the peer last sent; `nil` when it sends none.
+    public internal(set) var round: RoundNumber?
     /// The last reported signal strength in dBm.
     public internal(set) var rssi: Int?
     public internal(set) var lastHeard: Timestamp
@@ -56,7 +66,7 @@ public struct PeerEvent: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// First heard (or heard again after being dropped).
         case joined
-        /// Picked another card.
+        /// Sent another card or another round.
         case card
         /// Not heard for the stale time.
         case stale
@@ -70,14 +80,17 @@ public struct PeerEvent: Equatable, Sendable {
     public let id: PeerID
     /// The peer's card at the time of the event (`none` when it left by saying so).
     public let card: Card
+    /// The peer's round at the time of the event.
+    public let round: RoundNumber?
     public let rssi: Int?
     /// When the change happened: the sighting's time, or the tick's.
     public let time: Timestamp
 
-    public init(_ kind: Kind, _ id: PeerID, card: Card, rssi: Int?, time: Timestamp) {
+    public init(_ kind: Kind, _ id: PeerID, card: Card, round: RoundNumber? = nil, rssi: Int?, time: Timestamp) {
         self.kind = kind
         self.id = id
         self.card = card
+        self.round = round
         self.rssi = rssi
         self.time = time
     }

@@ -1,23 +1,48 @@
 import EstimatorKit
 
-/// The line printed for a peer event when the output is not a terminal
-/// (a pipe or a file): one line per change, no cursor movement, no color,
-/// for example `2026-11-22T03:51:46.722Z channel 1 Alice picked 8 (-60 dBm)`.
+/// The line printed for a change when the output is not a terminal (a pipe
+/// or a file): one line per change, no cursor movement, no color, for
+/// example `2026-11-22T03:51:46.722Z channel 1 Alice voted (-60 dBm)`.
 public enum ChangeLine {
-    /// The line for `event`, its name sanitised.
-    public static func line(_ event: PeerEvent) -> String {
-        let name = TerminalText.sanitize(event.name)
-        let what: String
-        switch event.kind {
-        case .joined: what = "joined with \(event.card)"
-        case .card: what = "picked \(event.card)"
-        case .stale: what = "not heard lately (stale)"
-        case .back: what = "back with \(event.card)"
-        case .left: what = "left"
+    /// The line for `change`, its names sanitised.
+    public static func line(_ change: WatchChange) -> String {
+        switch change {
+        case let .peer(event, mark, _):
+            let name = TerminalText.sanitize(event.name)
+            let shown = face(mark)
+            let what: String
+            switch event.kind {
+            case .joined: what = "joined with \(shown)"
+            case .card: what = mark == .hidden ? "voted" : mark == .waiting ? "has no card" : "picked \(shown)"
+            case .stale: what = "not heard lately (stale)"
+            case .back: what = "back with \(shown)"
+            case .left: what = "left"
+            }
+            // A signal is news only when the peer was just heard.
+            let heard = event.kind != .stale && event.kind != .left
+            let signal = heard ? event.rssi.map { " (\($0) dBm)" } ?? "" : ""
+            return "\(RFC3339.string(event.time)) channel \(event.channel) \(name) \(what)\(signal)"
+        case let .revealed(channel, tally, time):
+            let cards = tally.entries.compactMap { entry -> String? in
+                guard case let .shown(card) = entry.mark else { return nil }
+                return "\(TerminalText.sanitize(entry.name)) \(card)"
+            }
+            let figures = StatsFooter.parts(tally.stats).joined(separator: " · ")
+            return "\(RFC3339.string(time)) channel \(channel)\(label(tally.round)) revealed: "
+                + cards.joined(separator: ", ") + " · " + figures
+        case let .round(channel, round, title, time):
+            let named = title.map { " (\(TerminalText.sanitize($0)))" } ?? ""
+            return "\(RFC3339.string(time)) channel \(channel) round \(round) began\(named)"
         }
-        // A signal is news only when the peer was just heard.
-        let heard = event.kind != .stale && event.kind != .left
-        let signal = heard ? event.rssi.map { " (\($0) dBm)" } ?? "" : ""
-        return "\(RFC3339.string(event.time)) channel \(event.channel) \(name) \(what)\(signal)"
+    }
+
+    private static func label(_ round: RoundNumber?) -> String { round.map { " round \($0)" } ?? "" }
+
+    private static func face(_ mark: Tally.Mark) -> String {
+        switch mark {
+        case .waiting: "no card"
+        case .hidden: "a hidden card"
+        case let .shown(card): card.description
+        }
     }
 }

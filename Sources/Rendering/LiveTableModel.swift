@@ -6,8 +6,8 @@ import EstimatorKit
 public struct TableRow: Equatable, Sendable {
     /// The name as received (the renderer sanitises it).
     public var name: String
-    /// The card shown.
-    public var card: Card
+    /// What the card column shows: not voted, voted (hidden), or the card.
+    public var mark: Tally.Mark
     /// Signal strength in dBm; `nil` for my own row or when not reported.
     public var rssi: Int?
     /// Time since last heard (zero for my own row).
@@ -18,9 +18,9 @@ public struct TableRow: Equatable, Sendable {
     public var isStale: Bool
 
     /// A row; mine and fresh unless told otherwise.
-    public init(name: String, card: Card, rssi: Int?, lastSeen: Duration, isMe: Bool = false, isStale: Bool = false) {
+    public init(name: String, mark: Tally.Mark, rssi: Int?, lastSeen: Duration, isMe: Bool = false, isStale: Bool = false) {
         self.name = name
-        self.card = card
+        self.mark = mark
         self.rssi = rssi
         self.lastSeen = lastSeen
         self.isMe = isMe
@@ -28,25 +28,43 @@ public struct TableRow: Equatable, Sendable {
     }
 }
 
-/// One channel's part of the screen: its rows and how many more were heard
-/// than the peer table keeps (the per-channel cap).
+/// One channel's part of the screen: its round, its rows, how the vote
+/// stands, and how many more were heard than the peer table keeps (the
+/// per-channel cap).
 public struct TableSection: Equatable, Sendable {
     /// The channel.
     public var channel: Channel
+    /// The round, or `nil` when the room has none.
+    public var round: RoundNumber?
+    /// The round's title, when known here.
+    public var title: String?
     /// Its rows, in the order given (the renderer sorts them).
     public var rows: [TableRow]
+    /// Present, fresh voters, and how many of them have voted.
+    public var voters: Int
+    public var voted: Int
+    /// The names still to vote.
+    public var waitingFor: [String]
+    /// Whether the cards are revealed: the footer then gives the figures.
+    public var isRevealed: Bool
+    /// The figures of the votes that count.
+    public var stats: Stats
     /// Names heard in this channel but not stored (hostile floods).
     public var unshown: Int
 
-    /// A section of `rows`.
-    public init(channel: Channel, rows: [TableRow], unshown: Int = 0) {
+    /// A section of `rows` with the vote as `tally` counted it.
+    public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0) {
         self.channel = channel
+        round = tally.round
+        self.title = title
         self.rows = rows
+        voters = tally.voters
+        voted = tally.voted
+        waitingFor = tally.waitingFor
+        isRevealed = tally.isRevealed
+        stats = tally.stats
         self.unshown = unshown
     }
-
-    /// Everyone's (name, card), for the footer's statistics.
-    public var stats: Stats { Stats(rows.map { (name: $0.name, card: $0.card) }) }
 }
 
 /// What the live table shows: one section per channel watched (one, or
@@ -56,11 +74,14 @@ public struct LiveTable: Equatable, Sendable {
     public var sections: [TableSection]
     /// The adapter in use, shown in the first header.
     public var adapter: String
+    /// Whether this is a `watch` with no session: it only looks on.
+    public var isObserving: Bool
 
     /// A table of `sections`.
-    public init(sections: [TableSection], adapter: String) {
+    public init(sections: [TableSection], adapter: String, isObserving: Bool = false) {
         self.sections = sections
         self.adapter = adapter
+        self.isObserving = isObserving
     }
 }
 
@@ -79,18 +100,17 @@ public struct TerminalSize: Equatable, Sendable {
 }
 
 extension TableSection {
-    /// A channel's section from the peer table: my row (when I am in this
-    /// channel) and every peer, with ages measured at `now`. A peer with my
-    /// own name is my own advertisement heard back, not a second row.
-    public init(channel: Channel, peers: [Peer], me: (name: String, card: Card)?, unshown: Int = 0, now: Timestamp) {
-        var rows: [TableRow] = []
-        if let me { rows.append(TableRow(name: me.name, card: me.card, rssi: nil, lastSeen: .zero, isMe: true)) }
-        for peer in peers where peer.channel == channel && peer.name != me?.name {
-            rows.append(
-                TableRow(
-                    name: peer.name, card: peer.card, rssi: peer.rssi, lastSeen: now - peer.lastHeard,
-                    isStale: peer.isStale))
+    /// A channel's section from the peer table and the round's tally: my
+    /// row (when I am in this channel) and every peer, with ages measured
+    /// at `now`. A peer with my own name is my own advertisement heard
+    /// back, not a second row.
+    public init(channel: Channel, title: String? = nil, peers: [Peer], tally: Tally, unshown: Int = 0, now: Timestamp) {
+        let byName = Dictionary(peers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = tally.entries.map { entry in
+            let peer = entry.isMe ? nil : byName[entry.name]
+            return TableRow(name: entry.name, mark: entry.mark, rssi: peer?.rssi,
+                            lastSeen: peer.map { now - $0.lastHeard } ?? .zero, isMe: entry.isMe, isStale: entry.isStale)
         }
-        self.init(channel: channel, rows: rows, unshown: unshown)
+        self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
     }
 }

@@ -1,17 +1,18 @@
 import EstimatorKit
 
-/// The footer under a channel's rows: what the round adds up to, e.g.
-/// `median 5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain · ☕ 1`,
-/// on as many lines as the terminal's width needs.
+/// The footer under a channel's rows: before the reveal, how the vote
+/// stands (`3 of 5 voted · waiting for Alice, Bob`); after it, what the
+/// round adds up to (`median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
+/// explains · ☕ 1`), on as many lines as the terminal's width needs.
 enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
     /// wider than a whole line is cut with ….
-    static func lines(_ stats: Stats, width: Int) -> [String] {
+    static func lines(_ section: TableSection, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
-        for part in parts(stats) {
+        for part in parts(section) {
             let partWidth = TerminalText.displayWidth(part)
             if !current.isEmpty, currentWidth + separator.count + partWidth <= width {
                 current += separator + part
@@ -29,29 +30,39 @@ enum StatsFooter {
     private static let separator = " · "
 
     /// The footer's parts; names in them are sanitised here.
+    static func parts(_ section: TableSection) -> [String] {
+        guard section.voters > 0 || section.isRevealed else { return ["nobody heard yet"] }
+        guard section.isRevealed else {
+            var parts = ["\(section.voted) of \(section.voters) voted"]
+            if !section.waitingFor.isEmpty { parts.append("waiting for \(list(section.waitingFor.map(shown)))") }
+            return parts
+        }
+        return parts(section.stats)
+    }
+
+    /// What revealed votes add up to.
     static func parts(_ stats: Stats) -> [String] {
         var parts: [String] = []
-        if stats.people == 0 {
-            parts.append("nobody heard yet")
-        } else if let median = stats.median, let mean = stats.mean, let range = stats.range {
-            if stats.numericPicks == 1 {
-                parts.append("median \(number(median))")
-            } else if stats.isConsensus {
+        if let median = stats.median, let mean = stats.mean {
+            if stats.isConsensus {
                 parts.append("consensus: \(number(median))")
             } else {
                 parts.append("median \(number(median))")
-                parts.append("mean \(number(mean))")
-                parts.append("range \(number(range.lowerBound))–\(number(range.upperBound))")
-                let explainers = (stats.lowestHolders + stats.highestHolders).map { TextFitting.standalone(TerminalText.sanitize($0)) }
-                parts.append("no consensus: \(list(explainers)) explain")
+                let nearest = stats.nearest.map { $0.numericValue == mean ? "" : " ≈ \($0)" } ?? ""
+                parts.append("mean \(number(mean))\(nearest)")
+                for end in [stats.highestAlone, stats.lowestAlone].compactMap({ $0 }) {
+                    parts.append("\(end.card): \(shown(end.name)) explains")
+                }
             }
         } else {
-            parts.append("no numbers picked yet")
+            parts.append(stats.votes == 0 ? "no votes" : "no numbers voted")
         }
         if stats.questions > 0 { parts.append("? \(stats.questions)") }
         if stats.coffees > 0 { parts.append("☕ \(stats.coffees)") }
         return parts
     }
+
+    private static func shown(_ name: String) -> String { TextFitting.standalone(TerminalText.sanitize(name)) }
 
     /// `5`, `6.5`, `34.67`: at most two decimals, no trailing zeros.
     static func number(_ value: Double) -> String {

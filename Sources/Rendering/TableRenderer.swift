@@ -1,17 +1,19 @@
 import EstimatorKit
 
-/// Lays the live table out as screen lines (DESIGN §1):
+/// Lays the live table out as screen lines (the README's table):
 ///
 /// ```
-///  channel 1 · 4 people · 3 picked                                    hci0
+///  channel 1 · round 3 · ABC-1 · 4 people · 3 voted                   hci0
 ///  NAME          CARD  SIGNAL  SEEN
-///  전수열 (you)  8             now
-///  Alice         5     ━━━╸    0.4s
-///  Bob           ☕    ━━      1.2s
-///  Carol         —     ━━━     0.2s
-///  median 6.5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain
-///  ☕ 1
+///  전수열 (you)  ✓             now
+///  Alice         ✓     ━━━╸    0.4s
+///  Bob           ✓     ━━      1.2s
+///  Carol         ·     ━━━     0.2s
+///  3 of 4 voted · waiting for Carol
 /// ```
+///
+/// and once everyone has voted, the cards and what they add up to:
+/// `median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · ☕ 1`.
 ///
 /// Rows: mine first, then by name. A room taller than the terminal ends in
 /// "… N more"; a channel's footer wraps its parts onto more lines when the
@@ -60,13 +62,13 @@ public struct TableRenderer {
         }
         measured = nowMeasured
         let columns = Columns(sections, width: width)
-        let footers = sections.map { StatsFooter.lines($0.stats, width: width) }
+        let footers = sections.map { StatsFooter.lines($0.source, width: width) }
         // Rows get what headers, titles, footers and blank separators leave.
         var rowBudget = size.rows - sections.count * 2 - footers.joined().count - max(sections.count - 1, 0)
         var lines: [String] = []
         for (index, section) in sections.enumerated() {
             if index > 0 { lines.append("") }
-            let adapter = index == 0 ? TerminalText.sanitize(table.adapter) : ""
+            let adapter = index > 0 ? "" : (table.isObserving ? "observing · " : "") + TerminalText.sanitize(table.adapter)
             lines.append(header(section, adapter: adapter, width: width))
             lines.append(columns.clip(columns.line(name: Self.titles.name, textWidth: Self.titles.name.count,
                                                    card: Self.titles.card, cardWidth: Self.titles.card.count,
@@ -82,9 +84,12 @@ public struct TableRenderer {
     }
 
     private func header(_ section: PreparedSection, adapter: String, width: Int) -> String {
-        let stats = section.stats
-        var left = " channel \(section.source.channel) · \(stats.people) \(stats.people == 1 ? "person" : "people")"
-        left += " · \(stats.picked) picked"
+        let source = section.source
+        var left = " channel \(source.channel)"
+        if let round = source.round { left += " · round \(round)" }
+        if let title = source.title { left += " · " + TextFitting.standalone(TerminalText.sanitize(title)) }
+        let people = source.rows.count
+        left += " · \(people) \(people == 1 ? "person" : "people") · \(source.voted) voted"
         if section.source.unshown > 0 { left += " · \(section.source.unshown) more not shown" }
         let leftWidth = TerminalText.displayWidth(left)
         let rightWidth = TerminalText.displayWidth(adapter)
@@ -131,8 +136,11 @@ private struct PreparedRow {
     init(_ row: TableRow, name: MeasuredName) {
         source = row
         self.name = name
-        card = row.card.description
-        cardWidth = Self.cardWidths[Int(row.card.rawValue)]
+        switch row.mark {
+        case .waiting: (card, cardWidth) = ("·", 1)
+        case .hidden: (card, cardWidth) = ("✓", 1)
+        case let .shown(shown): (card, cardWidth) = (shown.description, Self.cardWidths[Int(shown.rawValue)])
+        }
         signal = SignalBars.bars(rssi: row.rssi)
         seen = SeenAge.text(row.lastSeen)
     }
@@ -143,14 +151,12 @@ private struct PreparedRow {
 private struct PreparedSection {
     let source: TableSection
     let rows: [PreparedRow]
-    let stats: Stats
 
     init(_ section: TableSection, measure: (String) -> MeasuredName) {
         source = section
         rows = section.rows
             .sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name }
             .map { PreparedRow($0, name: measure($0.name)) }
-        stats = section.stats
     }
 }
 

@@ -1,26 +1,61 @@
 import EstimatorKit
 
-/// The `watch --json` line for a peer event: one object with exactly the
-/// keys `event, channel, name, card, cardRaw, rssi, time`, in that order.
+/// The `watch --json` line for a change: one object, keys in a fixed order.
 ///
-/// `card` is named as in `packet decode --json` (`"8"`, `"0.5"`, `"?"`,
-/// `"coffee"`, `"none"`, or `null` for an unknown byte), `cardRaw` is its
-/// two hex digits, `rssi` is dBm or `null`, `time` is RFC 3339 in UTC. The
-/// name is the decoded name, JSON-escaped (controls as `\uXXXX`), not
-/// sanitised: scripts get what was sent, and the escaping keeps the line
-/// one valid JSON object a terminal cannot act on.
+/// Peer events (`joined`, `card`, `voted`, `stale`, `back`, `left`) have
+/// exactly `event, channel, round, name, card, cardRaw, rssi, time`. `card`
+/// is what the table shows: named as in `packet decode --json` (`"8"`,
+/// `"0.5"`, `"?"`, `"coffee"`, `"waiting"`, `"none"`, or `null` for an
+/// unknown byte), or `"hidden"` (with `cardRaw` null) for a vote not yet
+/// revealed. `revealed` has `event, channel, round, cards, time`, each card
+/// `{name, card, cardRaw}`; `round` has `event, channel, round, title,
+/// time`. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
+/// `null`, `time` is RFC 3339 in UTC. Names are the decoded names,
+/// JSON-escaped (controls as `\uXXXX`), not sanitised: scripts get what was
+/// sent, and the escaping keeps the line one valid JSON object a terminal
+/// cannot act on.
 public enum WatchEventJSON {
-    /// The JSON object for `event`, on one line.
-    public static func line(_ event: PeerEvent) -> String {
-        let object: JSONValue = [
-            "event": .string(event.kind.rawValue),
-            "channel": .int(Int(event.channel.rawValue)),
-            "name": .string(event.name),
-            "card": .string(event.card.name),
-            "cardRaw": .string(event.card.hex),
-            "rssi": event.rssi.map(JSONValue.int) ?? .null,
-            "time": .string(RFC3339.string(event.time)),
-        ]
+    /// The JSON object for `change`, on one line.
+    public static func line(_ change: WatchChange) -> String {
+        let object: JSONValue
+        switch change {
+        case let .peer(event, mark, round):
+            let (card, raw) = fields(mark)
+            object = [
+                "event": .string(change.eventName),
+                "channel": .int(Int(event.channel.rawValue)),
+                "round": number(round),
+                "name": .string(event.name),
+                "card": card,
+                "cardRaw": raw,
+                "rssi": event.rssi.map(JSONValue.int) ?? .null,
+                "time": .string(RFC3339.string(event.time)),
+            ]
+        case let .revealed(channel, tally, time):
+            let cards: [JSONValue] = tally.entries.compactMap { entry in
+                guard case let .shown(card) = entry.mark else { return nil }
+                return ["name": .string(entry.name), "card": .string(card.name), "cardRaw": .string(card.hex)]
+            }
+            object = [
+                "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
+                "cards": .array(cards), "time": .string(RFC3339.string(time)),
+            ]
+        case let .round(channel, round, title, time):
+            object = [
+                "event": .string("round"), "channel": .int(Int(channel.rawValue)), "round": number(round),
+                "title": .string(title), "time": .string(RFC3339.string(time)),
+            ]
+        }
         return object.text
+    }
+
+    private static func number(_ round: RoundNumber?) -> JSONValue { round.map { .int(Int($0.value)) } ?? .null }
+
+    private static func fields(_ mark: Tally.Mark) -> (JSONValue, JSONValue) {
+        switch mark {
+        case .waiting: (.string(Card.waiting.name), .string(Card.waiting.hex))
+        case .hidden: (.string("hidden"), .null)
+        case let .shown(card): (.string(card.name), .string(card.hex))
+        }
     }
 }

@@ -12,7 +12,7 @@ struct Estimator: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            JoinCommand.self, PickCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
+            JoinCommand.self, PickCommand.self, RoundCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
         ])
 

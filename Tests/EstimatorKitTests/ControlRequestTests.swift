@@ -120,8 +120,18 @@ import Testing
     }
 
     @Test func pickRoundTripsEveryCard() throws {
-        for card in Card.deck {
+        for card in Card.deck where card != .none {
             #expect(try ControlRequest(parsing: Array(ControlRequest.pick(card).serialized.utf8)) == .pick(card))
+        }
+    }
+
+    @Test func roundRoundTripsWithAndWithoutATitle() throws {
+        for request in [ControlRequest.round(title: nil), .round(title: "ABC-1 \"Login\"")] {
+            #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
+        }
+        #expect(ControlRequest.round(title: "ABC-1").serialized == #"{"request":"round","title":"ABC-1"}"#)
+        #expect(throws: ControlRequestError.wrongType(field: "title", expected: "a string")) {
+            try ControlRequest(parsing: Array(#"{"request":"round","title":3}"#.utf8))
         }
     }
 }
@@ -143,7 +153,9 @@ import Testing
                 #expect((try? ControlWatchLine(parsing: Array(line.serialized.utf8))) == line)
             }
         }
-        for line in [ControlWatchLine.me(channel: 3, name: "Bob", card: .coffee, adapter: "hci1"),
+        for line in [ControlWatchLine.me(channel: 3, name: "Bob", card: .coffee, adapter: "hci1", round: nil, title: nil),
+                     .me(channel: 3, name: "Bob", card: .waiting, adapter: "hci1", round: RoundNumber(wrapping: 15),
+                         title: "ABC-1 \"Login\""),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }

@@ -85,7 +85,7 @@ import Testing
         #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
             == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
         #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
-            == "The packet's version \"\\x1B[\" is unknown; versions 00 and 01 are understood.")
+            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 2F are understood.")
         #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
             == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
         #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description

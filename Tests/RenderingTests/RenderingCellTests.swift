@@ -35,27 +35,52 @@ import Testing
             (name: "Amy", card: .two), (name: "Zoe", card: .two), (name: "Bob", card: .thirteen),
             (name: "Cy", card: .question), (name: "Di", card: .coffee), (name: "Ed", card: .coffee),
         ])
-        #expect(StatsFooter.parts(stats) == [
-            "median 2", "mean 5.67", "range 2–13", "no consensus: Amy, Zoe and Bob explain", "? 1", "☕ 2",
-        ])
+        // Amy and Zoe share the low end: only Bob sits alone, at the high one.
+        #expect(StatsFooter.parts(stats) == ["median 2", "mean 5.67 ≈ 5", "13: Bob explains", "? 1", "☕ 2"])
     }
 
-    @Test func footerForConsensusSinglePickAndNoNumbers() {
+    @Test func theIssuesRoomsSayWhatTheyAddUpTo() {
+        let fives = Stats([(name: "Alice", card: .five), (name: "Bob", card: .five), (name: "You", card: .five),
+                           (name: "전수열", card: .eight)])
+        #expect(StatsFooter.parts(fives) == ["median 5", "mean 5.75 ≈ 5", "8: 전수열 explains"])
+        let unsure = Stats([(name: "Alice", card: .five), (name: "Bob", card: .five), (name: "Cy", card: .question)])
+        #expect(StatsFooter.parts(unsure) == ["median 5", "mean 5", "? 1"])
+        let ends = Stats([(name: "Bob", card: .three), (name: "Alice", card: .five), (name: "전수열", card: .eight)])
+        #expect(StatsFooter.parts(ends) == ["median 5", "mean 5.33 ≈ 5", "8: 전수열 explains", "3: Bob explains"])
+    }
+
+    @Test func footerForConsensusAndNoNumbers() {
         #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .eight)])) == ["consensus: 8"])
-        #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .none)])) == ["median 8"])
-        #expect(StatsFooter.parts(Stats([(name: "a", card: .question)])) == ["no numbers picked yet", "? 1"])
-        #expect(StatsFooter.parts(Stats([])) == ["nobody heard yet"])
+        #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .waiting)])) == ["consensus: 8"])
+        #expect(StatsFooter.parts(Stats([(name: "a", card: .question)])) == ["no numbers voted", "? 1"])
+        #expect(StatsFooter.parts(Stats([])) == ["no votes"])
+    }
+
+    @Test func footerBeforeTheRevealSaysWhoIsLeft() {
+        let section = TableSection(channel: Channel(rawValue: 1), rows: [
+            TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Bob", mark: .waiting, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Alice", mark: .waiting, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Carol", mark: .hidden, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Dan", mark: .hidden, rssi: -50, lastSeen: .seconds(9), isStale: true),
+        ])
+        #expect(StatsFooter.parts(section) == ["2 of 4 voted", "waiting for Alice and Bob"])
+        #expect(StatsFooter.parts(TableSection(channel: Channel(rawValue: 1), rows: [])) == ["nobody heard yet"])
     }
 
     @Test func footerLinesPackPartsWithinTheWidth() {
-        let stats = Stats([(name: "Alice", card: .five), (name: "전수열", card: .eight), (name: "Bob", card: .coffee)])
-        #expect(StatsFooter.lines(stats, width: 200) == [
-            " median 6.5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain · ☕ 1"
+        let section = TableSection(channel: Channel(rawValue: 1), rows: [
+            TableRow(name: "Alice", card: .five, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "전수열", card: .eight, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Bob", card: .coffee, rssi: -50, lastSeen: .seconds(1)),
         ])
-        #expect(StatsFooter.lines(stats, width: 40) == [
-            " median 6.5 · mean 6.5 · range 5–8", " no consensus: Alice and 전수열 explain", " ☕ 1",
+        #expect(StatsFooter.lines(section, width: 200) == [
+            " median 6.5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 5: Alice explains · ☕ 1"
         ])
-        #expect(StatsFooter.lines(stats, width: 20).allSatisfy { TerminalText.displayWidth($0) <= 20 })
+        #expect(StatsFooter.lines(section, width: 40) == [
+            " median 6.5 · mean 6.5 ≈ 8", " 8: 전수열 explains · 5: Alice explains", " ☕ 1",
+        ])
+        #expect(StatsFooter.lines(section, width: 20).allSatisfy { TerminalText.displayWidth($0) <= 20 })
     }
 
     @Test func truncationCutsBetweenClustersByDisplayWidth() {

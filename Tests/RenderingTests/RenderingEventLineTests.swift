@@ -7,21 +7,22 @@ import Testing
     let time = Timestamp(secondsSince1970: 1_795_319_506, nanoseconds: 722_999_999)  // 2026-11-22T03:51:46.722Z
 
     func event(_ kind: PeerEvent.Kind, _ name: String = "전수열", card: Card = .eight, rssi: Int? = -61)
-        -> PeerEvent
+        -> WatchChange
     {
-        PeerEvent(kind, PeerID(channel: Channel(rawValue: 1), name: name), card: card, rssi: rssi, time: time)
+        let event = PeerEvent(kind, PeerID(channel: Channel(rawValue: 1), name: name), card: card, rssi: rssi, time: time)
+        return .peer(event, mark: card == .waiting ? .waiting : .shown(card), round: nil)
     }
 
     @Test func aJoinedEventIsOneObjectWithExactlyTheDocumentedKeysInOrder() {
         #expect(WatchEventJSON.line(event(.joined)) == """
-            {"event":"joined","channel":1,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"time":"2026-11-22T03:51:46.722Z"}
+            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"time":"2026-11-22T03:51:46.722Z"}
             """)
     }
 
     @Test(arguments: PeerEvent.Kind.allCases) func everyKindParsesWithTheSameKeys(_ kind: PeerEvent.Kind) throws {
         let line = WatchEventJSON.line(event(kind))
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["event", "channel", "name", "card", "cardRaw", "rssi", "time"])
+        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "time"])
         #expect(object["event"] as? String == kind.rawValue)
     }
 

@@ -66,7 +66,7 @@ import Testing
         ]
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
         let footer = renderTable(table, color: false, size: TerminalSize(columns: 120, rows: 10)).last
-        #expect(footer == " median 20.5 · mean 20.5 · range 1–40 · no consensus: Low and High explain")
+        #expect(footer == " median 20.5 · mean 20.5 ≈ 20 · 40: High explains · 1: Low explains")
     }
 
     @Test func aHostileAdapterNameIsSanitised() {

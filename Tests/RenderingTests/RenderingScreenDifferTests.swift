@@ -80,7 +80,7 @@ import Testing
         var differ = ScreenDiffer()
         let old = frame()
         let full = differ.update(to: old, size: screen)
-        rows[42].card = .five
+        rows[42].mark = .shown(.five)
         let new = frame()
         let update = differ.update(to: new, size: screen)
         // Header and other rows keep their lines; the footer's figures change.

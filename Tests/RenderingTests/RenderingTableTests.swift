@@ -8,15 +8,42 @@ import Testing
     @Test func theDesignsRoomLaysOutAsInTheMockUp() {
         let lines = renderTable(designRoom(), color: false, size: wide)
         #expect(lines == [
-            " channel 1 · 4 people · 3 picked                                           hci0",
+            " channel 1 · 4 people · 3 voted                                            hci0",
             " NAME          CARD  SIGNAL  SEEN",
             " 전수열 (you)  8             now ",
             " Alice         5     ━━━╸    0.4s",
             " Bob           ☕    ━━      1.2s",
-            " Carol         —     ━━━     0.2s",
-            " median 6.5 · mean 6.5 · range 5–8 · no consensus: Alice and 전수열 explain",
-            " ☕ 1",
+            " Carol         ·     ━━━     0.2s",
+            " 3 of 4 voted · waiting for Carol",
         ])
+    }
+
+    @Test func aRoundHidesVotesThenRevealsThemWithTheFigures() {
+        let rows = [
+            TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Alice", mark: .hidden, rssi: -56, lastSeen: .milliseconds(400)),
+            TableRow(name: "Bob", mark: .waiting, rssi: -75, lastSeen: .milliseconds(1200)),
+        ]
+        let hidden = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3),
+                                                       title: "ABC-1", rows: rows)], adapter: "hci0", isObserving: false)
+        #expect(renderTable(hidden, size: wide) == [
+            " channel 1 · round 3 · ABC-1 · 3 people · 2 voted                          hci0",
+            " NAME       CARD  SIGNAL  SEEN",
+            " You (you)  ✓             now ",
+            " Alice      ✓     ━━━╸    0.4s",
+            " Bob        ·     ━━      1.2s",
+            " 2 of 3 voted · waiting for Bob",
+        ])
+        let shown = rows.enumerated().map { i, row in
+            var row = row
+            row.mark = .shown([Card.five, .eight, .three][i])
+            return row
+        }
+        let revealed = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: shown)],
+                                 adapter: "hci0", isObserving: true)
+        let lines = renderTable(revealed, size: wide)
+        #expect(lines.first?.hasSuffix("observing · hci0") == true)
+        #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
     @Test func rowsAlignByDisplayWidthWithHangulAndEmoji() {
@@ -96,7 +123,7 @@ import Testing
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
         let lines = renderTable(table, color: false, size: TerminalSize(columns: 80, rows: 10))
         #expect(lines.count == 10)
-        #expect(lines[0].hasPrefix(" channel 1 · 100 people · 100 picked"))
+        #expect(lines[0].hasPrefix(" channel 1 · 100 people · 100 voted"))
         #expect(lines[8] == " … 94 more")
         #expect(lines[9] == " consensus: 3")
     }
@@ -105,7 +132,7 @@ import Testing
         let table = LiveTable(
             sections: [TableSection(channel: Channel(rawValue: 7), rows: [], unshown: 436)], adapter: "hci0")
         let lines = renderTable(table, color: false, size: wide)
-        #expect(lines[0].hasPrefix(" channel 7 · 0 people · 0 picked · 436 more not shown "))
+        #expect(lines[0].hasPrefix(" channel 7 · 0 people · 0 voted · 436 more not shown "))
         #expect(lines.last == " nobody heard yet")
     }
 
@@ -123,7 +150,7 @@ import Testing
         #expect(lines.count == 9)
         #expect(lines[0].hasSuffix("hci0"))
         #expect(lines[4] == "")
-        #expect(lines[5] == " channel 2 · 1 person · 1 picked")
+        #expect(lines[5] == " channel 2 · 1 person · 1 voted")
         #expect(lines[2].count == lines[7].count)
         #expect(lines[2].hasPrefix(" Alice       5 "))
     }
@@ -135,11 +162,15 @@ import Testing
         _ = peers.observe(PeerSighting(channel: channel, name: "Bob", card: .five, rssi: -60, time: now - .seconds(2)))
         _ = peers.observe(PeerSighting(channel: channel, name: "전수열", card: .two, rssi: -30, time: now))
         _ = peers.observe(PeerSighting(channel: Channel(rawValue: 2), name: "Eve", card: .five, rssi: -60, time: now))
-        let section = TableSection(channel: channel, peers: peers.peers, me: (name: "전수열", card: .eight), now: now)
+        var round = ChannelRound(listeningFrom: now - ChannelRound.listening)
+        let mine = peers.peers(in: channel).filter { $0.name != "전수열" }
+        let tally = round.count(peers: mine, me: (name: "전수열", card: .eight), now: now)
+        let section = TableSection(channel: channel, peers: mine, tally: tally, now: now)
         #expect(section.rows == [
             TableRow(name: "전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
             TableRow(name: "Bob", card: .five, rssi: -60, lastSeen: .seconds(2)),
         ])
+        #expect(section.isRevealed && section.voted == 2)
     }
 
     /// The cell at which `needle` starts in `line`.

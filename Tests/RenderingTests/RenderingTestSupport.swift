@@ -1,7 +1,38 @@
 import EstimatorKit
 @testable import Rendering
 
-/// The room of DESIGN §1.
+extension TableRow {
+    /// A row whose card shows as it is, or as not voted for waiting and none.
+    init(name: String, card: Card, rssi: Int?, lastSeen: Duration, isMe: Bool = false, isStale: Bool = false) {
+        self.init(name: name, mark: card.isVote ? .shown(card) : .waiting, rssi: rssi, lastSeen: lastSeen,
+                  isMe: isMe, isStale: isStale)
+    }
+}
+
+extension TableSection {
+    /// A section of `rows` counted as a ballot would: revealed once every
+    /// fresh row has voted and none is hidden.
+    init(channel: Channel, round: RoundNumber? = nil, title: String? = nil, rows: [TableRow], unshown: Int = 0) {
+        let entries = rows.map { row -> Tally.Entry in
+            let card: Card
+            switch row.mark {
+            case .waiting: card = .waiting
+            case .hidden: card = .five
+            case let .shown(shown): card = shown
+            }
+            return Tally.Entry(name: row.name, card: card, isMe: row.isMe, isStale: row.isStale, mark: row.mark)
+        }
+        let present = entries.filter { !$0.isStale }
+        let voted = present.filter { $0.mark != .waiting }
+        let revealed = !present.isEmpty && voted.count == present.count && !present.contains { $0.mark == .hidden }
+        let tally = Tally(entries: entries, voters: present.count, voted: voted.count,
+                          waitingFor: present.filter { $0.mark == .waiting }.map(\.name).sorted(), isRevealed: revealed,
+                          round: round, stats: Stats(voted.map { (name: $0.name, card: $0.card) }))
+        self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
+    }
+}
+
+/// The README's room: three have voted (cards shown, as with --open), Carol has not.
 func designRoom(stale: Bool = false) -> LiveTable {
     LiveTable(
         sections: [

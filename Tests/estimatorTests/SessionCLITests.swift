@@ -198,7 +198,7 @@ private struct SandboxRemains: Sendable {
         #expect(none.stderr == "Error: No session is running; run `estimator join` first.\n")
         let bad = try await sandbox.run("pick", "7")
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("valid cards are 0 0.5 1 2 3 5 8 13 20 40 100 ? coffee none"))
+        #expect(bad.stderr.contains("valid cards are 0 0.5 1 2 3 5 8 13 20 40 100 unsure (or '?') coffee none"))
         for command in ["leave", "status"] { #expect(try await sandbox.run(command).status == 69) }
     }
 
@@ -211,7 +211,7 @@ private struct SandboxRemains: Sendable {
         #expect(ambiguous.stderr == "Error: Sessions are running on hci0, hci1; choose one with --adapter.\n")
         #expect(try await sandbox.run("pick", "8", "--adapter", "hci1").stdout == "picked 8\n")
         #expect(try await sandbox.run("status", "--adapter", "hci1").stdout.contains("as Bob, card 8"))
-        #expect(try await sandbox.run("status", "--adapter", "hci0").stdout.contains("as Ann, card —"))
+        #expect(try await sandbox.run("status", "--adapter", "hci0").stdout.contains("as Ann, no card yet"))
         #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
         #expect(try await sandbox.run("pick", "3").stdout == "picked 3\n", "one left: it is the default")
         #expect(try await sandbox.run("leave").status == 0)
@@ -253,7 +253,7 @@ private struct SandboxRemains: Sendable {
         let refused = try await sandbox.run("pick", "8", "--adapter", "hci0", as: nobody)
         #expect(refused.status == 77)
         #expect(refused.stderr == "Error: This session belongs to another user.\n")
-        #expect(try await sandbox.run("status").stdout.contains("card —"), "the pick did not happen")
+        #expect(try await sandbox.run("status").stdout.contains("no card yet"), "the pick did not happen")
         try await sandbox.run("leave")
     }
 
@@ -276,7 +276,8 @@ private struct SandboxRemains: Sendable {
         let (outText, errText) = try await offPool { watch.finish(out, err) }
         #expect(watch.terminationStatus == 0, "\(errText)")
         #expect(errText == "The session ended: left channel 4.\n")
-        #expect(outText.isEmpty, "nobody else was heard")
+        // Alone in the room, Ann's own vote may be revealed; nobody else was heard.
+        #expect(!outText.contains("joined") && !outText.contains("picked"), "\(outText)")
     }
 
     @Test func watchBadChannelIsOneSentence() async throws {

@@ -31,7 +31,7 @@ import Testing
         try watcher.send(.watch)
         #expect(try ControlReply(parsing: try #require(try await offPool { try watcher.readLine() })).message == "watching")
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
-            == .me(channel: 1, name: "Ann", card: .none, adapter: "hci0"))
+            == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil))
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() })) == .radio("advertising and scanning"))
 
         radio.hear(localName: Array("010105Bob".utf8), rssi: -42)
@@ -41,7 +41,7 @@ import Testing
         let picker = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 30))
         #expect(try await offPool { try picker.call(.pick(.eight)) }.message == "picked 8")
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
-            == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0"))
+            == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0", round: nil, title: nil))
         #expect(try await offPool { try picker.call(.status) }.status?.peers == 1)
 
         #expect(try await offPool { try picker.call(.leave) }.message == "left channel 1")
@@ -49,7 +49,7 @@ import Testing
         #expect(try await offPool { try watcher.readLine() } == nil, "the stream closes")
         #expect(await running.value == 0)
         #expect(access(directory.socketPath(adapter: "hci0"), F_OK) != 0)
-        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FFAnn", "010108Ann", "0101FFAnn"])
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FCAnn", "010108Ann", "0101FFAnn"])
     }
 }
 

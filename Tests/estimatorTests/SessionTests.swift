@@ -19,7 +19,7 @@ import Testing
         let session = try makeSession()
         try await session.start()
         #expect(radio.isRunning)
-        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FF전수열"])
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FC전수열"])
     }
 
     @Test func startFailureIsReported() async throws {
@@ -53,7 +53,7 @@ import Testing
         #expect(await session.handle(.pick(.three)).exitCode == 0)
         radio.releaseUpdates()
         await session.updatesDone()
-        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FF전수열", "010101전수열", "010103전수열"],
+        #expect(radio.advertised.map { String(decoding: $0, as: UTF8.self) } == ["0101FC전수열", "010101전수열", "010103전수열"],
                 "one update at a time; the picks made meanwhile collapse into the last")
         #expect(radio.mostConcurrentUpdates == 1)
     }
@@ -209,9 +209,9 @@ import Testing
         await leave(session)
         await listening.value
         let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
-        #expect(lines.first == .me(channel: 1, name: "전수열", card: .none, adapter: "hci0"))
+        #expect(lines.first == .me(channel: 1, name: "전수열", card: .waiting, adapter: "hci0", round: nil, title: nil))
         #expect(lines.contains(.radio(RadioError.bluetoothdAbsent.description)))
-        #expect(lines.contains(.me(channel: 1, name: "전수열", card: .three, adapter: "hci0")))
+        #expect(lines.contains(.me(channel: 1, name: "전수열", card: .three, adapter: "hci0", round: nil, title: nil)))
         #expect(lines.last == .ended("left channel 1"))
     }
 

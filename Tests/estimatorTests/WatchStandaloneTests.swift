@@ -18,8 +18,12 @@ import Testing
         }
         try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
         let line = try await offPool { try watch.out.readLine() }
-        #expect(line.hasPrefix(#"{"event":"joined","channel":1,"name":"Alice","card":"#), "\(line)")
-        #expect(line.contains(#""cardRaw":"05","rssi":-50,"#), "\(line)")
+        // A vote stays hidden until the room has been heard and everyone voted.
+        #expect(line.hasPrefix(#"{"event":"joined","channel":1,"round":null,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"#),
+                "\(line)")
+        let revealed = try await offPool { try watch.out.readLine() }
+        #expect(revealed.hasPrefix(#"{"event":"revealed","channel":1,"round":null,"cards":[{"name":"Alice","card":"5","cardRaw":"05"}],"#),
+                "\(revealed)")
         kill(watch.process.processIdentifier, SIGINT)
         while let call = await calls.next(), call != .stopDiscovery {
             if case .registered = call { registered = true }
@@ -42,8 +46,8 @@ import Testing
         try fake.deviceFound("AA:00:00:00:00:02", on: "hci1", name: "0102FEBob", rssi: -60, uuids: [Self.uuid])
         let first = try await offPool { try watch.out.readLine() }
         let second = try await offPool { try watch.out.readLine() }
-        #expect(first.contains(" channel 1 Alice joined with 5 (-50 dBm)"), "\(first)")
-        #expect(second.contains(" channel 2 Bob joined with ☕ (-60 dBm)"), "\(second)")
+        #expect(first.contains(" channel 1 Alice joined with a hidden card (-50 dBm)"), "\(first)")
+        #expect(second.contains(" channel 2 Bob joined with a hidden card (-60 dBm)"), "\(second)")
         kill(watch.process.processIdentifier, SIGTERM)
         let (_, errText) = try await offPool { watch.finish() }
         #expect(watch.process.terminationStatus == 0, "\(errText)")
@@ -57,7 +61,7 @@ import Testing
         try fake.deviceFound("AA:00:00:00:00:01", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
         try fake.deviceFound("AA:00:00:00:00:02", name: "010203Bob", rssi: -60, uuids: [Self.uuid])
         let line = try await offPool { try watch.out.readLine() }
-        #expect(line.contains(#""channel":2,"name":"Bob""#), "\(line)")
+        #expect(line.contains(#""channel":2,"round":null,"name":"Bob""#), "\(line)")
         kill(watch.process.processIdentifier, SIGINT)
         let (rest, _) = try await offPool { watch.finish() }
         #expect(!rest.contains("Alice"))

@@ -7,7 +7,8 @@ struct PacketDecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Show the fields of a received local name.",
         discussion: """
-            Versions 00 and 01 are understood, hex digits in either case, names \
+            Versions 00 and 01 (the app's, no round) and 20 to 2F (round 0 to 15) are \
+            understood, the app's single-digit 13 (0100DAnn), hex digits in either case, names \
             longer than 12 bytes and invalid UTF-8 (shown as U+FFFD). The name is shown \
             with control characters, escape sequences and bidi overrides removed. \
             Input that is not a packet exits with status 65.
@@ -15,12 +16,13 @@ struct PacketDecodeCommand: ParsableCommand {
             Examples:
               estimator packet decode 0001FEAnn
               estimator packet decode --hex 3031303130384A6F --json
-              {"version":"01","channel":1,"card":"8","cardRaw":"08","name":"Jo"}
+              {"version":"01","channel":1,"round":null,"card":"8","cardRaw":"08","name":"Jo"}
 
-            JSON keys, in this order: version (string), channel (number), card \
-            (one of "0" "0.5" "1" "2" "3" "5" "8" "13" "20" "40" "100" "?" "coffee" \
-            "none", or null when unknown), cardRaw (the card byte as two hex \
-            digits), name (string, sanitised like the table).
+            JSON keys, in this order: version (string), channel (number), round \
+            (number, or null for versions 00 and 01), card (one of "0" "0.5" "1" "2" \
+            "3" "5" "8" "13" "20" "40" "100" "?" "coffee" "waiting" "none", or null \
+            when unknown), cardRaw (the card byte as two hex digits), name (string, \
+            sanitised like the table).
             """)
 
     @Argument(help: "The local name as text, e.g. 010108Ann.")
@@ -51,8 +53,9 @@ struct PacketDecodeCommand: ParsableCommand {
 
     static func json(_ packet: Packet) -> String {
         let object: JSONValue = [
-            "version": .string(packet.version.rawValue),
+            "version": .string(packet.version.field),
             "channel": .int(Int(packet.channel.rawValue)),
+            "round": packet.round.map { .int(Int($0.value)) } ?? .null,
             "card": .string(packet.card.name),
             "cardRaw": .string(packet.card.hex),
             "name": .string(TerminalText.sanitize(packet.name)),
@@ -69,8 +72,9 @@ struct PacketDecodeCommand: ParsableCommand {
         }
         let card = packet.card.isKnown ? packet.card.description : "unknown"
         return """
-            version  \(packet.version.rawValue)
+            version  \(packet.version.field)
             channel  \(packet.channel) (\(packet.channel.hex))
+            round    \(packet.round.map(\.description) ?? "none")
             card     \(card) (\(packet.card.hex))
             name     \(name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
             """

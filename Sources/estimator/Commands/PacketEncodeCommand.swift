@@ -26,6 +26,9 @@ struct PacketEncodeCommand: ParsableCommand {
     @Option(help: "Your name; at most 12 bytes of UTF-8 are sent.")
     var name: String
 
+    @Option(help: "The round, 0 to 15 (version 2R); without it, version 01 as the app sends.")
+    var round: Int?
+
     @Flag(help: "Print the local name's bytes as hex instead of as text.")
     var hex = false
 
@@ -37,7 +40,10 @@ struct PacketEncodeCommand: ParsableCommand {
             throw UserError(.usage, error.description)
         }
         for warning in warnings { StandardError.write("Warning: \(warning)") }
-        let packet = Packet(channel: channel, card: card, name: person)
+        if let round, !(0...15).contains(round) {
+            throw UserError(.usage, "'\(round)' is not a round; rounds on the air are 0 to 15.")
+        }
+        let packet = Packet(channel: channel, card: card, name: person, round: round.map(RoundNumber.init(wrapping:)))
         print(hex ? HexText.format(Array(packet.localName.utf8)) : packet.localName)
     }
 }

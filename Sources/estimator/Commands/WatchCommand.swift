@@ -5,17 +5,28 @@ import EstimatorKit
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Show everyone's cards, live, until Ctrl-C.",
+        abstract: "Show the round live: who has voted, then everyone's cards.",
         discussion: """
             Attaches to the running session (your row is marked); without a session \
-            it scans by itself and advertises nothing. Without --channel it shows the \
-            session's channel, or every channel, grouped, when there is no session. \
-            --json prints one JSON object per change instead of the table.
+            it observes: it scans by itself and advertises nothing. Without --channel \
+            it shows the session's channel, or every channel, grouped, when there is \
+            no session.
+
+            Each row shows · (not voted yet), ✓ (voted, card hidden) or the card. The \
+            cards are revealed together once everyone present has voted, and stay \
+            revealed until the next round (`estimator round`). --open shows cards at \
+            once, as the iOS app does, and is remembered (--no-open to go back).
+
+            Ctrl-C or q ends the watch and leaves the last table on the screen. On a \
+            pipe it prints a line per change; --json prints one JSON object per change \
+            (events joined, card, voted, stale, back, left, revealed, round); --once \
+            prints the table after listening for two seconds and exits.
 
             Examples:
-              estimator watch
-              estimator watch --channel 0 --adapter hci1
-              estimator watch --json | jq .
+              $ estimator watch
+              $ estimator watch --channel 0 --adapter hci1
+              $ estimator watch --json | jq .
+              $ estimator watch --once
             """)
 
     @Option(parsing: .unconditional, help: "Only this channel, 0 to 255 (default: the session's, else all).")
@@ -27,6 +38,12 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line, one per change.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "Show cards as soon as they are picked (remembered; default: hidden until everyone has voted).")
+    var open: Bool?
+
+    @Flag(help: "Listen for two seconds, print the table once and exit.")
+    var once = false
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
@@ -35,16 +52,24 @@ struct WatchCommand: AsyncParsableCommand {
         if let channel {
             do { shown = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
         }
+        var config = try Config.load()
+        if let open, open != config.openCards {
+            config.openCards = open
+            try config.save()
+        }
+        let showsCards = config.openCards ?? false
+        let listening: Duration? = once ? .seconds(2) : nil
         if let (sessionAdapter, client) = try SessionLocator.find(adapter: adapter, timeout: 0) {
             let reply = try client.call(.watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
             var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json,
-                                     staleAfter: .seconds(stale))
-            return try await viewer.follow(SessionFeed(client: client))
+                                     open: showsCards, staleAfter: .seconds(stale))
+            return try await viewer.follow(SessionFeed(client: client), once: listening)
         }
-        let feed = try await ScanFeed.open(adapter: adapter ?? Config.load().adapter)
+        let feed = try await ScanFeed.open(adapter: adapter ?? config.adapter)
+        if !json, !once { StandardError.write("No session here: observing on \(feed.adapterName), advertising nothing.") }
         var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json,
-                                 staleAfter: .seconds(stale))
-        try await viewer.follow(feed)
+                                 open: showsCards, staleAfter: .seconds(stale))
+        try await viewer.follow(feed, once: listening)
     }
 }

@@ -3,11 +3,13 @@ import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
-/// `{"channel":1,"name":"전수열","adapter":"hci0"}`.
+/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true}`.
 struct Config: Equatable {
     var channel: Channel?
     var name: PersonName?
     var adapter: String?
+    /// Whether tables show cards at once (`--open`) rather than at the reveal.
+    var openCards: Bool?
 
     /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
     static var path: String {
@@ -48,6 +50,10 @@ struct Config: Equatable {
             guard let text = value.string, AdapterName.isValid(text) else { throw damaged }
             config.adapter = text
         }
+        if let value = json["open"], value != .null {
+            guard case let .bool(open) = value else { throw damaged }
+            config.openCards = open
+        }
         return config
     }
 
@@ -58,6 +64,7 @@ struct Config: Equatable {
         if let channel { members.append(JSONMember("channel", .number(String(channel.rawValue)))) }
         if let name { members.append(JSONMember("name", .string(name.text))) }
         if let adapter { members.append(JSONMember("adapter", .string(adapter))) }
+        if let openCards { members.append(JSONMember("open", .bool(openCards))) }
         let text = JSONValue.object(members).text + "\n"
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try Directories.create(directory, mode: 0o700)

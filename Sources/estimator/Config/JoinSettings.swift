@@ -9,12 +9,15 @@ struct JoinSettings: Equatable {
     var adapter: String
     /// Things to tell the person (a shortened name, a name the app won't show).
     var warnings: [String] = []
+    /// Whether tables show cards at once: kept as `watch --open` set it.
+    var open: Bool?
 
     /// A typed name longer than this is refused rather than cut: it is not
     /// a name but a mistake (a pasted paragraph).
     static let maximumTypedNameBytes = 64
 
     init(channel: String?, name: String?, adapter: String?, remembered: Config, account: Account = .current) throws(UserError) {
+        open = remembered.openCards
         if let channel {
             do { self.channel = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
         } else {
@@ -45,5 +48,5 @@ struct JoinSettings: Equatable {
     }
 
     /// What to remember after a successful join.
-    var config: Config { Config(channel: channel, name: name, adapter: adapter) }
+    var config: Config { Config(channel: channel, name: name, adapter: adapter, openCards: open) }
 }

@@ -55,8 +55,7 @@ final class PeerBoard: Sendable {
         state.withLock { state in
             var events: [PeerEvent] = []
             if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
-                events = state.table.observe(PeerSighting(channel: packet.channel, name: packet.name, card: packet.card,
-                                                          rssi: reception.rssi, time: clock.now))
+                events = state.table.observe(PeerSighting(packet, rssi: reception.rssi, time: clock.now))
             }
             guard state.forwardsAll || !events.isEmpty else { return }
             // Yielded under the lock, so changes keep the table's order.

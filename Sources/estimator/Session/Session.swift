@@ -1,8 +1,9 @@
 import EstimatorKit
 
-/// The session core: who I am (channel, name, card), what the radio hears,
-/// and the answers to control requests. Radio and clock are injected, so
-/// every rule here is tested without Bluetooth and without waiting.
+/// The session core: who I am (channel, name, card), the round my channel
+/// is in, what the radio hears, and the answers to control requests. Radio
+/// and clock are injected, so every rule here is tested without Bluetooth
+/// and without waiting.
 actor Session {
     /// How long card none is broadcast before leaving, so peers drop me at once.
     static let leaveBroadcast: Duration = .seconds(1)
@@ -17,7 +18,13 @@ actor Session {
     private let clock: any SessionClock
     private(set) var channel: Channel
     private(set) var name: PersonName
-    private(set) var card: Card = .none
+    private(set) var card: Card = .waiting
+    /// My channel's round and its votes.
+    private(set) var round: ChannelRound
+    /// When this round's cards were revealed, and the votes reported since
+    /// (by name): a re-vote after the reveal updates the round's record.
+    private var revealed: (at: Timestamp, votes: [String: Card])?
+    private var revealObservers: [@Sendable (RevealedRound) -> Void] = []
     /// The peer table, updated as the radio reads each reception.
     private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
@@ -51,6 +58,7 @@ actor Session {
         self.radio = radio
         self.clock = clock
         self.pid = pid
+        round = ChannelRound(listeningFrom: clock.now)
         let board = PeerBoard(table: table, clock: clock)
         self.board = board
         radio.onReception { board.take($0) }
@@ -59,8 +67,16 @@ actor Session {
     /// Everyone heard so far.
     var table: PeerTable { board.table }
 
-    /// The local name advertised now.
-    var localName: [UInt8] { Array(Packet(channel: channel, card: card, name: name).localName.utf8) }
+    /// The local name advertised now: my round and card, or waiting and no
+    /// round while the clock's jump makes the round uncertain (`RoundState`).
+    var localName: [UInt8] {
+        let advertised = round.state.advertised
+        let shown = advertised == nil && round.state.suspendedSince != nil ? .waiting : card
+        return Array(Packet(channel: channel, card: shown, name: name, round: advertised).localName.utf8)
+    }
+
+    /// The peers of my channel, my own echo left out.
+    private var channelPeers: [Peer] { table.peers(in: channel).filter { $0.name != name.text } }
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     func start() async throws(RadioError) {
@@ -130,9 +146,58 @@ actor Session {
     func tick() async {
         while !hasEnded {
             do { try await clock.sleep(for: Self.tickInterval) } catch { return }
-            if !board.tick().isEmpty { changed() }
+            var moved = false
+            if let change = round.tick(now: clock.now) { moved = follow(change) }
+            let events = board.tick()
+            _ = round.observe(events.filter { $0.channel == channel && $0.name != name.text }, peers: channelPeers)
+            if recount() || moved || !events.isEmpty { changed() }
         }
     }
+
+    /// Acts on a change of round: a new round takes my card back; a jump of
+    /// the clock, and its end, change what I advertise. Returns whether
+    /// anything changed.
+    private func follow(_ change: RoundState.Change) -> Bool {
+        switch change {
+        case .began:
+            card = .waiting
+            revealed = nil
+        case .joined: return broadcastMe()
+        case .suspended, .resumed: break
+        }
+        _ = advertise(done: "", received: .now)
+        return true
+    }
+
+    private func broadcastMe() -> Bool {
+        broadcast(me)
+        return true
+    }
+
+    /// Counts my channel's votes; reports a reveal, and every change of a
+    /// revealed round's votes, to the reveal observers. Returns whether the
+    /// cards were revealed just now.
+    private func recount() -> Bool {
+        let tally = round.count(peers: channelPeers, me: (name.text, card), now: clock.now)
+        guard tally.isRevealed else { return false }
+        let counted = Dictionary(tally.entries.filter { !$0.isStale && $0.card.isVote && $0.mark != .waiting }
+            .map { ($0.name, $0.card) }, uniquingKeysWith: { a, _ in a })
+        let first = revealed == nil
+        var record = revealed ?? (at: clock.now, votes: [:])
+        // A vote once cast stays in the record: leaving or turning stale
+        // after the reveal does not take it back; a re-vote replaces it.
+        record.votes.merge(counted) { _, new in new }
+        guard first || record.votes != revealed?.votes else { return false }
+        revealed = record
+        let report = RevealedRound(channel: channel, round: round.current, title: round.state.title,
+                                   revealedAt: record.at, votes: record.votes)
+        for observer in revealObservers { observer(report) }
+        return first
+    }
+
+    /// Called when my channel's cards are revealed and after every re-vote
+    /// of a revealed round: for the history.
+    func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { revealObservers.append(observer) }
 
     /// Acts on the receptions the board passes on: a changed row, or every
     /// one while someone wants them all (see `updateForwarding`).
@@ -141,6 +206,11 @@ actor Session {
             broadcast(.heard(localName: change.localName, rssi: change.rssi))
             for event in change.events {
                 trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - change.received))")
+            }
+            let mine = change.events.filter { $0.channel == channel && $0.name != name.text }
+            if !mine.isEmpty {
+                if let roundChange = round.observe(mine, peers: channelPeers) { _ = follow(roundChange) }
+                _ = recount()
             }
             changed()
         }
@@ -157,13 +227,27 @@ actor Session {
         switch request {
         case let .pick(newCard):
             card = newCard
-            return advertise(done: "picked \(newCard)", received: received)
+            _ = recount()
+            return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
+        case let .round(title):
+            guard case let .began(number) = round.startNext(title: title, peers: channelPeers, now: clock.now) else {
+                return ControlReply(exitCode: 70, message: "The round did not move on.")
+            }
+            card = .waiting
+            revealed = nil
+            let named = title.map { " (\($0))" } ?? ""
+            return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
         case let .join(newChannel, newName):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
                 return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
             }
-            if let newChannel { channel = Channel(rawValue: newChannel) }
+            if let newChannel, newChannel != channel.rawValue {
+                // Another room: its round is learnt from the air.
+                channel = Channel(rawValue: newChannel)
+                round = ChannelRound(listeningFrom: clock.now)
+                revealed = nil
+            }
             if let parsed { name = parsed }
             return advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))",
                              received: received)
@@ -260,7 +344,7 @@ actor Session {
 
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
-                      peers: table.peers(in: channel).filter { $0.name != name.text }.count, radio: radioState)
+                      peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -270,7 +354,8 @@ actor Session {
     }
 
     private var me: ControlWatchLine {
-        .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter)
+        .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
+            round: round.current, title: round.state.title)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
@@ -281,7 +366,8 @@ actor Session {
     func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
         for peer in table.peers where !peer.isStale {
-            let packet = Packet(version: .v01, channel: peer.channel, card: peer.card, name: peer.name)
+            let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
+                                card: peer.card, name: peer.name)
             guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi).serialized)
             else { return }
         }

@@ -45,6 +45,7 @@ enum ForegroundTable {
             case .ended: return
             case let .key(key):
                 if key == Keyboard.quit { return }
+                if key == Keyboard.nextRound { _ = await session.handle(.round(title: nil)) }
                 if let card = Keyboard.cards.first(where: { $0.key == key })?.card {
                     _ = await session.handle(.pick(card))
                 }
@@ -64,8 +65,11 @@ enum ForegroundTable {
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
         let table = await session.table
         let channel = await session.channel
-        let me = (name: await session.name.text, card: await session.card)
-        let section = TableSection(channel: channel, peers: table.peers(in: channel), me: me,
+        let name = await session.name.text
+        let peers = table.peers(in: channel).filter { $0.name != name }
+        var round = await session.round
+        let tally = round.count(peers: peers, me: (name, await session.card), open: (try? Config.load().openCards ?? false) ?? false, now: now)
+        let section = TableSection(channel: channel, title: round.state.title, peers: peers, tally: tally,
                                    unshown: table.unshownCount(in: channel), now: now)
         return LiveTable(sections: [section], adapter: session.adapter)
     }

@@ -31,6 +31,14 @@ struct TerminalScreen {
         entered = false
     }
 
+    /// Prints the table on the normal screen, as plain lines: what stays
+    /// in the terminal when a watch ends.
+    mutating func print(_ table: LiveTable) {
+        let size = Self.size
+        let lines = renderer.lines(table, size: TerminalSize(columns: size.columns, rows: Int(Int16.max)))
+        write(lines.map { $0 + "\n" }.joined())
+    }
+
     /// Draws the table, with `footer` lines (the key legend) kept below it.
     mutating func draw(_ table: LiveTable, footer: [String] = []) {
         let size = Self.size

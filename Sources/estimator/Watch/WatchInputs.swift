@@ -4,7 +4,7 @@ import Glibc
 
 /// Everything `watch` reacts to, as one stream: what its feed says (a
 /// session's lines, or its own scan), a periodic tick for stale times and
-/// redraws, terminal resizes, and Ctrl-C.
+/// redraws, terminal resizes, Ctrl-C or `q`, and the end of `--once`.
 final class WatchInputs {
     enum Input: Sendable {
         case line(ControlWatchLine)
@@ -15,6 +15,8 @@ final class WatchInputs {
         case tick
         case resize
         case interrupted
+        /// `--once`: time to print the table and exit.
+        case deadline
     }
 
     let stream: AsyncStream<Input>
@@ -22,8 +24,11 @@ final class WatchInputs {
     private let ticker: Task<Void, Never>
     private let signals: SignalWatch
     private let resizes: SignalWatch
+    private let keyboard: Keyboard?
+    private let deadline: Task<Void, Never>?
 
-    init(feed: any WatchFeed, tick: Duration) {
+    /// `keys`: read `q` from the terminal; `deadline`: end after this long.
+    init(feed: any WatchFeed, tick: Duration, keys: Bool = false, deadline: Duration? = nil) {
         let (stream, sink) = AsyncStream.makeStream(of: Input.self)
         self.stream = stream
         self.feed = feed
@@ -36,12 +41,29 @@ final class WatchInputs {
         }
         signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { sink.yield(.interrupted) }
         resizes = SignalWatch(signals: [SIGWINCH]) { sink.yield(.resize) }
+        keyboard = keys && isatty(0) == 1 ? Keyboard() : nil
+        if let keyboard {
+            Task {
+                for await key in keyboard.keys() where key == Keyboard.quit { sink.yield(.interrupted) }
+            }
+        }
+        self.deadline = deadline.map { wait in
+            Task {
+                try? await Task.sleep(for: wait)
+                sink.yield(.deadline)
+            }
+        }
     }
 
     /// Stops the feed; the ticker and signal watches stop with this value.
-    func stop() async { await feed.stop() }
+    func stop() async {
+        keyboard?.restore()
+        await feed.stop()
+    }
 
     deinit {
+        keyboard?.restore()
+        deadline?.cancel()
         ticker.cancel()
         signals.cancel()
         resizes.cancel()

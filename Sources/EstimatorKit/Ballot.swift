@@ -1,0 +1,136 @@
+/// The votes of one channel's current round as one participant sees them:
+/// who has voted, and whether the cards are revealed (docs/PROTOCOL.md,
+/// Votes and reveal).
+///
+/// Pure: the caller passes the peer table's peers and events in.
+/// - A peer in the current round votes with any card but waiting; one in
+///   an earlier round has not voted yet (its card is from an earlier story).
+/// - A peer without rounds (the app, a session not yet in step) votes with
+///   its card, except the card it held when this round began, which counts
+///   only once changed, or after the peer left and came back.
+/// - The cards stay hidden until every present, fresh voter (the
+///   participant too, when in the room) has voted; then they are revealed
+///   together and stay so until the next round.
+public struct Ballot: Equatable, Sendable {
+    /// Whether this round's cards have been revealed.
+    public private(set) var isRevealed = false
+    /// Cards that peers without rounds held when the round began, by name.
+    private var earlier: [String: Card] = [:]
+
+    public init() {}
+
+    /// Starts over for a new round, hidden; `peers` are the channel's peers
+    /// as the round begins. With `keepingVotes` (the round was joined as it
+    /// runs, not begun) every card heard counts.
+    public mutating func restart(peers: [Peer], keepingVotes: Bool = false) {
+        isRevealed = false
+        earlier = [:]
+        guard !keepingVotes else { return }
+        for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.name] = peer.card }
+    }
+
+    /// Takes a change of the peer table in this channel.
+    public mutating func observe(_ event: PeerEvent) {
+        guard let card = earlier[event.name] else { return }
+        if event.kind == .left || event.card != card || event.round != nil { earlier[event.name] = nil }
+    }
+
+    /// Whether `peer` has voted in round `current`.
+    public func hasVoted(_ peer: Peer, in current: RoundNumber?) -> Bool {
+        guard peer.card.isVote else { return false }
+        guard let round = peer.round else { return earlier[peer.name] != peer.card }
+        return round == current
+    }
+
+    /// Counts the votes: `peers` of the channel (the participant's own echo
+    /// left out), `me` when the participant is in the room, `open` to show
+    /// cards before the reveal. Reveals when everyone present has voted,
+    /// unless `mayReveal` is false (the room is not heard yet).
+    public mutating func count(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
+                               open: Bool = false, mayReveal: Bool = true) -> Tally {
+        var entries: [(entry: Tally.Entry, voted: Bool)] = []
+        if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
+        for peer in peers where peer.name != me?.name {
+            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale),
+                            hasVoted(peer, in: round)))
+        }
+        let present = entries.filter { !$0.entry.isStale }
+        let voted = present.filter(\.voted)
+        if !isRevealed, mayReveal, !present.isEmpty, voted.count == present.count { isRevealed = true }
+        return Tally(
+            entries: entries.map { entry, voted in
+                var entry = entry
+                entry.mark = !voted ? .waiting : (isRevealed || open ? .shown(entry.card) : .hidden)
+                return entry
+            }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
+            voters: present.count, voted: voted.count,
+            waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
+            isRevealed: isRevealed, round: round,
+            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
+    }
+}
+
+/// A round's votes as counted by `Ballot.count`: what the table shows.
+public struct Tally: Equatable, Sendable {
+    /// What a row shows in the card column.
+    public enum Mark: Equatable, Sendable {
+        /// Not voted in this round (`·`).
+        case waiting
+        /// Voted, card hidden until the reveal (`✓`).
+        case hidden
+        /// The card.
+        case shown(Card)
+    }
+
+    /// One person: the participant first, then by name.
+    public struct Entry: Equatable, Sendable {
+        /// The name as received (sanitise it before display).
+        public let name: String
+        /// The card as sent, whatever the mark shows.
+        public let card: Card
+        public let isMe: Bool
+        /// Not heard lately: shown, not counted.
+        public let isStale: Bool
+        public internal(set) var mark: Mark
+
+        public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting) {
+            self.name = name
+            self.card = card
+            self.isMe = isMe
+            self.isStale = isStale
+            self.mark = mark
+        }
+    }
+
+    public let entries: [Entry]
+    /// Present, fresh people who vote (the participant included).
+    public let voters: Int
+    /// How many of them have voted.
+    public let voted: Int
+    /// The names of the voters still to vote, sorted.
+    public let waitingFor: [String]
+    public let isRevealed: Bool
+    /// The round counted; `nil` when the room has none.
+    public let round: RoundNumber?
+    /// The figures of the votes that count.
+    public let stats: Stats
+
+    public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [String], isRevealed: Bool,
+                round: RoundNumber?, stats: Stats) {
+        self.entries = entries
+        self.voters = voters
+        self.voted = voted
+        self.waitingFor = waitingFor
+        self.isRevealed = isRevealed
+        self.round = round
+        self.stats = stats
+    }
+
+    /// A revealed tally of `entries`, every one present and shown: for
+    /// tests and benchmarks of what draws it.
+    public static func revealed(_ entries: [(name: String, card: Card)], round: RoundNumber? = nil) -> Tally {
+        Tally(entries: entries.map { Entry(name: $0.name, card: $0.card, isMe: false, isStale: false, mark: .shown($0.card)) },
+              voters: entries.count, voted: entries.count, waitingFor: [], isRevealed: true, round: round,
+              stats: Stats(entries))
+    }
+}

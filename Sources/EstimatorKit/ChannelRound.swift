@@ -1,0 +1,84 @@
+/// One channel's round as one participant follows it: which round the room
+/// is in (`RoundState`) and its votes (`Ballot`). The session keeps one for
+/// its channel, and `watch` one per channel it shows.
+///
+/// Nothing is revealed before the room has been heard: for `listening`
+/// after the participant starts following the channel, and after the end of
+/// a jump of the clock (when every peer had turned stale). Otherwise the
+/// first peers heard, or a lone pick made at once after `join`, would count
+/// as everyone.
+public struct ChannelRound: Equatable, Sendable {
+    /// How long hearing the room takes: a peer is heard at least once per
+    /// discovery restart (every 1.5 s ± 0.5 s), so two of them.
+    public static let listening: Duration = .seconds(4)
+
+    public private(set) var state = RoundState()
+    public private(set) var ballot = Ballot()
+    /// Until when no reveal happens.
+    private var quietUntil: Timestamp
+
+    /// Follows a channel from `start` on.
+    public init(listeningFrom start: Timestamp) { quietUntil = start + Self.listening }
+
+    /// The round, or `nil` when the room has none yet.
+    public var current: RoundNumber? { state.current }
+
+    /// Takes the peer table's events in this channel (the participant's own
+    /// echo left out) and the channel's peers after them; returns the last
+    /// change of round they brought.
+    public mutating func observe(_ events: [PeerEvent], peers: [Peer]) -> RoundState.Change? {
+        var last: RoundState.Change?
+        for event in events {
+            ballot.observe(event)
+            // Only what was heard just now tells the room's round: a stale or
+            // left event repeats an old packet.
+            guard event.kind == .joined || event.kind == .card || event.kind == .back,
+                  let change = state.hear(event.round) else { continue }
+            apply(change, peers: peers, now: event.time)
+            last = change
+        }
+        return last
+    }
+
+    /// Takes the round of the session a `watch` follows, as if heard.
+    public mutating func follow(_ round: RoundNumber?, peers: [Peer], now: Timestamp) -> RoundState.Change? {
+        guard let change = state.hear(round) else { return nil }
+        apply(change, peers: peers, now: now)
+        return change
+    }
+
+    /// Starts the next round here (`estimator round`).
+    public mutating func startNext(title: String?, peers: [Peer], now: Timestamp) -> RoundState.Change {
+        let change = state.startNext(title: title, latestHeard: peers.compactMap(\.round).latest())
+        apply(change, peers: peers, now: now)
+        return change
+    }
+
+    /// Notes the passage of time (see `RoundState.tick`).
+    public mutating func tick(now: Timestamp) -> RoundState.Change? {
+        guard let change = state.tick(now: now) else { return nil }
+        apply(change, peers: [], now: now)
+        return change
+    }
+
+    /// Counts the votes of the current round at `now` (see `Ballot.count`).
+    public mutating func count(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, now: Timestamp) -> Tally {
+        let mayReveal = state.suspendedSince == nil && now >= quietUntil
+        return ballot.count(peers: peers, me: me, round: state.current, open: open, mayReveal: mayReveal)
+    }
+
+    private mutating func apply(_ change: RoundState.Change, peers: [Peer], now: Timestamp) {
+        switch change {
+        case .began: ballot.restart(peers: peers)
+        case .joined: ballot.restart(peers: peers, keepingVotes: true)
+        case .suspended:
+            quietUntil = Self.untilHeard
+            return
+        case .resumed: break
+        }
+        // Back from a jump: the peers, all stale or gone by now, are heard anew.
+        if quietUntil == Self.untilHeard { quietUntil = now + Self.listening }
+    }
+
+    private static let untilHeard = Timestamp(nanosecondsSince1970: .max)
+}

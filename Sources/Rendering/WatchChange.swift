@@ -1,0 +1,26 @@
+import EstimatorKit
+
+/// One change `watch` reports on a pipe or as JSON: a peer's, a reveal, or
+/// a new round.
+public enum WatchChange: Equatable, Sendable {
+    /// A change of the peer table, with what the round lets show of the
+    /// card (a vote before the reveal is only `hidden`) and the channel's
+    /// round.
+    case peer(PeerEvent, mark: Tally.Mark, round: RoundNumber?)
+    /// Everyone present voted: the cards, together.
+    case revealed(channel: Channel, tally: Tally, time: Timestamp)
+    /// A new round began (heard, or started by my session).
+    case round(channel: Channel, round: RoundNumber, title: String?, time: Timestamp)
+}
+
+extension WatchChange {
+    /// The `event` string of `watch --json`: a peer table event's kind, but
+    /// `voted` for a card change that stays hidden.
+    var eventName: String {
+        switch self {
+        case let .peer(event, mark, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
+        case .revealed: "revealed"
+        case .round: "round"
+        }
+    }
+}

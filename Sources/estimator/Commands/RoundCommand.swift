@@ -1,0 +1,48 @@
+import ArgumentParser
+import EstimatorKit
+
+/// `estimator round [TITLE]`: move the whole room on to the next story.
+struct RoundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "round",
+        abstract: "Start the next round: everyone's cards are cleared, for the next story.",
+        discussion: """
+            Your session moves to the next round and clears your card; every \
+            estimator session in the channel hears it within a moment and clears its \
+            own card too, so the table starts afresh. There is no leader: anyone may \
+            start the next round, and two people doing it at once end in one round. \
+            Cards stay hidden until everyone present has voted, then all are revealed \
+            together. The iOS app has no rounds: its users clear their card themselves.
+
+            TITLE (a story key or a few words) is kept on your machine, for the table's \
+            header and `estimator history`; it is not sent.
+
+            Examples:
+              $ estimator round ABC-123
+              round 4 (ABC-123) began in channel 1; cards cleared
+              $ estimator round "Login with passkeys"
+            """)
+
+    /// Longest title accepted, in bytes: a header line, not a description.
+    static let maximumTitleBytes = 120
+
+    @Argument(help: "What the round estimates: a story key or a few words.")
+    var title: String?
+
+    @Option(help: "The adapter whose session to use (default: the only running session).")
+    var adapter: String?
+
+    func run() throws {
+        if let title {
+            guard title.utf8.count <= Self.maximumTitleBytes else {
+                throw UserError(.usage, "The title is \(title.utf8.count) bytes long; give at most \(Self.maximumTitleBytes).")
+            }
+            guard TerminalText.sanitize(title) == title else {
+                throw UserError(.usage, "The title holds control characters; give it as plain text.")
+            }
+        }
+        let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let (_, client) = try SessionLocator.connect(adapter: adapter)
+        try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil)))
+    }
+}
