@@ -1,7 +1,8 @@
 import EstimatorKit
 @testable import Rendering
 
-/// The room of DESIGN §1.
+/// The example room: channel 1 on hci0, me (전수열) with 8, Alice with 5,
+/// Bob with coffee and Carol with no card.
 func designRoom(stale: Bool = false) -> LiveTable {
     LiveTable(
         sections: [
