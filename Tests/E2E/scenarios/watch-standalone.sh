@@ -12,7 +12,7 @@ metric raw_advertiser_seen_ms "$seen" ms
 
 estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
   fail "join on hci2: $(cat "$E2E_WORK/join.out")"
-# Card none until a pick: the app's "not there" (DESIGN §2), so no row yet.
+# Card none until a pick: leaving, to a peer (docs/PROTOCOL.md, Cards), so no row yet.
 estimator pick 8 --adapter hci2 >/dev/null
 # The emulated air re-reports an advertiser only now and then (see air.sh): give it time.
 bg_expect watch '"channel":2,"name":"Sess","card":"8"' 30 >/dev/null
