@@ -62,35 +62,3 @@ import Testing
         #expect(!line.unicodeScalars.contains(where: isControl))
     }
 }
-
-@Suite struct RFC3339Tests {
-    @Test(arguments: [
-        (0, "1970-01-01T00:00:00.000Z"),
-        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
-        (1_795_319_506_722, "2026-11-22T03:51:46.722Z"),
-        (4_107_542_399_999, "2100-02-28T23:59:59.999Z"),
-        (-1, "1969-12-31T23:59:59.999Z"),
-        (7_258_118_399_000, "2199-12-31T23:59:59.000Z"),
-    ] as [(Int64, String)])
-    func knownInstants(millis: Int64, expected: String) {
-        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000)) == expected)
-    }
-
-    @Test func subMillisecondsAreCutNotRounded() {
-        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: 999_999)) == "1970-01-01T00:00:00.000Z")
-    }
-
-    /// Against Foundation's formatter, over instants spread across 1970–2199.
-    @Test func agreesWithFoundation() {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        var rng = SeededGenerator(state: 3339)
-        for _ in 0..<2000 {
-            let millis = Int64.random(in: 0...7_258_118_400_000, using: &rng)
-            let ours = RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000))
-            let theirs = formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
-            #expect(ours == theirs)
-        }
-    }
-}
