@@ -126,3 +126,30 @@ func historyRecord(
         #expect(throws: UserError.self) { try file.save(historyRecord(round: 1)) }
     }
 }
+
+/// What the session reports of a revealed round, as the history keeps it.
+@Suite final class RevealedRoundHistoryTests {
+    let root: String
+
+    init() throws { root = try TemporaryDirectory.make() }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    @Test func aRevealedRoundAndItsReVoteAreOneLine() throws {
+        let file = HistoryFile(path: root + "/history.jsonl")
+        let revealedAt = Timestamp(secondsSince1970: 1_795_316_400)
+        let first = RevealedRound(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3), title: "ABC-1",
+                                  revealedAt: revealedAt, votes: ["Bob": .three, "Alice": .five, "전수열": .eight])
+        try file.save(HistoryRecord(first))
+        let record = try #require(try file.read().first)
+        #expect(record.round == 3 && record.title == "ABC-1" && record.channel == Channel(rawValue: 1))
+        #expect(record.votes.map(\.name) == ["Alice", "Bob", "전수열"])
+        #expect(record.median == 5 && record.nearest == .five && !record.consensus)
+        let revote = RevealedRound(channel: first.channel, round: first.round, title: first.title,
+                                   revealedAt: revealedAt, votes: ["Bob": .five, "Alice": .five, "전수열": .five])
+        try file.save(HistoryRecord(revote))
+        let records = try file.read()
+        #expect(records.count == 1, "the re-vote updates the round's record")
+        #expect(records.first?.consensus == true && records.first?.median == 5)
+    }
+}
