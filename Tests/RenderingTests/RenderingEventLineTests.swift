@@ -56,6 +56,36 @@ import Testing
         #expect(ChangeLine.line(event(.left, card: .none)) == "2026-11-22T03:51:46.722Z channel 1 전수열 left")
     }
 
+    @Test func aHiddenVoteIsVotedWithoutItsCard() {
+        let event = PeerEvent(.card, PeerID(channel: Channel(rawValue: 1), name: "Alice"), card: .eight,
+                              round: RoundNumber(wrapping: 3), rssi: -50, time: time)
+        let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3))
+        #expect(WatchEventJSON.line(change) == """
+            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"time":"2026-11-22T03:51:46.722Z"}
+            """)
+        #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm)")
+        let waiting = WatchChange.peer(event, mark: .waiting, round: RoundNumber(wrapping: 4))
+        #expect(WatchEventJSON.line(waiting).contains(#""event":"card","channel":1,"round":4,"name":"Alice","card":"waiting","cardRaw":"FC""#))
+        #expect(ChangeLine.line(waiting).hasSuffix(" Alice has no card (-50 dBm)"))
+    }
+
+    @Test func theRevealListsEveryCardAndTheRoundItsTitle() {
+        let tally = Tally.revealed([(name: "Alice", card: .five), (name: "전수열", card: .eight)],
+                                   round: RoundNumber(wrapping: 3))
+        let revealed = WatchChange.revealed(channel: Channel(rawValue: 1), tally: tally, time: time)
+        #expect(WatchEventJSON.line(revealed) == """
+            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"전수열","card":"8","cardRaw":"08"}],"time":"2026-11-22T03:51:46.722Z"}
+            """)
+        #expect(ChangeLine.line(revealed)
+                == "2026-11-22T03:51:46.722Z channel 1 round 3 revealed: Alice 5, 전수열 8 · median 6.5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 5: Alice explains")
+        let round = WatchChange.round(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 4), title: "ABC-1", time: time)
+        #expect(WatchEventJSON.line(round)
+                == #"{"event":"round","channel":1,"round":4,"title":"ABC-1","time":"2026-11-22T03:51:46.722Z"}"#)
+        #expect(ChangeLine.line(round) == "2026-11-22T03:51:46.722Z channel 1 round 4 began (ABC-1)")
+        let untitled = WatchChange.round(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 4), title: nil, time: time)
+        #expect(WatchEventJSON.line(untitled).contains(#""title":null"#))
+    }
+
     @Test func changeLinesSanitiseNames() {
         let line = ChangeLine.line(event(.joined, "\u{1B}[31mEve\u{07}"))
         #expect(line.contains(" Eve joined"))
