@@ -19,15 +19,20 @@ struct EstimatorProcess {
         try run(arguments: arguments)
     }
 
-    static func run(arguments: [String]) throws -> Result {
+    /// Runs estimator with `input` on its standard input (end of file after it).
+    static func run(arguments: [String], input: String = "") throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
+        let stdin = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = stdin
         try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
         // Read both to the end before waiting, so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
