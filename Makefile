@@ -43,7 +43,8 @@ install: build
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator)
 	rm -rf .build/completions .build/man
 	mkdir -p .build/completions .build/man
-	"$(BIN)" --generate-completion-script bash > .build/completions/estimator
+	# Sourced, not run: no #! line (lintian: bash-completion-with-hashbang).
+	"$(BIN)" --generate-completion-script bash | sed '1{/^#!/d}' > .build/completions/estimator
 	"$(BIN)" --generate-completion-script zsh  > .build/completions/_estimator
 	"$(BIN)" --generate-completion-script fish > .build/completions/estimator.fish
 	$(MAKE) --no-print-directory man MAN_ESTIMATOR="$(BIN)"

@@ -84,11 +84,12 @@ struct Page {
         mdoc.macro("Dt", title.uppercased(), "1")
         mdoc.macro("Os", "Linux")
         mdoc.macro("Sh", "NAME")
-        mdoc.macro("Nm", path.joined(separator: " "))
+        // The page's own name, as whatis and lintian expect; SYNOPSIS spells the command.
+        mdoc.macro("Nm", title)
         mdoc.raw(".Nd " + MDoc.textLine(command.abstract ?? ""))
 
         mdoc.macro("Sh", "SYNOPSIS")
-        mdoc.macro("Nm")
+        mdoc.raw(".Nm " + path.joined(separator: " "))
         let subcommands = command.visibleSubcommands
         if !subcommands.isEmpty { mdoc.raw(".Ar command") }
         for argument in command.visibleArguments {
