@@ -32,29 +32,23 @@ enum CommandLineValues {
     /// The type's own sentence for ArgumentParser's "The value 'X' is invalid
     /// for '--option <name>'", or nil for any other message.
     static func error(forParserMessage message: String) -> UserError? {
-        let prefix = "The value '", middle = "' is invalid for '<"
-        guard message.hasPrefix(prefix) else { return nil }
-        // The value may hold quotes itself: the value name is after the last middle.
-        let text = Array(message.utf8), marker = Array(middle.utf8)
-        guard let split = stride(from: text.count - marker.count, through: prefix.utf8.count, by: -1)
-            .first(where: { text[$0..<$0 + marker.count].elementsEqual(marker) || matchesOption(text, at: $0) })
+        let prefix = Array("The value '".utf8), marker = Array("' is invalid for '".utf8)
+        let text = Array(message.utf8)
+        guard text.starts(with: prefix), text.count >= prefix.count + marker.count else { return nil }
+        // The value may hold the marker itself: ArgumentParser's own words come last.
+        guard let split = stride(from: text.count - marker.count, through: prefix.count, by: -1)
+            .first(where: { text[$0..<$0 + marker.count].elementsEqual(marker) })
         else { return nil }
-        let value = String(decoding: text[prefix.utf8.count..<split], as: UTF8.self)
-        let rest = String(decoding: text[split...], as: UTF8.self)
-        guard let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") else { return nil }
-        let name = rest[rest.index(after: open)..<close]
-        guard let type = types.first(where: { $0.valueName == name }) else { return nil }
+        let value = String(decoding: text[prefix.count..<split], as: UTF8.self)
+        let option = String(decoding: text[(split + marker.count)...], as: UTF8.self)  // `--channel <channel>'`
+        guard let open = option.lastIndex(of: "<"), let close = option.lastIndex(of: ">"), open < close,
+              let type = types.first(where: { $0.valueName == option[option.index(after: open)..<close] })
+        else { return nil }
         do {
             _ = try type.parse(value)
             return nil
         } catch {
             return error
         }
-    }
-
-    /// Whether `text` continues at `index` with `' is invalid for '-`: an option's value.
-    private static func matchesOption(_ text: [UInt8], at index: Int) -> Bool {
-        let marker = Array("' is invalid for '-".utf8)
-        return index + marker.count <= text.count && text[index..<index + marker.count].elementsEqual(marker)
     }
 }

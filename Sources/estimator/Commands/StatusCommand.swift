@@ -10,13 +10,13 @@ struct StatusCommand: AsyncParsableCommand {
             Without a session it says so and exits 69; with --json it prints \
             {"running":false} and exits 0, so a prompt or script can ask every time.
 
-            Example:
+            Examples:
               $ estimator status
               session pid 4242 on hci0: channel 1 as 전수열, card 8
               3 people heard in channel 1; radio: advertising and scanning
 
-              $ estimator status --json
-              {"running":true,"pid":4242,"adapter":"hci0","channel":1,"name":"전수열","card":"8","cardRaw":"08","peers":3,"radio":"advertising and scanning"}
+              $ estimator status --json | jq -r .card
+              8
 
             JSON keys, in this order: running (true or false; when false, the \
             only key), pid (number), adapter (string), channel (number), name \
