@@ -130,3 +130,40 @@ import Testing
         await ticking.value
     }
 }
+
+/// Two people with one name in one channel are one row: the session says so.
+@Suite struct SessionNameTakenTests {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
+                              radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.hear(localName: Array("0101FCAnn".utf8), rssi: -40)  // my own advertisement, heard back
+        await watched.wait(count: 3)
+        #expect(await !session.isNameTaken)
+        radio.hear(localName: Array("010108Ann".utf8), rssi: -60)  // another Ann, with an 8
+        await watched.wait(count: 5)
+        #expect(await session.isNameTaken)
+        #expect(await session.status.nameTaken)
+        let me = try ControlWatchLine(parsing: Array(watched.all[4].utf8))
+        #expect(me == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, nameTaken: true))
+        let renamed = await session.handle(.join(channel: nil, name: "Ann"))
+        #expect(renamed.message.hasSuffix("someone here is already called Ann, so one of you is hidden: give yourself another name with --name"))
+        radio.hear(localName: Array("010105Bob".utf8), rssi: -60)
+        await watched.wait(count: 7)
+        #expect(await session.handle(.join(channel: nil, name: "Bob")).message.contains("already called Bob"))
+        #expect(await !session.handle(.join(channel: nil, name: "Cy")).message.contains("already called"))
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast)
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast)
+        await leaving.value
+        await listening.value
+    }
+}

@@ -24,7 +24,9 @@ struct StatusCommand: AsyncParsableCommand {
             "?", "coffee", "waiting" (no card yet), or null when unknown), cardRaw \
             (two hex digits), peers (number of people heard in the channel), radio \
             (string), round (0 to 15, or null when the room has none), title \
-            (string or null: the round's title when this session started it).
+            (string or null: the round's title when this session started it), \
+            nameTaken (true when someone else in the channel has your name and is \
+            hidden behind your row).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -53,10 +55,11 @@ struct StatusCommand: AsyncParsableCommand {
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
         let card = status.card == .waiting ? "no card yet" : "card \(status.card)"
         let round = status.round.map { "round \($0)" + (status.title.map { " (\(TerminalText.sanitize($0)))" } ?? "") + "; " } ?? ""
+        let taken = status.nameTaken ? "\n" + TerminalText.sanitize(WatchViewer.nameTakenNotice(status.name)) : ""
         return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
-            """
+            """ + taken
     }
 
     static func json(_ status: ControlStatus) -> String {
@@ -72,6 +75,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("radio", .string(TerminalText.sanitize(status.radio))),
             JSONMember("round", status.round.map { .int(Int($0.value)) } ?? .null),
             JSONMember("title", .string(status.title.map(TerminalText.sanitize))),
+            JSONMember("nameTaken", .bool(status.nameTaken)),
         ]).text
     }
 }
