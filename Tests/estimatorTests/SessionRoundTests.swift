@@ -28,12 +28,7 @@ import Testing
     }
 
     private func end(_ session: Session, _ listening: Task<Void, Never>) async {
-        let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await leaving.value
+        await clock.leave(session)
         await listening.value
     }
 
@@ -119,14 +114,8 @@ import Testing
         await session.updatesDone()
         #expect(lastAdvertised() == "230105전수열")
         #expect(await session.round.current == RoundNumber(wrapping: 3), "the same round: back with the card")
-        let leaving = Task { await session.leave() }
-        await clock.waitForSleepers(2)
-        clock.advance(by: Session.leaveBroadcast)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await leaving.value
+        await clock.leave(session, sleeping: 2)  // the tick sleeps too
         await listening.value
-        ticking.cancel()
         await ticking.value
     }
 }
@@ -158,12 +147,7 @@ import Testing
         await watched.wait(count: 7)
         #expect(await session.handle(.join(channel: nil, name: "Bob")).message.contains("already called Bob"))
         #expect(await !session.handle(.join(channel: nil, name: "Cy")).message.contains("already called"))
-        let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await leaving.value
+        await clock.leave(session)
         await listening.value
     }
 }
