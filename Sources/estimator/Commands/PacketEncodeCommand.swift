@@ -20,7 +20,7 @@ struct PacketEncodeCommand: ParsableCommand {
               $ estimator packet encode --card 8 --name Ann --hex | estimator packet decode --hex
             """)
 
-    @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: 0, the app's default).")
+    @Option(parsing: .unconditional, help: "The channel, 0 to 255; 0 is the app's default.")
     var channel: Channel = .default
 
     @Option(help: "The card: \(Card.typedForms).")
