@@ -40,7 +40,7 @@ struct JoinCommand: AsyncParsableCommand {
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        let stale = try staleOption.checked()
+        let stale = staleOption.value.seconds
         let remembered = try Config.load()
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }

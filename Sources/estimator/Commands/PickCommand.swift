@@ -5,11 +5,13 @@ import EstimatorKit
 struct PickCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
-        abstract: "Show a card to the room.",
+        abstract: "Vote: pick your card for this round.",
         discussion: """
             Cards: \(Card.typedForms) (also ½, half, ☕, clear). \
-            `none` takes your card back. Quote `?` (`pick '?'`): \
-            unquoted, the shell may replace it with a one-letter file name.
+            `none` takes your card back. Type `unsure` for ?, or quote it \
+            (`pick '?'`): unquoted, the shell may replace it with a one-letter \
+            file name. Others see that you voted; your card shows when everyone \
+            present has voted.
 
             Examples:
               $ estimator pick 8

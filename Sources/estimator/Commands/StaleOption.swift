@@ -8,7 +8,4 @@ struct StaleOption: ParsableArguments {
     @Option(name: .customLong("stale"), parsing: .unconditional,
             help: ArgumentHelp("Seconds without hearing a peer before it is shown stale, 1 to 3600.", valueName: StaleSeconds.valueName))
     var value: StaleSeconds = .default
-
-    /// The seconds (already checked when the command line was parsed).
-    func checked() throws(UserError) -> Int { value.seconds }
 }
