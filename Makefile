@@ -6,9 +6,9 @@ SWIFT  ?= swift
 # CI and the VM rig share the host's build; keep the debug and release
 # products apart so neither rebuilds the other.
 # The shipped binary is fully static (libdbus-1, libbluetooth, the Swift
-# runtime, libstdc++, glibc): `estimator pick` starts in 0.6 ms of CPU
-# instead of 2.6 ms with the shared libdbus-1 -> libsystemd chain loaded
-# (measured with perf stat; `make bench-pick`). Sources/CNoSocketActivation
+# runtime, libstdc++, glibc): `estimator pick` starts without loading the
+# shared libdbus-1 -> libsystemd chain, a quarter of the CPU time (`make
+# bench-pick`; docs/MEASUREMENTS.md, pick). Sources/CNoSocketActivation
 # stands in for the two libsystemd calls of libdbus-1.a.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable
 

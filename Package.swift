@@ -11,7 +11,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        // System-library shims (DESIGN §3, bottom layer).
+        // System-library shims: the bottom layer (docs/ARCHITECTURE.md, Layers).
         .systemLibrary(
             name: "CDBus", path: "Sources/CDBus",
             pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),

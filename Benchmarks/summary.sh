@@ -1,7 +1,7 @@
 #!/bin/bash
 # The table `make bench` ends with: every RATIO line of its log (and the
 # absolute figures that have a target), with the targets of issue 8, the
-# date and the machine, as Markdown for the README.
+# date and the machine, as Markdown for docs/MEASUREMENTS.md.
 #
 #   summary.sh BENCH_LOG
 set -euo pipefail

@@ -19,9 +19,9 @@ e2e-prepare:
 
 # The guest runs the host's builds over 9p: estimator as it ships (`make
 # build`: release, Swift runtime linked in) first on its PATH, then the debug
-# folder for test-only programs (bluez-probe). Measured in the rig: a debug
-# estimator, dynamically linked, took seconds to start in the emulated guest,
-# and every pick and leave there starts one.
+# folder for test-only programs (bluez-probe). A debug estimator,
+# dynamically linked, takes seconds to start in the emulated guest, and
+# every pick and leave there starts one.
 E2E_PATH = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path):$$($(SWIFT) build --show-bin-path)
 e2e-build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product estimator

@@ -1,6 +1,6 @@
 """The reference for `make bench-session`: what a Python developer would write
 with bleak to follow an estimator room. Scans for the estimator service UUID
-(DESIGN §2) and decodes each advertisement's local name the way the session
+(docs/PROTOCOL.md, Advertisement) and decodes each advertisement's local name the way the session
 does (version, channel, card, name), keeping the latest per peer. Prints
 "ready" once scanning, and a count of what it decoded when sent SIGTERM."""
 

@@ -2,9 +2,10 @@ import DBus
 
 /// What a discovery keeps of one `Device1`: only the properties a sighting
 /// reports. A room's every reception is a `PropertiesChanged` on a device, so
-/// its changes are read straight off the message, decoding only these keys
-/// (make bench-session: decoding every property into dictionaries and merging
-/// them into a copy of BlueZ's object tree was most of a session's work).
+/// its changes are read straight off the message, decoding only these keys:
+/// decoding every property into dictionaries and merging them into a copy of
+/// BlueZ's object tree costs most of a session's work (make bench-session;
+/// docs/MEASUREMENTS.md, session).
 struct DeviceRecord: Sendable {
     var address = ""
     var name: String?

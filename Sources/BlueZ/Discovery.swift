@@ -126,9 +126,9 @@ public final class Discovery: AsyncSequence, Sendable {
     /// then scans again; returns what `body` returned.
     ///
     /// A controller refuses the new random address an advertisement change
-    /// needs while it scans ("LE Set Random Address → Command Disallowed",
-    /// measured in the rig: btvirt, kernel 6.1), which leaves the advertiser
-    /// silent. So an advertisement is changed with the discovery paused;
+    /// needs while it scans ("LE Set Random Address → Command Disallowed" in
+    /// btmon, btvirt on kernel 6.1: docs/ARCHITECTURE.md, Radio schedule),
+    /// which leaves the advertiser silent. So an advertisement is changed with the discovery paused;
     /// `settle` covers bluetoothd applying the change after the call that
     /// asked for it returned (a `PropertiesChanged` is a signal: there is no
     /// reply to wait for).

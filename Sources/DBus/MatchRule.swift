@@ -69,7 +69,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
 
 /// A rule prepared for matching on the loop thread without building Swift strings.
 /// A class: every signal is checked against every rule, and copying a struct of five
-/// arrays for each check was a measurable part of routing (perf, make bench-session).
+/// arrays for each check is a measurable part of routing (perf, make bench-session).
 final class CompiledMatchRule: Sendable {
     /// The sending bus name, looked up (to its current owner) only when all else matched.
     private let sender: String?

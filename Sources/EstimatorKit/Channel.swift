@@ -1,4 +1,4 @@
-/// A room: people see each other only in the same channel (DESIGN §2).
+/// A room: people see each other only in the same channel (docs/PROTOCOL.md, Channels).
 ///
 /// People type it as a number from 0 to 255; on the air it is two uppercase
 /// hex digits (`1` → `"01"`, `255` → `"FF"`).

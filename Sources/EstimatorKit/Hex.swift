@@ -1,4 +1,4 @@
-/// The two-hex-digit byte fields of a packet (DESIGN §2).
+/// The two-hex-digit byte fields of a packet (docs/PROTOCOL.md, Packet).
 enum Hex {
     private static let digits = Array("0123456789ABCDEF".utf8)
 

@@ -1,4 +1,4 @@
-/// Who a peer is: a name in a channel (docs/PROTOCOL.md, Identity).
+/// Who a peer is: a name in a channel (docs/PROTOCOL.md, Peers).
 ///
 /// Never the radio address: phones and laptops rotate random addresses, and
 /// one person must stay one row.

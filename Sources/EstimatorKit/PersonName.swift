@@ -1,7 +1,7 @@
 /// The name a person is shown by in everyone's table, as it goes on the air:
 /// NFC-normalised, at most 12 bytes of UTF-8, never cut inside a character.
 public struct PersonName: Hashable, Sendable, CustomStringConvertible {
-    /// Room in the 18-byte local name after the 6-byte header (DESIGN §2).
+    /// Room in the 18-byte local name after the 6-byte header (docs/PROTOCOL.md, Names).
     public static let maxUTF8Count = 12
 
     /// The name, ready for a packet.

@@ -14,6 +14,7 @@ struct Estimator: AsyncParsableCommand {
         subcommands: [
             JoinCommand.self, PickCommand.self, RoundCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
+            HistoryCommand.self,
         ])
 
     /// ArgumentParser's `main`, with errors reported as one sentence and a

@@ -35,7 +35,7 @@
 #   air_timeline SECONDS [UNTIL]  what the radios did in the SECONDS before
 #                                 UNTIL (HH:MM:SS[.frac], UTC), else the end
 
-# The Estimator app's service UUID (DESIGN §2).
+# The Estimator app's service UUID (docs/PROTOCOL.md, Advertisement).
 E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
 BLUETOOTHD=/usr/libexec/bluetooth/bluetoothd
 
@@ -55,8 +55,8 @@ now_ms() { date +%s%3N; }
 # and prints how many ms after START (a now_ms) the watch saw that change, by
 # the line's own `time`: the moment the change became visible, without the
 # time the scenario takes to notice it (bg_expect starts tail and timeout,
-# 0.6-1.2 s in a slow guest). The guest has one clock; a time before START
-# or after now is a bug of the watch's and fails.
+# most of a second in the emulated guest). The guest has one clock; a time
+# before START or after now is a bug of the watch's and fails.
 seen_ms() {
   local name=$1 regex=$2 seconds=$3 start=$4 line time at
   line=$(bg_expect "$name" "$regex" "$seconds") || exit 1
@@ -169,7 +169,7 @@ bg_stop() {
 
 # ---- the stack: radios, bluetoothd -----------------------------------------
 # Radios only hear each other when one btvirt process emulates them all
-# (measured: the air is a list inside the process). So the scenario's radios
+# (btvirt keeps its air as a list inside the process). So the scenario's radios
 # come from one `btvirt -lN`; radio_add makes an extra radio in a process of
 # its own, which hears nobody but can be unplugged alone.
 

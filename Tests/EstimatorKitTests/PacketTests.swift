@@ -38,6 +38,25 @@ import Testing
         #expect(try Packet(decoding: Array(packet.localName.utf8)) == packet)
     }
 
+    @Test func theRoundTravelsInTheVersionField() throws {
+        let name = try PersonName.parse("전수열").name
+        let packet = Packet(channel: Channel(rawValue: 1), card: .waiting, name: name, round: RoundNumber(wrapping: 11))
+        #expect(packet.localName == "2B01FC전수열")
+        #expect(try Packet(decoding: "2B01FC전수열") == packet)
+        #expect(try Packet(decoding: "2b0105Ann").round == RoundNumber(wrapping: 11))
+        #expect(try Packet(decoding: "010105Ann").round == nil)
+        #expect(try Packet(decoding: "200108Ann").version == .round(RoundNumber(wrapping: 0)))
+    }
+
+    @Test func theAppsThirteenIsOneCharacterAndTheNameStartsAfterIt() throws {
+        #expect(try Packet(decoding: "0100DAlice") == Packet(version: .v01, channel: .default, card: .thirteen, name: "Alice"))
+        #expect(try Packet(decoding: "0001d전수열") == Packet(version: .v00, channel: Channel(rawValue: 1), card: .thirteen, name: "전수열"))
+        #expect(try Packet(decoding: "0100DA").name == "A")
+        // Our own packets always pad, so a round packet's DA is an unknown card.
+        #expect(try Packet(decoding: "2100DAlice").card == Card(rawValue: 0xDA))
+        #expect(try Packet(decoding: "01000DBob").card == .thirteen)
+    }
+
     @Test func hexIsAcceptedInEitherCase() throws {
         let packet = try Packet(decoding: "01ff0dbob")
         #expect(packet.channel == Channel(rawValue: 255))
@@ -68,6 +87,8 @@ import Testing
         ("", PacketDecodeError.tooShort([])),
         ("0101F", .tooShort(Array("0101F".utf8))),
         ("020108bob", .unknownVersion(Array("02".utf8))),
+        ("2G0108bob", .unknownVersion(Array("2G".utf8))),
+        ("300108bob", .unknownVersion(Array("30".utf8))),
         ("1 0108bob", .unknownVersion(Array("1 ".utf8))),
         ("전수열", .unknownVersion([0xEC, 0xA0])),
         ("01GG08bob", .invalidChannel(Array("GG".utf8))),

@@ -13,7 +13,7 @@ struct AdvertisersCommand {
     static let usage = "expected `advertisers N MS K [CHANNEL]`: N 0-4096, MS > 0, K > 0, CHANNEL 0-255"
     /// Lowercase, as BlueZ writes UUIDs in `Device1.UUIDs`.
     static let serviceUUID = "fb3367fd-09f8-4e08-9f6b-07e309fd2576"
-    /// Every card's hex form (DESIGN §2).
+    /// Every card a peer holds, in its hex form (docs/PROTOCOL.md, Cards).
     static let cards = ["00", "7F", "01", "02", "03", "05", "08", "0D", "14", "28", "64", "FD", "FE"]
 
     /// Parses a command line; nil if it is not an `advertisers` command.

@@ -56,41 +56,39 @@ import Testing
         #expect(ChangeLine.line(event(.left, card: .none)) == "2026-11-22T03:51:46.722Z channel 1 전수열 left")
     }
 
+    @Test func aHiddenVoteIsVotedWithoutItsCard() {
+        let event = PeerEvent(.card, PeerID(channel: Channel(rawValue: 1), name: "Alice"), card: .eight,
+                              round: RoundNumber(wrapping: 3), rssi: -50, time: time)
+        let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3))
+        #expect(WatchEventJSON.line(change) == """
+            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"time":"2026-11-22T03:51:46.722Z"}
+            """)
+        #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm)")
+        let waiting = WatchChange.peer(event, mark: .waiting, round: RoundNumber(wrapping: 4))
+        #expect(WatchEventJSON.line(waiting).contains(#""event":"card","channel":1,"round":4,"name":"Alice","card":"waiting","cardRaw":"FC""#))
+        #expect(ChangeLine.line(waiting).hasSuffix(" Alice has no card (-50 dBm)"))
+    }
+
+    @Test func theRevealListsEveryCardAndTheRoundItsTitle() {
+        let tally = Tally.revealed([(name: "Alice", card: .five), (name: "전수열", card: .eight)],
+                                   round: RoundNumber(wrapping: 3))
+        let revealed = WatchChange.revealed(channel: Channel(rawValue: 1), tally: tally, time: time)
+        #expect(WatchEventJSON.line(revealed) == """
+            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"전수열","card":"8","cardRaw":"08"}],"time":"2026-11-22T03:51:46.722Z"}
+            """)
+        #expect(ChangeLine.line(revealed)
+                == "2026-11-22T03:51:46.722Z channel 1 round 3 revealed: Alice 5, 전수열 8 · median 6.5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 5: Alice explains")
+        let round = WatchChange.round(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 4), title: "ABC-1", time: time)
+        #expect(WatchEventJSON.line(round)
+                == #"{"event":"round","channel":1,"round":4,"title":"ABC-1","time":"2026-11-22T03:51:46.722Z"}"#)
+        #expect(ChangeLine.line(round) == "2026-11-22T03:51:46.722Z channel 1 round 4 began (ABC-1)")
+        let untitled = WatchChange.round(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 4), title: nil, time: time)
+        #expect(WatchEventJSON.line(untitled).contains(#""title":null"#))
+    }
+
     @Test func changeLinesSanitiseNames() {
         let line = ChangeLine.line(event(.joined, "\u{1B}[31mEve\u{07}"))
         #expect(line.contains(" Eve joined"))
         #expect(!line.unicodeScalars.contains(where: isControl))
-    }
-}
-
-@Suite struct RFC3339Tests {
-    @Test(arguments: [
-        (0, "1970-01-01T00:00:00.000Z"),
-        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
-        (1_795_319_506_722, "2026-11-22T03:51:46.722Z"),
-        (4_107_542_399_999, "2100-02-28T23:59:59.999Z"),
-        (-1, "1969-12-31T23:59:59.999Z"),
-        (7_258_118_399_000, "2199-12-31T23:59:59.000Z"),
-    ] as [(Int64, String)])
-    func knownInstants(millis: Int64, expected: String) {
-        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000)) == expected)
-    }
-
-    @Test func subMillisecondsAreCutNotRounded() {
-        #expect(RFC3339.string(Timestamp(nanosecondsSince1970: 999_999)) == "1970-01-01T00:00:00.000Z")
-    }
-
-    /// Against Foundation's formatter, over instants spread across 1970–2199.
-    @Test func agreesWithFoundation() {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        var rng = SeededGenerator(state: 3339)
-        for _ in 0..<2000 {
-            let millis = Int64.random(in: 0...7_258_118_400_000, using: &rng)
-            let ours = RFC3339.string(Timestamp(nanosecondsSince1970: millis * 1_000_000))
-            let theirs = formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
-            #expect(ours == theirs)
-        }
     }
 }

@@ -19,10 +19,13 @@ struct EstimatorProcess {
         try run(arguments: arguments)
     }
 
-    static func run(arguments: [String]) throws -> Result {
+    /// Runs estimator to the end; with `environment`, in that environment
+    /// instead of this process's.
+    static func run(arguments: [String], environment: [String: String]? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

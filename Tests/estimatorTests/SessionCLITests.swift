@@ -298,10 +298,11 @@ private struct SandboxRemains: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        input.fileHandleForWriting.write(Data("5q".utf8))
+        input.fileHandleForWriting.write(Data("5rq".utf8))
         let (outText, errText) = try await offPool { process.finish(out, err) }
         #expect(process.terminationStatus == 0, "\(errText)")
         #expect(outText.contains("Fore (you)"), "the table was drawn")
+        #expect(outText.contains("channel 9 · round 1 · "), "r started the next round")
         #expect(outText.hasSuffix("left channel 9\n"))
         #expect(!outText.contains("radio:"), "no log lines in the table")
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":9"#))

@@ -33,6 +33,25 @@ import Testing
         #expect(!registered, "a watch without a session advertises nothing")
     }
 
+    @Test func aRoundHeardIsAnnouncedAndHidesTheVotesAgain() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let fake = try sandbox.system.fake
+        let watch = try sandbox.launch("watch", "--json", "--adapter", "hci1")
+        _ = await fake.calls.next { $0 == .startDiscovery }
+        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "210105Alice", rssi: -50, uuids: [Self.uuid])
+        let joined = try await offPool { try watch.out.readLine() }
+        #expect(joined.contains(#""event":"joined","channel":1,"round":1,"name":"Alice","card":"hidden""#), "\(joined)")
+        let revealed = try await offPool { try watch.out.readLine() }
+        #expect(revealed.contains(#""event":"revealed","channel":1,"round":1,"cards":[{"name":"Alice","card":"5""#), "\(revealed)")
+        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "2201FCAlice", rssi: -50, uuids: [Self.uuid])
+        let round = try await offPool { try watch.out.readLine() }
+        #expect(round.hasPrefix(#"{"event":"round","channel":1,"round":2,"title":null,"#), "\(round)")
+        let cleared = try await offPool { try watch.out.readLine() }
+        #expect(cleared.contains(#""event":"card","channel":1,"round":2,"name":"Alice","card":"waiting","cardRaw":"FC""#), "\(cleared)")
+        kill(watch.process.processIdentifier, SIGINT)
+        _ = try await offPool { watch.finish() }
+    }
+
     @Test func everyChannelWithoutChannelAndTheRememberedAdapter() async throws {
         let sandbox = try await SessionSandbox.start()
         let fake = try sandbox.system.fake

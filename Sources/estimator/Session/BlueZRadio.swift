@@ -5,18 +5,18 @@ import Synchronization
 /// discovery, plus the watch that tells the session when bluetoothd or the
 /// adapter goes away and comes back (so it re-registers by itself).
 final class BlueZRadio: SessionRadio {
-    /// The estimator service UUID (DESIGN §2), advertised and scanned for.
+    /// The estimator service UUID (docs/PROTOCOL.md, Advertisement),
+    /// advertised and scanned for.
     static let serviceUUID = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
     /// Discovery is restarted this often, and the advertisement announced
     /// again at each restart (see `start`): strict controllers and the
     /// emulated ones report an advertiser only when their scan or its
     /// advertising starts, and Linux drops about half of the reports a scan
-    /// start brings (they beat its "Discovering" event). So a peer is heard at
-    /// its announcements, and misses those that fall in its own gap: three in
-    /// a row turned a steady peer stale (6 s) in 3 of 19 room runs with a
-    /// fixed 150 ms gap (btmon in the rig). Restarting every 1 s ± 0.3 s was
-    /// tried: the gaps grew to 0.15-0.33 s, as bluetoothd, which serves every
-    /// session's restarts, answered later.
+    /// start brings (they beat its "Discovering" event). So a peer is heard
+    /// at its announcements, and misses those that fall in its own gap.
+    /// Restarting more often makes the gaps longer, as bluetoothd, which
+    /// serves every session's restarts, answers later (docs/ARCHITECTURE.md,
+    /// Radio schedule; the figures are in docs/MEASUREMENTS.md, The air).
     static let discoveryRestart: Duration = .milliseconds(1500)
     /// Each restart interval varies by up to this much, so that two sessions'
     /// gaps (one bluetoothd restarted both, or chance) do not stay together.
@@ -69,9 +69,9 @@ final class BlueZRadio: SessionRadio {
             do {
                 // Each restart also re-announces the advertisement, so peers
                 // hear it while their scans run: the report a scan start brings
-                // races Linux's discovery start (btmon: a report just before
-                // mgmt "Discovering" is dropped; 11 of 21 in one rig run),
-                // which left steady peers unheard for over 6 s.
+                // races Linux's discovery start (a report just before mgmt
+                // "Discovering" is dropped), which leaves a steady peer unheard
+                // long enough to turn stale.
                 discovery = try await adapter.discover(
                     serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
                     jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
@@ -130,9 +130,10 @@ final class BlueZRadio: SessionRadio {
             // Discovery.pausing.
             if let discovery {
                 timing = try await discovery.pausing(settle: Self.updateSettle, change)
-                // A peer in its own quiet gap misses that; announce again
-                // (measured: p95 pick -> seen 2.9 s without; with a third
-                // announcement at 1 s, 1.6-2.7 s in 3 runs against 0.5-0.6 s).
+                // A peer in its own quiet gap misses that; announce again, once:
+                // two announcements bring pick -> seen well under a second, and
+                // a third makes it slower, not faster (docs/MEASUREMENTS.md,
+                // Tried and dropped).
                 let reannounce = Task {
                     do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
                     try? await discovery.pausing(settle: Self.discoveryQuiet) { try await handle.announceAgain() }

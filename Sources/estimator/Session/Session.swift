@@ -154,23 +154,15 @@ actor Session {
         }
     }
 
-    /// Acts on a change of round: a new round takes my card back; a jump of
-    /// the clock, and its end, change what I advertise. Returns whether
-    /// anything changed.
+    /// Acts on a change of round: a new round takes my card back; joining
+    /// one, a jump of the clock and its end change what I advertise.
+    /// Returns whether anything changed.
     private func follow(_ change: RoundState.Change) -> Bool {
-        switch change {
-        case .began:
+        if case .began = change {
             card = .waiting
             revealed = nil
-        case .joined: return broadcastMe()
-        case .suspended, .resumed: break
         }
         _ = advertise(done: "", received: .now)
-        return true
-    }
-
-    private func broadcastMe() -> Bool {
-        broadcast(me)
         return true
     }
 

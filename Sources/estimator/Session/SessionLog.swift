@@ -1,6 +1,5 @@
 import EstimatorKit
 import Glibc
-import Rendering
 
 /// A background session's log: lines on standard output (the log file
 /// `join` opened), written at once, so the file is current even if the

@@ -70,6 +70,13 @@ struct SessionProcess {
             await session.onLine { SessionLog.write($0) }
             await session.onTrace { SessionLog.write($0) }
         }
+        // Every revealed round, and every re-vote after it, is kept.
+        let history = HistoryFile()
+        await session.onReveal { round in
+            do throws(UserError) { try history.save(HistoryRecord(round)) } catch {
+                if logging { SessionLog.write("history: \(error.sentence)") }
+            }
+        }
         ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
 
         await withDiscardingTaskGroup { group in

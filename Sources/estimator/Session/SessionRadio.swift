@@ -21,8 +21,9 @@ protocol SessionRadio: Sendable {
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
 
     /// Stops scanning and keeps advertising, for the second half of the leave
-    /// broadcast (measured in the rig: leave -> gone 0.5-1.4 s in 4 runs, and
-    /// 0.6-2.8 s in 2 runs announcing card none again instead).
+    /// broadcast: the scan's end starts the advertising afresh, which peers
+    /// hear sooner than a second announcement of card none
+    /// (docs/MEASUREMENTS.md, Tried and dropped).
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 

@@ -4,8 +4,9 @@ import Rendering
 
 /// `join --foreground`: the live table of my own session in this terminal,
 /// redrawn on change (at most 20 times a second) and every half second for
-/// the ages, with a card picked by a key. Returns when `q` is pressed,
-/// input ends, or the session ends.
+/// the ages, with a card picked by a key and `r` for the next round.
+/// Returns when `q` is pressed, input ends, or the session ends, leaving
+/// the last table on the normal screen.
 enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
@@ -36,7 +37,12 @@ enum ForegroundTable {
 
         var screen = TerminalScreen()
         screen.enter()
-        defer { screen.leave() }
+        await loop(inputs, session: session, screen: &screen)
+        screen.leave()
+        screen.print(await frame(session, now: SystemClock().now))
+    }
+
+    private static func loop(_ inputs: AsyncStream<Input>, session: Session, screen: inout TerminalScreen) async {
         let clock = SystemClock()
         var dirty = true
         var lastDraw = Timestamp(nanosecondsSince1970: 0)

@@ -26,6 +26,8 @@ struct WatchViewer {
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
     private var lastFrame: LiveTable?
     private let clock = SystemClock()
+    /// Lines in ASCII only: the locale is not UTF-8.
+    private let ascii = TerminalKind.ascii
 
     /// The session I am attached to, as its `me` lines say.
     private struct Me {
@@ -44,7 +46,7 @@ struct WatchViewer {
         everyChannel = channel == nil && !attached
         self.adapter = adapter
         self.open = open
-        output = json ? .json : (isatty(1) == 1 ? .table : .lines)
+        output = json ? .json : (TerminalKind.drawsTables ? .table : .lines)
         table = PeerTable(staleAfter: staleAfter)
     }
 
@@ -115,7 +117,8 @@ struct WatchViewer {
             take(table.observe(PeerSighting(packet, rssi: rssi, time: clock.now)))
         case let .radio(state):
             if output == .lines {
-                print("radio: \(TerminalText.sanitize(state))")
+                let line = "radio: \(TerminalText.sanitize(state))"
+                print(ascii ? ASCIIFallback.fold(line) : line)
                 fflush(nil)
             }
             dirty = true
@@ -188,7 +191,7 @@ struct WatchViewer {
     private func emit(_ change: WatchChange) {
         switch output {
         case .json: print(WatchEventJSON.line(change))
-        case .lines: print(ChangeLine.line(change))
+        case .lines: print(ascii ? ASCIIFallback.fold(ChangeLine.line(change)) : ChangeLine.line(change))
         case .table: break
         }
     }

@@ -6,9 +6,9 @@
 # neither register the session's advertisement ("Failed (0x03)") nor start a
 # peer's scan. Debian's bluetooth.service has no Restart=: a crashed daemon
 # comes back when someone starts it. Here that is 11 s after the crash, once
-# the kernel has let go, and from then on the 5 s of the issue hold. (Started
-# at once, the peer had the card 10.5 s after the kill, 8.7 s after the
-# return: nothing in user space ends the dead daemon's scan sooner.)
+# the kernel has let go, and from then on the 5 s of the issue hold. A
+# bluetoothd started at once waits out the same window: nothing in user
+# space ends the dead daemon's scan sooner (docs/MEASUREMENTS.md, Recovery).
 # radios: 2
 # timeout: 120
 

@@ -26,7 +26,7 @@ reply=$(estimator pick --adapter hci0 13) || fail "pick while powered off failed
 
 bg_mark watch1
 # From before the command: the session can have the card on the air before
-# adapter_power returns (seen_ms caught a card seen 'before' a later start).
+# adapter_power returns, and seen_ms fails a card seen before its start.
 on=$(now_ms)
 adapter_power 0 on
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"0D"' 15 "$on")

@@ -6,10 +6,9 @@
 # fresh for a minute.
 # Latencies are measured to the moment hci0's watch saw the change (the time
 # in its JSON line, see seen_ms), not to when this script noticed the line:
-# that took 0.6-1.2 s more in a slow guest and failed runs whose air was on
-# time. Measured so, 10 of 10 runs passed on 2026-11-23 (pick -> visible p95
-# 0.29-0.76 s, leave -> gone 0.53-1.13 s, kill -9 -> stale 5.50-6.44 s); the
-# record of the misses that shaped the radio's schedule is in the README.
+# noticing takes most of a second more in a slow guest, which would fail runs
+# whose air is on time. The figures of past runs, and the misses that shaped
+# the radio's schedule, are in docs/MEASUREMENTS.md (In the VM, The air).
 # radios: 3
 # timeout: 300
 

@@ -1,0 +1,177 @@
+/// One revealed round as the history keeps it: a line of the history file
+/// (JSON) and a row of `history --csv`.
+///
+/// The JSON line has these keys, in this order: `id`, `time` (RFC 3339, UTC,
+/// milliseconds), `channel`, `round` (0–15 or null), `title` (or null),
+/// `votes` (`[{"name","card","cardRaw"}]`, `card` as in `packet decode
+/// --json`: null for an unknown byte), `median`, `mean` (numbers or null),
+/// `nearest` (the card nearest the mean, or null), `consensus`, `questions`,
+/// `coffees`.
+public struct HistoryRecord: Equatable, Sendable {
+    /// One person's card in the round.
+    public struct Vote: Equatable, Sendable {
+        /// The name as received (it may hold anything: sanitise it for a terminal).
+        public var name: String
+        public var card: Card
+
+        public init(name: String, card: Card) {
+            self.name = name
+            self.card = card
+        }
+    }
+
+    /// Unique per revealed round; a record saved with an existing id
+    /// replaces that one (a re-vote after the reveal).
+    public var id: String
+    /// When the round was revealed (kept to the millisecond in the file).
+    public var time: Timestamp
+    public var channel: Channel
+    /// The round on the air, 0–15; `nil` when the room had none.
+    public var round: Int?
+    /// The story, as given to `estimator round`; never on the air.
+    public var title: String?
+    /// Everyone counted, in name order.
+    public var votes: [Vote]
+    public var median: Double?
+    public var mean: Double?
+    /// The card nearest the mean.
+    public var nearest: Card?
+    public var consensus: Bool
+    /// How many picked `?`.
+    public var questions: Int
+    /// How many picked coffee.
+    public var coffees: Int
+
+    /// A record; `votes` are put in name order.
+    public init(
+        id: String, time: Timestamp, channel: Channel, round: Int?, title: String?, votes: [Vote],
+        median: Double?, mean: Double?, nearest: Card?, consensus: Bool, questions: Int, coffees: Int
+    ) {
+        self.id = id
+        self.time = time
+        self.channel = channel
+        self.round = round
+        self.title = title
+        self.votes = votes.sorted { $0.name < $1.name }
+        self.median = median
+        self.mean = mean
+        self.nearest = nearest
+        self.consensus = consensus
+        self.questions = questions
+        self.coffees = coffees
+    }
+
+    /// An id for the round `round` of `channel` revealed at `time`, such as
+    /// `1/3/2026-11-22T03:51:46.722Z` (`-` for no round).
+    public static func id(channel: Channel, round: Int?, revealedAt time: Timestamp) -> String {
+        "\(channel)/\(round.map(String.init) ?? "-")/\(RFC3339.string(time))"
+    }
+}
+
+// MARK: - JSON line
+
+extension HistoryRecord {
+    /// The record as one line of JSON, without the newline.
+    public var jsonLine: String {
+        let object: JSONValue = [
+            "id": .string(id),
+            "time": .string(RFC3339.string(time)),
+            "channel": .int(Int(channel.rawValue)),
+            "round": round.map(JSONValue.int) ?? .null,
+            "title": .string(title),
+            "votes": .array(votes.map { vote in
+                ["name": .string(vote.name), "card": .string(vote.card.name), "cardRaw": .string(vote.card.hex)]
+            }),
+            "median": median.map(JSONValue.double) ?? .null,
+            "mean": mean.map(JSONValue.double) ?? .null,
+            "nearest": .string(nearest?.name),
+            "consensus": .bool(consensus),
+            "questions": .int(questions),
+            "coffees": .int(coffees),
+        ]
+        return object.text
+    }
+
+    /// The record a line of the history file holds (with or without its
+    /// newline), or `nil` when the line is damaged: not one JSON object, a
+    /// key missing, or a value of the wrong type or out of range. Invalid
+    /// UTF-8 is read as U+FFFD, so a damaged byte in a name costs only
+    /// that character. Unknown keys are ignored. `cardRaw` decides a vote's
+    /// card.
+    public init?(jsonLine bytes: some Collection<UInt8>) {
+        let repaired = Array(String(decoding: bytes, as: UTF8.self).utf8)
+        guard let json = try? JSONValue.parse(repaired),
+            let id = json["id"]?.string,
+            let time = json["time"]?.string.flatMap(RFC3339.timestamp),
+            let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)),
+            let round = Self.optional(json["round"], { $0.integer.flatMap { (0...15).contains($0) ? $0 : nil } }),
+            let title = Self.optional(json["title"], \.string),
+            case let .array(items)? = json["votes"],
+            let median = Self.optional(json["median"], Self.finite),
+            let mean = Self.optional(json["mean"], Self.finite),
+            let nearest = Self.optional(json["nearest"], { $0.string.flatMap(Self.card(named:)) }),
+            let consensus = json["consensus"]?.bool,
+            let questions = json["questions"]?.integer, questions >= 0,
+            let coffees = json["coffees"]?.integer, coffees >= 0
+        else { return nil }
+        var votes: [Vote] = []
+        for item in items {
+            guard let name = item["name"]?.string, let raw = item["cardRaw"]?.string, raw.utf8.count == 2,
+                let byte = Hex.byte(high: raw.utf8.first!, low: raw.utf8.last!)
+            else { return nil }
+            votes.append(Vote(name: name, card: Card(rawValue: byte)))
+        }
+        // The file keeps milliseconds: a finer time written by hand is cut to them, so
+        // reading a line and writing it back is stable.
+        let millisecond: Int64 = 1_000_000
+        let nanoseconds = time.nanosecondsSince1970
+        let remainder = (nanoseconds % millisecond + millisecond) % millisecond
+        self.init(
+            id: id, time: Timestamp(nanosecondsSince1970: nanoseconds - remainder), channel: Channel(rawValue: channel), round: round, title: title, votes: votes,
+            median: median, mean: mean, nearest: nearest, consensus: consensus, questions: questions, coffees: coffees)
+    }
+
+    /// `.some(nil)` for JSON null, `.some(value)` when `convert` accepts the
+    /// value, `nil` (damaged) when the key is missing or `convert` refuses it.
+    private static func optional<T>(_ value: JSONValue?, _ convert: (JSONValue) -> T?) -> T?? {
+        guard let value else { return nil }
+        if value == .null { return .some(nil) }
+        return convert(value).map { .some($0) }
+    }
+
+    private static func finite(_ value: JSONValue) -> Double? {
+        guard case let .number(text) = value, let number = Double(text), number.isFinite else { return nil }
+        return number
+    }
+
+    private static func card(named name: String) -> Card? {
+        (0...UInt8.max).lazy.map(Card.init(rawValue:)).first { $0.name == name }
+    }
+}
+
+// MARK: - CSV
+
+extension HistoryRecord {
+    /// The header of `history --csv`.
+    public static let csvHeader = CSV.record([
+        "time", "channel", "round", "title", "median", "mean", "nearest", "consensus", "questions", "coffees", "votes",
+    ])
+
+    /// The record as a CSV row (RFC 4180, formulas neutralised), without
+    /// the line ending. Votes read `Alice=5; Bob=8`, cards by name (`0.5`,
+    /// `?`, `coffee`), an unknown byte as `?` and its hex (`?42`).
+    public var csvRow: String {
+        CSV.record([
+            RFC3339.string(time), channel.description, round.map(String.init) ?? "", title ?? "",
+            median.map(Self.figure) ?? "", mean.map(Self.figure) ?? "", nearest?.name ?? "",
+            consensus ? "true" : "false", String(questions), String(coffees),
+            votes.map { "\($0.name)=\($0.card.name ?? "?" + $0.card.hex)" }.joined(separator: "; "),
+        ])
+    }
+
+    /// A figure as a spreadsheet reads it: whole numbers without `.0`.
+    static func figure(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return value.description
+    }
+}

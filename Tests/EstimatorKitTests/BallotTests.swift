@@ -1,0 +1,170 @@
+import Testing
+@testable import EstimatorKit
+
+private let channel = Channel(rawValue: 1)
+private let t0 = Timestamp(secondsSince1970: 1_790_000_000)
+private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
+
+/// A room heard through a real peer table, followed by a `ChannelRound`.
+private struct Room {
+    var table = PeerTable()
+    var round = ChannelRound(listeningFrom: t0)
+    var now = t0 + ChannelRound.listening
+    var me: (name: String, card: Card)? = ("You", .waiting)
+
+    var peers: [Peer] { table.peers(in: channel) }
+
+    @discardableResult
+    mutating func hear(_ name: String, _ card: Card, round: RoundNumber? = nil) -> RoundState.Change? {
+        now = now + .milliseconds(100)
+        let events = table.observe(PeerSighting(channel: channel, name: name, card: card, round: round, rssi: -50, time: now))
+        return self.round.observe(events, peers: peers)
+    }
+
+    mutating func tally(open: Bool = false) -> Tally { round.count(peers: peers, me: me, open: open, now: now) }
+
+    mutating func marks() -> [String: Tally.Mark] {
+        Dictionary(uniqueKeysWithValues: tally().entries.map { ($0.name, $0.mark) })
+    }
+}
+
+@Suite struct BallotTests {
+    @Test func everyonePresentIsARowAndNobodyHasVotedYet() {
+        var room = Room()
+        room.hear("Alice", .waiting, round: r(1))
+        room.hear("Bob", .waiting, round: r(1))
+        let tally = room.tally()
+        #expect(tally.entries.map(\.name) == ["You", "Alice", "Bob"])
+        #expect(tally.entries.allSatisfy { $0.mark == .waiting })
+        #expect(tally.voters == 3 && tally.voted == 0 && !tally.isRevealed)
+        #expect(tally.waitingFor == ["Alice", "Bob", "You"])
+    }
+
+    @Test func votesStayHiddenUntilTheLastOneThenAllShowTogether() {
+        var room = Room()
+        room.hear("Alice", .five, round: r(1))
+        room.hear("Bob", .waiting, round: r(1))
+        room.me = ("You", .eight)
+        #expect(room.marks() == ["You": .hidden, "Alice": .hidden, "Bob": .waiting])
+        #expect(room.tally().waitingFor == ["Bob"])
+        room.hear("Bob", .three, round: r(1))
+        let tally = room.tally()
+        #expect(tally.isRevealed)
+        #expect(room.marks() == ["You": .shown(.eight), "Alice": .shown(.five), "Bob": .shown(.three)])
+        #expect(tally.stats.highestAlone?.name == "You" && tally.stats.lowestAlone?.name == "Bob")
+    }
+
+    @Test func aRevealedRoundStaysRevealedAndShowsReVotesLive() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Alice", .five, round: r(1))
+        #expect(room.tally().isRevealed)
+        room.hear("Alice", .eight, round: r(1))
+        room.hear("Carol", .waiting, round: r(1))
+        #expect(room.tally().isRevealed, "a newcomer does not hide the cards again")
+        #expect(room.marks()["Alice"] == .shown(.eight))
+        #expect(room.marks()["Carol"] == .waiting)
+    }
+
+    @Test func aStalePeerIsNoVoterAndItsCardDoesNotCount() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Alice", .five, round: r(1))
+        room.hear("Gone", .hundred, round: r(1))
+        room.hear("Late", .waiting, round: r(1))
+        // Late and Gone fall silent; Alice is heard again.
+        room.now = room.now + .seconds(7)
+        _ = room.table.tick(now: room.now)
+        room.hear("Alice", .five, round: r(1))
+        let tally = room.tally()
+        #expect(tally.voters == 2 && tally.isRevealed)
+        #expect(tally.stats.isConsensus && tally.stats.votes == 2, "the stale 100 is not counted")
+    }
+
+    @Test func nothingIsRevealedBeforeTheRoomHasBeenHeard() {
+        var room = Room()
+        room.now = t0 + .seconds(1)
+        room.me = ("You", .eight)
+        #expect(!room.tally().isRevealed, "a pick at once after join is not everyone's")
+        room.now = t0 + ChannelRound.listening
+        #expect(room.tally().isRevealed)
+    }
+
+    @Test func aNewRoundHidesAgainAndPeersStillInTheLastOneHaveNotVoted() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Alice", .five, round: r(1))
+        #expect(room.tally().isRevealed)
+        #expect(room.round.startNext(title: "ABC-2", peers: room.peers, now: room.now) == .began(r(2)))
+        room.me = ("You", .waiting)
+        #expect(!room.tally().isRevealed)
+        #expect(room.marks()["Alice"] == .waiting, "her 5 is from the last story")
+        room.hear("Alice", .eight, round: r(2))
+        #expect(room.marks()["Alice"] == .hidden)
+    }
+
+    @Test func aLaterRoundHeardBeginsItHere() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Alice", .five, round: r(1))
+        #expect(room.hear("Alice", .waiting, round: r(2)) == .began(r(2)))
+        #expect(room.round.current == r(2) && !room.tally().isRevealed)
+    }
+
+    @Test func anAppUserIsAVoterWhoseCardFromTheLastStoryDoesNotCount() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Phone", .five)  // the app: no round
+        #expect(room.tally().isRevealed, "the app user's card counts")
+        _ = room.round.startNext(title: nil, peers: room.peers, now: room.now)
+        room.me = ("You", .three)
+        #expect(room.marks()["Phone"] == .waiting, "still the 5 of the last story")
+        #expect(!room.tally().isRevealed, "the reveal waits for the app user")
+        room.hear("Phone", .three)
+        #expect(room.tally().isRevealed)
+        #expect(room.marks()["Phone"] == .shown(.three))
+    }
+
+    @Test func anAppUserRevotingTheSameCardLeavesAndComesBack() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Phone", .five)
+        _ = room.round.startNext(title: nil, peers: room.peers, now: room.now)
+        room.hear("Phone", .none)  // the app's card screen closes
+        room.hear("Phone", .five)  // and opens on the same card
+        room.me = ("You", .five)
+        #expect(room.tally().isRevealed)
+        #expect(room.marks()["Phone"] == .shown(.five))
+    }
+
+    @Test func joiningARoundUnderWayCountsTheVotesAlreadyCast() {
+        var room = Room()
+        room.hear("Phone", .eight)
+        #expect(room.hear("Alice", .five, round: r(4)) == .joined(r(4)))
+        room.me = ("You", .five)
+        #expect(room.tally().isRevealed)
+        #expect(room.marks()["Phone"] == .shown(.eight))
+    }
+
+    @Test func openShowsCardsBeforeTheReveal() {
+        var room = Room()
+        room.hear("Alice", .five, round: r(1))
+        let tally = room.tally(open: true)
+        #expect(!tally.isRevealed)
+        #expect(tally.entries.first { $0.name == "Alice" }?.mark == .shown(.five))
+    }
+
+    @Test func afterAJumpOfTheClockNothingIsRevealedUntilTheRoomIsHeardAgain() {
+        var room = Room()
+        room.me = ("You", .five)
+        room.hear("Alice", .waiting, round: r(1))
+        _ = room.round.tick(now: room.now)
+        room.now = room.now + .seconds(40)
+        #expect(room.round.tick(now: room.now) == .suspended)
+        _ = room.table.tick(now: room.now)  // Alice went stale meanwhile
+        #expect(!room.tally().isRevealed, "alone after the jump is not everyone")
+        #expect(room.hear("Alice", .waiting, round: r(1)) == .resumed(r(1)))
+        room.now = room.now + .seconds(1)
+        #expect(!room.tally().isRevealed)
+    }
+}

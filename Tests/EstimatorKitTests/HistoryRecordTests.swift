@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+@testable import EstimatorKit
+
+/// A record as a session makes one: round 3 of channel 1, revealed 2026-11-22T03:51:46.722Z.
+func sampleRecord(
+    names: [String] = ["전수열", "Bob", "Alice"], cards: [Card] = [.eight, .five, .five], title: String? = "ABC-1"
+) -> HistoryRecord {
+    let time = Timestamp(secondsSince1970: 1_795_319_506, nanoseconds: 722_000_000)
+    return HistoryRecord(
+        id: HistoryRecord.id(channel: Channel(rawValue: 1), round: 3, revealedAt: time), time: time,
+        channel: Channel(rawValue: 1), round: 3, title: title,
+        votes: zip(names, cards).map { HistoryRecord.Vote(name: $0, card: $1) },
+        median: 5, mean: 6, nearest: .five, consensus: false, questions: 0, coffees: 0)
+}
+
+@Suite struct HistoryRecordJSONTests {
+    @Test func aRecordIsOneLineWithTheDocumentedKeysInOrder() {
+        #expect(sampleRecord().jsonLine == """
+            {"id":"1/3/2026-11-22T03:51:46.722Z","time":"2026-11-22T03:51:46.722Z","channel":1,"round":3,\
+            "title":"ABC-1","votes":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"Bob","card":"5","cardRaw":"05"},\
+            {"name":"전수열","card":"8","cardRaw":"08"}],"median":5.0,"mean":6.0,"nearest":"5","consensus":false,\
+            "questions":0,"coffees":0}
+            """)
+    }
+
+    @Test func votesAreInNameOrder() {
+        #expect(sampleRecord().votes.map(\.name) == ["Alice", "Bob", "전수열"])
+    }
+
+    @Test func aRoundTripGivesTheSameRecord() {
+        let record = sampleRecord()
+        #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8)) == record)
+        #expect(HistoryRecord(jsonLine: Array((record.jsonLine + "\n").utf8)) == record)
+    }
+
+    @Test func absentValuesAreNullAndComeBackAbsent() throws {
+        var record = sampleRecord(names: ["Ann"], cards: [.coffee], title: nil)
+        record.round = nil
+        record.median = nil
+        record.mean = nil
+        record.nearest = nil
+        record.coffees = 1
+        let line = record.jsonLine
+        #expect(line.contains(#""round":null,"title":null,"#))
+        #expect(line.contains(#""median":null,"mean":null,"nearest":null,"#))
+        #expect(line.contains(#"{"name":"Ann","card":"coffee","cardRaw":"FE"}"#))
+        #expect(HistoryRecord(jsonLine: Array(line.utf8)) == record)
+    }
+
+    @Test func unknownCardsKeepTheirByte() {
+        let record = sampleRecord(names: ["Eve"], cards: [Card(rawValue: 0x42)])
+        #expect(record.jsonLine.contains(#"{"name":"Eve","card":null,"cardRaw":"42"}"#))
+        #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8))?.votes.first?.card == Card(rawValue: 0x42))
+    }
+
+    @Test func hostileNamesAndTitlesStayOneLineAndComeBackExactly() throws {
+        let hostile = [
+            "\"quoted\" \\ back", "line\nbreak\r\n", "\u{1B}]52;c;AAAA\u{07}", "\u{1B}[2J\u{9B}31m",
+            "\u{202E}evil\u{2066}", "nul\u{0}", String(decoding: [0x41, 0xFF, 0xC0, 0x42], as: UTF8.self),
+            "\u{2028}\u{2029}", "=HYPERLINK(\"x\")", "👩‍👩‍👧",
+        ]
+        let record = sampleRecord(names: hostile, cards: Array(repeating: .three, count: hostile.count),
+                                  title: hostile.joined())
+        let line = record.jsonLine
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!line.unicodeScalars.contains { [0x2028, 0x2029, 0x202E, 0x2066].contains($0.value) })
+        #expect(HistoryRecord(jsonLine: Array(line.utf8)) == record)
+        // Another JSON reader agrees.
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["title"] as? String == hostile.joined())
+        #expect((object["votes"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted()
+            == hostile.sorted())
+    }
+
+    @Test func invalidUTF8InALineBecomesReplacementCharacters() {
+        var bytes = Array(sampleRecord(names: ["Alice"], cards: [.five]).jsonLine.utf8)
+        let at = bytes.firstRange(of: Array("Alice".utf8))!.lowerBound + 1
+        bytes[at] = 0xFF  // "A\u{FFFD}ice"
+        #expect(HistoryRecord(jsonLine: bytes)?.votes.first?.name == "A\u{FFFD}ice")
+    }
+
+    @Test(arguments: [
+        "", "   ", "not json", "[]", "null", "{}", "{\"id\":\"x\"}",
+        // Cut short, as by a full disk.
+        String(sampleRecord().jsonLine.prefix(80)),
+    ])
+    func damagedLinesAreNotRecords(line: String) {
+        #expect(HistoryRecord(jsonLine: Array(line.utf8)) == nil)
+    }
+
+    /// Each key of a good line in turn made missing or wrong.
+    @Test(arguments: [
+        ("\"id\":\"1/3/2026-11-22T03:51:46.722Z\",", ""),
+        ("\"id\":\"1/3/2026-11-22T03:51:46.722Z\"", "\"id\":3"),
+        ("\"time\":\"2026-11-22T03:51:46.722Z\"", "\"time\":\"yesterday\""),
+        ("\"time\":\"2026-11-22T03:51:46.722Z\"", "\"time\":1795319506722"),
+        ("\"channel\":1", "\"channel\":256"),
+        ("\"channel\":1", "\"channel\":-1"),
+        ("\"channel\":1", "\"channel\":1.0"),
+        ("\"channel\":1", "\"channel\":\"1\""),
+        ("\"round\":3", "\"round\":16"),
+        ("\"round\":3", "\"round\":99999999999999999999999"),
+        ("\"title\":\"ABC-1\"", "\"title\":[\"ABC-1\"]"),
+        ("\"cardRaw\":\"05\"", "\"cardRaw\":\"5\""),
+        ("\"cardRaw\":\"05\"", "\"cardRaw\":\"GG\""),
+        ("\"cardRaw\":\"05\"", "\"cardRaw\":\"\u{0660}\u{0665}\""),
+        ("\"cardRaw\":\"05\"", "\"cardRaw\":null"),
+        ("{\"name\":\"Alice\",", "{\"name\":null,"),
+        ("\"median\":5.0", "\"median\":1e999"),
+        ("\"median\":5.0", "\"median\":\"5\""),
+        ("\"nearest\":\"5\"", "\"nearest\":\"4\""),
+        ("\"consensus\":false", "\"consensus\":0"),
+        ("\"questions\":0", "\"questions\":-1"),
+        ("\"coffees\":0", "\"coffees\":0.5"),
+        ("\"coffees\":0}", "\"coffees\":0,\"coffees\":1}"),
+        ("\"coffees\":0}", "\"coffees\":0}}"),
+        ("\"coffees\":0}", "\"coffees\":0} {}"),
+    ])
+    func linesWithAMissingOrWrongValueAreNotRecords(good: String, bad: String) throws {
+        let line = sampleRecord().jsonLine
+        try #require(line.contains(good))
+        #expect(HistoryRecord(jsonLine: Array(line.replacing(good, with: bad).utf8)) == nil)
+    }
+
+    @Test func timesFinerThanAMillisecondAreCutToIt() {
+        for (written, kept) in [("03:51:46.7229Z", "03:51:46.722Z"), ("03:51:46.722999999Z", "03:51:46.722Z")] {
+            let line = sampleRecord().jsonLine.replacing("\"time\":\"2026-11-22T03:51:46.722Z\"",
+                                                         with: "\"time\":\"2026-11-22T\(written)\"")
+            #expect(HistoryRecord(jsonLine: Array(line.utf8)).map { RFC3339.string($0.time) } == "2026-11-22T" + kept)
+        }
+        let beforeTheEpoch = sampleRecord().jsonLine.replacing("2026-11-22T03:51:46.722Z\",\"channel",
+                                                              with: "1969-12-31T23:59:59.9999Z\",\"channel")
+        #expect(HistoryRecord(jsonLine: Array(beforeTheEpoch.utf8))?.time == Timestamp(nanosecondsSince1970: -1_000_000))
+    }
+
+    @Test func unknownKeysAreIgnored() {
+        let line = sampleRecord().jsonLine.replacing("\"coffees\":0}", with: "\"coffees\":0,\"mood\":{\"x\":[1]}}")
+        #expect(HistoryRecord(jsonLine: Array(line.utf8)) == sampleRecord())
+    }
+
+    @Test func deepNestingIsRefusedNotRecursedInto() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let line = sampleRecord().jsonLine.replacing("\"coffees\":0}", with: "\"coffees\":0,\"x\":\(deep)}")
+        #expect(HistoryRecord(jsonLine: Array(line.utf8)) == nil)
+    }
+
+    @Test func idsNameTheChannelRoundAndRevealTime() {
+        let time = Timestamp(secondsSince1970: 1_795_319_506, nanoseconds: 722_000_000)
+        #expect(HistoryRecord.id(channel: Channel(rawValue: 1), round: 3, revealedAt: time) == "1/3/2026-11-22T03:51:46.722Z")
+        #expect(HistoryRecord.id(channel: Channel(rawValue: 255), round: nil, revealedAt: time) == "255/-/2026-11-22T03:51:46.722Z")
+    }
+}
+
+@Suite struct HistoryRecordCSVTests {
+    @Test func theHeaderNamesTheColumnsInOrder() {
+        #expect(HistoryRecord.csvHeader == "time,channel,round,title,median,mean,nearest,consensus,questions,coffees,votes")
+    }
+
+    @Test func aRowHasOneFieldPerColumn() {
+        #expect(sampleRecord().csvRow == "2026-11-22T03:51:46.722Z,1,3,ABC-1,5,6,5,false,0,0,Alice=5; Bob=5; 전수열=8")
+    }
+
+    @Test func absentValuesAreEmptyAndCardsAreNamed() {
+        var record = sampleRecord(names: ["Ann", "Bob", "Cy", "Di"],
+                                  cards: [.half, .question, .coffee, Card(rawValue: 0x42)], title: nil)
+        record.round = nil
+        record.median = 0.5
+        record.mean = 0.5
+        record.nearest = .half
+        record.consensus = true
+        record.questions = 1
+        record.coffees = 1
+        #expect(record.csvRow == "2026-11-22T03:51:46.722Z,1,,,0.5,0.5,0.5,true,1,1,Ann=0.5; Bob=?; Cy=coffee; Di=?42")
+        record.median = nil
+        record.mean = 6.333333333333333
+        #expect(record.csvRow.contains(",,6.333333333333333,"))
+    }
+
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("", ""),
+        ("a,b", "\"a,b\""),
+        ("say \"hi\"", "\"say \"\"hi\"\"\""),
+        ("two\nlines", "\"two\nlines\""),
+        ("cr\rhere", "\"cr\rhere\""),
+        ("crlf\r\n", "\"crlf\r\n\""),
+        ("\"\u{301}", "\"\"\"\u{301}\""),  // a quote and a combining mark: one Character, still doubled
+        ("전수열", "전수열"),
+    ])
+    func fieldsAreQuotedPerRFC4180(text: String, field: String) {
+        #expect(CSV.field(text) == field)
+    }
+
+    @Test(arguments: [
+        ("=1+2", "'=1+2"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+        ("\rx", "\"'\rx\""),
+        ("a=1", "a=1"),
+        ("'=1", "'=1"),
+    ])
+    func formulasAreNeutralised(text: String, field: String) {
+        #expect(CSV.field(text) == field)
+    }
+
+    @Test func aHostileTitleOrNameCannotStartACellAsAFormula() {
+        let row = sampleRecord(names: ["=cmd|' /C calc'!A0"], cards: [.five], title: "@SUM(1)").csvRow
+        #expect(row.contains(",'@SUM(1),"))
+        #expect(row.hasSuffix(",'=cmd|' /C calc'!A0=5"))
+    }
+}

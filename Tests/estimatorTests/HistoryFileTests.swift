@@ -1,0 +1,155 @@
+import Dispatch
+import EstimatorKit
+import Foundation
+import Glibc
+import Testing
+
+@testable import estimator
+
+/// A revealed round for the history tests, `minute` minutes after
+/// 2026-11-22T03:00:00.250Z.
+func historyRecord(
+    round: Int?, minute: Int64 = 0, title: String? = nil, votes: [(String, Card)] = [("Alice", .five), ("Bob", .five)]
+) -> HistoryRecord {
+    let time = Timestamp(secondsSince1970: 1_795_316_400 + minute * 60, nanoseconds: 250_000_000)
+    let values = votes.compactMap { $0.1.numericValue }.sorted()
+    return HistoryRecord(
+        id: HistoryRecord.id(channel: Channel(rawValue: 1), round: round, revealedAt: time), time: time,
+        channel: Channel(rawValue: 1), round: round, title: title,
+        votes: votes.map { HistoryRecord.Vote(name: $0.0, card: $0.1) },
+        median: values.isEmpty ? nil : (values[(values.count - 1) / 2] + values[values.count / 2]) / 2,
+        mean: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count),
+        nearest: votes.first?.1, consensus: Set(values).count == 1,
+        questions: votes.count { $0.1 == .question }, coffees: votes.count { $0.1 == .coffee })
+}
+
+@Suite final class HistoryFileTests {
+    let root: String
+    let file: HistoryFile
+
+    init() throws {
+        root = try TemporaryDirectory.make()
+        file = HistoryFile(path: root + "/state/estimator/history.jsonl")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0
+    }
+
+    func text() throws -> String {
+        let fd = open(file.path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func write(_ text: String) throws {
+        try Directories.create(root + "/state/estimator", mode: 0o700)
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+
+    @Test func noFileYetIsNoRecords() throws {
+        #expect(try file.read() == [])
+        #expect(try file.read(last: 3) == [])
+    }
+
+    @Test func savesAppendOneLineEachOldestFirstInPrivateFiles() throws {
+        let first = historyRecord(round: 1, title: "ABC-1"), second = historyRecord(round: 2, minute: 5)
+        try file.save(first)
+        try file.save(second)
+        #expect(try file.read() == [first, second])
+        #expect(try text() == first.jsonLine + "\n" + second.jsonLine + "\n")
+        #expect(mode(root + "/state/estimator") == 0o700)
+        #expect(mode(root + "/state") == 0o700)
+        #expect(mode(file.path) == 0o600)
+        #expect(mode(root + "/state/estimator/history.lock") == 0o600)
+    }
+
+    @Test func aRecordWithTheSameIdReplacesItsLineInPlace() throws {
+        let first = historyRecord(round: 1), second = historyRecord(round: 2, minute: 5)
+        try file.save(first)
+        try file.save(second)
+        var revote = first
+        revote.votes = [HistoryRecord.Vote(name: "Alice", card: .eight), HistoryRecord.Vote(name: "Bob", card: .five)]
+        revote.consensus = false
+        try file.save(revote)
+        #expect(try file.read() == [revote, second])
+    }
+
+    @Test func lastGivesTheNewestRounds() throws {
+        let records = (0..<5).map { historyRecord(round: $0, minute: Int64($0)) }
+        for record in records { try file.save(record) }
+        #expect(try file.read(last: 2) == Array(records.suffix(2)))
+        #expect(try file.read(last: 9) == records)
+    }
+
+    @Test func damagedLinesAreSkippedWhenReadAndKeptWhenSaving() throws {
+        let good = historyRecord(round: 1)
+        let damaged = ["{\"id\":", "\u{1B}[2J garbage", String(good.jsonLine.prefix(40))]
+        try write(damaged[0] + "\n" + good.jsonLine + "\n" + damaged[1] + "\n\n" + damaged[2])
+        #expect(try file.read() == [good])
+        let next = historyRecord(round: 2, minute: 1)
+        try file.save(next)
+        #expect(try file.read() == [good, next])
+        #expect(try text() == [damaged[0], good.jsonLine, damaged[1], damaged[2], next.jsonLine].joined(separator: "\n") + "\n")
+    }
+
+    /// Savers with their own descriptors (as two sessions have) contend for
+    /// the lock; without it, a read-modify-write would lose lines.
+    @Test func concurrentSavesLoseNothing() throws {
+        let file = self.file
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in 0..<25 {
+                var record = historyRecord(round: i % 16, minute: Int64(i))
+                record.id = "worker \(worker) round \(i)"
+                try? file.save(record)
+            }
+        }
+        let ids = try file.read().map(\.id)
+        #expect(ids.count == 100)
+        #expect(Set(ids).count == 100)
+        #expect(access(file.path + ".tmp-\(getpid())", F_OK) != 0)
+    }
+
+    @Test func anUnreadableHistoryIsOneSentence() throws {
+        try Directories.create(file.path, mode: 0o700)  // a directory where the file should be
+        #expect(throws: UserError.self) { try file.read() }
+        #expect(throws: UserError.self) { try file.save(historyRecord(round: 1)) }
+    }
+}
+
+/// What the session reports of a revealed round, as the history keeps it.
+@Suite final class RevealedRoundHistoryTests {
+    let root: String
+
+    init() throws { root = try TemporaryDirectory.make() }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    @Test func aRevealedRoundAndItsReVoteAreOneLine() throws {
+        let file = HistoryFile(path: root + "/history.jsonl")
+        let revealedAt = Timestamp(secondsSince1970: 1_795_316_400)
+        let first = RevealedRound(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3), title: "ABC-1",
+                                  revealedAt: revealedAt, votes: ["Bob": .three, "Alice": .five, "전수열": .eight])
+        try file.save(HistoryRecord(first))
+        let record = try #require(try file.read().first)
+        #expect(record.round == 3 && record.title == "ABC-1" && record.channel == Channel(rawValue: 1))
+        #expect(record.votes.map(\.name) == ["Alice", "Bob", "전수열"])
+        #expect(record.median == 5 && record.nearest == .five && !record.consensus)
+        let revote = RevealedRound(channel: first.channel, round: first.round, title: first.title,
+                                   revealedAt: revealedAt, votes: ["Bob": .five, "Alice": .five, "전수열": .five])
+        try file.save(HistoryRecord(revote))
+        let records = try file.read()
+        #expect(records.count == 1, "the re-vote updates the round's record")
+        #expect(records.first?.consensus == true && records.first?.median == 5)
+    }
+}

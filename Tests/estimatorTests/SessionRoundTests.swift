@@ -1,0 +1,132 @@
+import EstimatorKit
+import Synchronization
+import Testing
+
+@testable import estimator
+
+/// The session in a round: rounds heard and started, the reveal reported
+/// for the history, and a jump of the clock, on an injected radio and clock.
+@Suite struct SessionRoundTests {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    func lastAdvertised() -> String? { radio.advertised.last.map { String(decoding: $0, as: UTF8.self) } }
+
+    private func startedSession() async throws -> (Session, Task<Void, Never>, Lines) {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("전수열").name,
+                              radio: radio, clock: clock, pid: 4242)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        return (session, listening, watched)
+    }
+
+    private func hear(_ localName: String, then watched: Lines, count: Int) async {
+        radio.hear(localName: Array(localName.utf8), rssi: -50)
+        await watched.wait(count: count)
+    }
+
+    private func end(_ session: Session, _ listening: Task<Void, Never>) async {
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast)
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast)
+        await leaving.value
+        await listening.value
+    }
+
+    @Test func aRoundHeardIsJoinedWithMyCardAndALaterOneClearsIt() async throws {
+        let (session, listening, watched) = try await startedSession()
+        _ = await session.handle(.pick(.five))
+        await session.updatesDone()
+        #expect(lastAdvertised() == "010105전수열", "no round heard yet: the app's version")
+        // me, radio, me (the pick); then heard + me for each round change.
+        await hear("2301FCAlice", then: watched, count: 5)
+        await session.updatesDone()
+        #expect(lastAdvertised() == "230105전수열", "joined round 3 as it runs: the card stays")
+        await hear("2401FCAlice", then: watched, count: 7)
+        await session.updatesDone()
+        #expect(lastAdvertised() == "2401FC전수열", "round 4 began: my card went back to waiting")
+        #expect(await session.card == .waiting)
+        await hear("2301FCBob", then: watched, count: 8)
+        #expect(await session.round.current == RoundNumber(wrapping: 4), "an earlier round is ignored")
+        await end(session, listening)
+    }
+
+    @Test func startingTheNextRoundClearsMyCardAndKeepsTheTitle() async throws {
+        let (session, listening, _) = try await startedSession()
+        _ = await session.handle(.pick(.eight))
+        let reply = await session.handle(.round(title: "ABC-1"))
+        #expect(reply == ControlReply(exitCode: 0, message: "round 1 (ABC-1) began in channel 1; cards cleared"))
+        await session.updatesDone()
+        #expect(lastAdvertised() == "2101FC전수열")
+        let status = await session.status
+        #expect(status.round == RoundNumber(wrapping: 1) && status.title == "ABC-1" && status.card == .waiting)
+        #expect(await session.handle(.round(title: nil)).message == "round 2 began in channel 1; cards cleared")
+        await end(session, listening)
+    }
+
+    @Test func theRevealIsReportedOnceAndEveryReVoteAfterIt() async throws {
+        let (session, listening, watched) = try await startedSession()
+        let reports = Mutex<[RevealedRound]>([])
+        await session.onReveal { report in reports.withLock { $0.append(report) } }
+        clock.advance(by: ChannelRound.listening)
+        await hear("2101FCAlice", then: watched, count: 3)
+        _ = await session.handle(.pick(.five))
+        #expect(reports.withLock { $0.isEmpty }, "Alice has not voted")
+        await hear("210108Alice", then: watched, count: 6)
+        var all = reports.withLock { $0 }
+        #expect(all.count == 1)
+        #expect(all.first?.votes == ["전수열": .five, "Alice": .eight])
+        #expect(all.first?.round == RoundNumber(wrapping: 1))
+        _ = await session.handle(.pick(.eight))
+        all = reports.withLock { $0 }
+        #expect(all.count == 2 && all.last?.votes == ["전수열": .eight, "Alice": .eight], "the re-vote updates the round")
+        #expect(all.last?.revealedAt == all.first?.revealedAt, "the same round's record")
+        _ = await session.handle(.pick(.eight))
+        #expect(reports.withLock { $0.count } == 2, "the same card again is no change")
+        await end(session, listening)
+    }
+
+    @Test func aPickAtOnceAfterJoiningRevealsNothingBeforeTheRoomIsHeard() async throws {
+        let (session, listening, _) = try await startedSession()
+        let reports = Mutex(0)
+        await session.onReveal { _ in reports.withLock { $0 += 1 } }
+        _ = await session.handle(.pick(.five))
+        #expect(reports.withLock { $0 } == 0)
+        await end(session, listening)
+    }
+
+    @Test func aClockJumpWithdrawsMyRoundAndCardUntilTheRoomIsHeard() async throws {
+        let (session, listening, watched) = try await startedSession()
+        let ticking = Task { await session.tick() }
+        await hear("2301FCAlice", then: watched, count: 4)
+        _ = await session.handle(.pick(.five))
+        await session.updatesDone()
+        #expect(lastAdvertised() == "230105전수열")
+        await clock.waitForSleepers()
+        clock.advance(by: Session.tickInterval)  // the first tick notes the time
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(40))  // SIGSTOP, or a lid closed
+        await clock.waitForSleepers()
+        await session.updatesDone()
+        #expect(lastAdvertised() == "0101FC전수열", "no round claimed and no card shown while the room is unknown")
+        #expect(await session.card == .five, "the card is kept meanwhile")
+        // me, radio, heard, me (joined), me (pick), me (suspended); then heard and me (resumed).
+        await hear("2301FCAlice", then: watched, count: 8)
+        await session.updatesDone()
+        #expect(lastAdvertised() == "230105전수열")
+        #expect(await session.round.current == RoundNumber(wrapping: 3), "the same round: back with the card")
+        let leaving = Task { await session.leave() }
+        await clock.waitForSleepers(2)
+        clock.advance(by: Session.leaveBroadcast)
+        await clock.waitForSleepers()
+        clock.advance(by: Session.leaveBroadcast)
+        await leaving.value
+        await listening.value
+        ticking.cancel()
+        await ticking.value
+    }
+}
