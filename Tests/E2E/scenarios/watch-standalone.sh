@@ -15,8 +15,8 @@ metric raw_advertiser_seen_ms "$seen" ms
 estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
   fail "join on hci2: $(cat "$E2E_WORK/join.out")"
 # Before its first pick a session sends card FC, "here, no card yet"
-# (docs/PROTOCOL.md, Cards): a row that has not voted. The emulated air re-reports an advertiser only now and
-# then (see air.sh): give it time.
+# (docs/PROTOCOL.md, Cards): a row that has not voted. The emulated air
+# re-reports an advertiser only now and then (see air.sh): give it time.
 bg_expect watch '"channel":2,"round":null,"name":"Sess","card":"waiting","cardRaw":"FC"' 30 >/dev/null
 estimator pick 8 --adapter hci2 >/dev/null
 bg_expect watch '"event":"card","channel":2,"round":null,"name":"Sess","card":"8","cardRaw":"08"' 30 >/dev/null
