@@ -49,15 +49,15 @@ carol_advertises() {
 
 # Each session has a state folder of its own, as on three laptops: its log
 # and its history (the history file is shared by the sessions of one user).
-join() {
+join_as() {
   XDG_STATE_HOME=$E2E_WORK/state$1 estimator join --adapter hci$1 --channel 1 --name "${names[$1]}" \
     >"$E2E_WORK/join$1.out" 2>&1 || fail "join on hci$1: $(cat "$E2E_WORK/join$1.out")"
 }
-join 2
+join_as 2
 reply=$(estimator round --adapter hci2) || fail "round on hci2: $reply"
 [[ $reply == *"round 1 began in channel 1"* ]] || fail "the first round on hci2 said: $reply"
-join 0
-join 1
+join_as 0
+join_as 1
 # They join it as it runs: no card to keep yet.
 for i in 0 1; do
   wait_until 15 eval '[[ $(estimator status --adapter hci$i) == *"round 1;"* ]]'
