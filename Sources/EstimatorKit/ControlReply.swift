@@ -50,9 +50,11 @@ public struct ControlStatus: Equatable, Sendable {
     public var round: RoundNumber?
     /// The round's title, when this session started it.
     public var title: String?
+    /// Someone else in the channel has my name (one of us is hidden).
+    public var nameTaken: Bool
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
-                round: RoundNumber? = nil, title: String? = nil) {
+                round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false) {
         self.pid = pid
         self.adapter = adapter
         self.channel = channel
@@ -62,6 +64,7 @@ public struct ControlStatus: Equatable, Sendable {
         self.radio = radio
         self.round = round
         self.title = title
+        self.nameTaken = nameTaken
     }
 
     var json: JSONValue {
@@ -71,6 +74,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("cardRaw", .string(card.hex)), JSONMember("peers", .number(String(peers))), JSONMember("radio", .string(radio)),
             JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
             JSONMember("title", title.map(JSONValue.string) ?? .null),
+            JSONMember("nameTaken", .bool(nameTaken)),
         ])
     }
 
@@ -85,7 +89,8 @@ public struct ControlStatus: Equatable, Sendable {
         else { return nil }
         let round = json["round"]?.integer.flatMap { (0...15).contains($0) ? RoundNumber(wrapping: $0) : nil }
         self.init(pid: pid, adapter: adapter, channel: channel, name: name,
-                  card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string)
+                  card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string,
+                  nameTaken: json["nameTaken"] == .bool(true))
     }
 }
 

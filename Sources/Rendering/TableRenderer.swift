@@ -71,7 +71,11 @@ public struct TableRenderer {
         }
         measured = nowMeasured
         let columns = Columns(sections, width: width)
-        let footers = sections.map { StatsFooter.lines($0.source, width: width, ascii: ascii) }
+        var footers = sections.map { StatsFooter.lines($0.source, width: width, ascii: ascii) }
+        if let notice = table.notice, !footers.isEmpty {
+            let text = " " + TerminalText.sanitize(notice)
+            footers[footers.count - 1].append(TextFitting.truncate(ascii ? ASCIIFallback.fold(text) : text, toWidth: width))
+        }
         // Rows get what headers, titles, footers and blank separators leave.
         var rowBudget = size.rows - sections.count * 2 - footers.joined().count - max(sections.count - 1, 0)
         var lines: [String] = []

@@ -215,6 +215,14 @@ import Testing
         #expect(lines.contains(" 3: Bartholomew explains"), "\(lines)")
     }
 
+    @Test func aNoticeGoesUnderTheTableSanitised() {
+        var room = designRoom()
+        room.notice = "Someone else here is also called \u{1B}[2J전수열."
+        let lines = renderTable(room, size: wide)
+        #expect(lines.last == " Someone else here is also called 전수열.")
+        #expect(lines[lines.count - 2] == " 3 of 4 voted · waiting for Carol")
+    }
+
     /// The cell at which `needle` starts in `line`.
     private func column(of needle: String, in line: String) -> Int? {
         line.firstRange(of: needle).map { TerminalText.displayWidth(String(line[..<$0.lowerBound])) }

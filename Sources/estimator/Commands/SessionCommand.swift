@@ -11,7 +11,7 @@ struct SessionCommand: AsyncParsableCommand {
         shouldDisplay: false)
 
     @Option var adapter: String
-    @Option(transform: Channel.init(parsing:)) var channel: Channel
+    @Option var channel: Channel
     @Option var name: String
     @Option var stale: Int = 6
     @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
@@ -21,7 +21,7 @@ struct SessionCommand: AsyncParsableCommand {
         setsid()
         guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
         let person: PersonName
-        do { person = try PersonName.parse(name).name } catch { throw UserError(.data, error.description) }
+        person = try PersonName.parseTyped(name).name
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
                                      staleAfter: .seconds(max(stale, 1)), directory: .current())
         let code = await process.run { reply in

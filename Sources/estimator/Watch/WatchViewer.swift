@@ -36,6 +36,7 @@ struct WatchViewer {
         var card: Card
         var round: RoundNumber?
         var title: String?
+        var nameTaken: Bool
     }
 
     /// A viewer of channel `channel`; `attached` says whether a session feeds
@@ -101,10 +102,13 @@ struct WatchViewer {
 
     private mutating func apply(_ line: ControlWatchLine) {
         switch line {
-        case let .me(channel, name, card, adapter, round, title):
+        case let .me(channel, name, card, adapter, round, title, nameTaken):
             let channel = Channel(rawValue: channel)
             if me?.channel != channel { rounds[channel] = nil }
-            me = Me(channel: channel, name: name, card: card, round: round, title: title)
+            if nameTaken, me?.nameTaken != true, output == .lines {
+                print(TerminalText.sanitize(Self.nameTakenNotice(name)))
+            }
+            me = Me(channel: channel, name: name, card: card, round: round, title: title, nameTaken: nameTaken)
             self.adapter = adapter
             dirty = true
             if shows(channel), let change = rounds[channel, default: ChannelRound(listeningFrom: clock.now)].follow(round, peers: peers(in: channel), now: clock.now) {
@@ -211,6 +215,13 @@ struct WatchViewer {
             return TableSection(channel: channel, title: title, peers: peers(in: channel), tally: tally,
                                 unshown: table.unshownCount(in: channel), now: now)
         }
-        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached)
+        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
+        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+    }
+
+    /// Said when someone else here has my name: we are one row, so they are
+    /// not shown.
+    static func nameTakenNotice(_ name: String) -> String {
+        "Someone else here is also called \(name) and is hidden behind your row: `estimator join --name` another name."
     }
 }

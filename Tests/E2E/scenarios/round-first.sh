@@ -4,7 +4,6 @@
 # Every watch announces the round (hci2's with its title), and every watch
 # sees the two other sessions' cards cleared (card waiting, in round 1)
 # within 3 s; each session's status says it has no card yet.
-# pending: a session with no round keeps its card when it first hears one (RoundState.hear: joined), so the first round clears only the starter's card
 # radios: 3
 # timeout: 180
 
