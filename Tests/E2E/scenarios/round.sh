@@ -190,7 +190,7 @@ air=$(TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null |
   awk -v from="$continued" '/^[<>@=] / { split($NF, c, ":"); t = c[1] * 3600 + c[2] * 60 + c[3] }
     /Name \(complete\): .*Bob$/ { split(from, f, ":"); if (t >= f[1] * 3600 + f[2] * 60 + f[3]) print $NF }')
 echo "Bob on the air after the sleep: $(echo $air)"
-metric bob_suspended_heard "$(grep -c '^0101FCBob$' <<<"$air" || true)"
+metric bob_suspended_packets_on_air "$(grep -c '^0101FCBob$' <<<"$air" || true)"
 [ "$(tail -1 <<<"$air")" = "220103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 220103Bob"
 
 # 6. History: hci0 keeps both revealed rounds (untitled there: a title stays
