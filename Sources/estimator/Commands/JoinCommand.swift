@@ -20,6 +20,15 @@ struct JoinCommand: AsyncParsableCommand {
               joined channel 1 as 전수열 on hci0 (session pid 4242)
               estimator join --channel 2        # switch the running session
               estimator join --foreground       # table and keyboard in this terminal
+              estimator join --relay mqtts://broker.example:8883/team --relay-user ann
+              estimator join --adapter none     # a remote teammate: the relay alone
+
+            With --relay the session also meets the room through an MQTT broker: it \
+            publishes your packet, forwards the people it hears over the air, and shows \
+            everyone the broker has. The password comes from ESTIMATOR_RELAY_PASSWORD or \
+            --relay-password-file (mode 0600), never from the command line or the config; \
+            TLS is verified against the system's CAs or --relay-ca. A refused login or an \
+            untrusted certificate exits 77.
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -29,8 +38,20 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent (default: the last one, else your account's name).")
     var name: String?
 
-    @Option(help: "The Bluetooth adapter, like hci1 (default: the last one, else hci0).")
+    @Option(help: "The Bluetooth adapter, like hci1, or none for the relay alone (default: the last one, else hci0).")
     var adapter: String?
+
+    @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
+    var relay: String?
+
+    @Option(help: "The user name on the relay's broker (remembered).")
+    var relayUser: String?
+
+    @Option(help: "A file holding the relay password, readable by you alone (remembered; the password never is).")
+    var relayPasswordFile: String?
+
+    @Option(name: .customLong("relay-ca"), help: "A CA certificate file to verify the broker with, instead of the system's CAs (remembered).")
+    var relayCA: String?
 
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
@@ -40,7 +61,9 @@ struct JoinCommand: AsyncParsableCommand {
     func run() async throws {
         let stale = try staleOption.checked()
         let remembered = try Config.load()
-        let settings = try JoinSettings(channel: channel, name: name, adapter: adapter, remembered: remembered)
+        let settings = try JoinSettings(
+            channel: channel, name: name, adapter: adapter, remembered: remembered,
+            relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
 
         let directory = RuntimeDirectory.current()
@@ -49,7 +72,8 @@ struct JoinCommand: AsyncParsableCommand {
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
-                                         staleAfter: .seconds(stale), directory: directory, logging: false)
+                                         staleAfter: .seconds(stale), directory: directory, logging: false,
+                                         relay: settings.relay)
             var failure: UserError?
             let code = await process.run(ready: { reply in
                 if reply.exitCode == 0 {

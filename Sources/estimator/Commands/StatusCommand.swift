@@ -28,5 +28,6 @@ struct StatusCommand: ParsableCommand {
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
             """)
+        if let relay = status.relay { print("relay: \(TerminalText.sanitize(relay))") }
     }
 }

@@ -54,14 +54,18 @@ struct RuntimeDirectory {
 
 /// Adapter names as BlueZ and the kernel spell them: `hci` and a number.
 enum AdapterName {
+    /// The adapter of a session without Bluetooth, heard only through its relay.
+    static let none = "none"
+
     static func isValid(_ name: String) -> Bool {
+        if name == none { return true }
         let bytes = Array(name.utf8)
         return bytes.count > 3 && bytes.count <= 8 && name.hasPrefix("hci")
             && bytes.dropFirst(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     static func invalid(_ name: String) -> UserError {
-        UserError(.usage, "'\(TerminalText.sanitize(name))' is not an adapter name; adapters are named like hci0.")
+        UserError(.usage, "'\(TerminalText.sanitize(name))' is not an adapter name; adapters are named like hci0 (or none, for a session with a relay and no Bluetooth).")
     }
 }
 

@@ -110,7 +110,7 @@ struct WatchViewer {
             }
             if shows(channel) { recount(channel, time: clock.now) }
             if output != .table { fflush(nil) }
-        case let .heard(bytes, rssi):
+        case let .heard(bytes, rssi, _):
             guard let packet = try? Packet(decoding: bytes) else { return }
             take(table.observe(PeerSighting(packet, rssi: rssi, time: clock.now)))
         case let .radio(state):
