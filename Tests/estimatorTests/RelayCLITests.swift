@@ -102,6 +102,11 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(config.contains(#""relay":"mqtts://127.0.0.1:"#) && config.contains(#""relayUser":"ann""#))
         #expect(!config.contains(TestBroker.password), "no password in config.json")
 
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.status == 0, "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("✔ relay broker: none: \(broker.url) connected"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("system bus"), "no Bluetooth checks for --adapter none")
+
         try await ann.run("pick", "8", "--adapter", "none")
         try await sub.lines.next { $0 == "\(annTopic) [\(hex("010308Ann"))] 0" }
 
@@ -118,6 +123,14 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         try await ann.run("pick", "5", "--adapter", "none")
         try await lines.next { $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"05""#) }
         print("FIGURE relay pick -> visible at a remote watch: \(start.duration(to: .now))")
+
+        // Rounds Bob starts reach Ann through the broker. Without a round
+        // she adopts the first and keeps her card (joining mid-round); the
+        // next one clears it (round 2: version 22, card FC).
+        #expect(try await bob.run("round", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("210305Ann"))] 0" }
+        #expect(try await bob.run("round", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("2203FCAnn"))] 0" }
 
         // Leaving clears Ann's topic, and Bob drops her at once.
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
@@ -228,5 +241,38 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         for dropped in ["Wrong", "Nine", "Deep", "Long", "AAAA"] {
             #expect(!shown.contains { $0.contains(dropped) }, "\(dropped) was dropped")
         }
+    }
+
+    @Test func airPeersAreForwardedAndExpireWhenNoLongerHeard() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        // Carol's session has Bluetooth (the fake bluetoothd) and the relay.
+        let sandbox = try await SessionSandbox.start()
+        let file = "\(sandbox.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "2",
+                                           "--relay", broker.url, "--relay-user", TestBroker.user,
+                                           "--relay-password-file", file)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let dave = try Teammate("Dave")
+        #expect(try await dave.join(broker).status == 0)
+        let (watch, lines) = try dave.watch("--json", "--open")
+
+        // An app user Carol hears over the air reaches Dave through the broker.
+        try sandbox.system.fake.deviceFound("00:AD:00:00:00:01", on: "hci0", name: "010305Phone", rssi: -40,
+                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        let topic = String(forwarded.split(separator: " ")[0])
+        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Phone""#) && $0.contains(#""cardRaw":"05""#) }
+        let status = try await sandbox.run("status", "--adapter", "hci0")
+        #expect(status.stdout.contains("2 people heard in channel 3"), "Carol hears Phone and Dave: \(status.stdout)")
+
+        // Carol stops hearing it: the forwarded packet is cleared after her stale time.
+        try await sub.lines.next { $0 == "\(topic) [] 0" }
+        #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
+        #expect(try await dave.run("leave", "--adapter", "none").status == 0)
+        _ = try await offPool { watch.finish() }
     }
 }

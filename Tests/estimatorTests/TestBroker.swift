@@ -59,7 +59,8 @@ final class TestBroker: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let log = LineStream(err)
-        try log.waitFor { $0.contains("Opening ipv4 listen socket on port \(port)") }
+        // Printed once every listener is open (a failed bind ends it instead).
+        try log.waitFor { $0.contains(" running") }
         self.process = process
         self.log = log
     }
@@ -79,17 +80,23 @@ final class TestBroker: @unchecked Sendable {
         try launch()
     }
 
-    /// A `mosquitto_sub` on everything under the room, one line a message:
-    /// `TOPIC [HEX PAYLOAD] RETAINED`.
+    /// A `mosquitto_sub` on everything under the room, subscribed when it
+    /// returns; one line a message: `TOPIC [HEX PAYLOAD] RETAINED` (and its
+    /// debug lines).
     func subscribe() throws -> Subscriber {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = clientArguments + ["-t", "estimator/1/room/#", "-F", "%t [%x] %r"]
+        // Line-buffered: its debug lines are not flushed by themselves.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
+            + ["-d", "-t", "estimator/1/room/#", "-F", "%t [%x] %r"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        return Subscriber(process: process, lines: LineStream(out))
+        let lines = LineStream(out)
+        // With -d it reports the broker's SUBACK: from then on it hears everything.
+        try lines.waitFor { $0.contains("received SUBACK") }
+        return Subscriber(process: process, lines: lines)
     }
 
     /// Publishes `payload` (any bytes) retained on `topic`.

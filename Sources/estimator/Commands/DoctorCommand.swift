@@ -23,7 +23,11 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let adapter, !AdapterName.isValid(adapter) { throw AdapterName.invalid(adapter) }
-        let checks = await Doctor(adapter: adapter ?? (try? Config.load())?.adapter).run()
+        let remembered = try? Config.load()
+        let chosen = adapter ?? remembered?.adapter
+        // A session without Bluetooth needs none of the Bluetooth links.
+        var checks = chosen == AdapterName.none ? [] : await Doctor(adapter: chosen).run()
+        checks += RelayDoctor.checks(remembered: remembered?.relay)
         let unicode = Self.localeIsUTF8
         for check in checks { for line in check.lines(unicode: unicode) { print(line) } }
         let failed = checks.filter { if case .failed = $0.outcome { true } else { false } }.count
