@@ -80,6 +80,6 @@ let package = Package(
         // estimator layer's rendering, pure (a library so table-bench links it).
         .target(name: "Rendering", dependencies: ["EstimatorKit"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "EstimatorKit"]),
-        .testTarget(name: "RelayTests", dependencies: ["Relay", "EstimatorKit"]),
+        .testTarget(name: "RelayTests", dependencies: ["Relay", "EstimatorKit", "estimator-relay"]),
     ]
 )

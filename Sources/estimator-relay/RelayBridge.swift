@@ -12,7 +12,7 @@ import Relay
 /// session hears over the air, cleared when they turn stale here.
 struct RelayBridge {
     /// Something for the loop to do.
-    enum Action: Equatable {
+    enum Action: Hashable {
         /// Publish retained at QoS 1; an empty payload clears the topic.
         case publish(topic: String, payload: [UInt8])
         /// Make the last will clear `topic` from the next connection on.
@@ -29,8 +29,9 @@ struct RelayBridge {
     static let maximumRemoteTopics = 1024
     /// How often the packets from the broker are handed to the session
     /// again: the broker sends a retained packet once, and the session's
-    /// table turns a peer stale after its stale time (6 s) unheard.
-    static let refreshInterval: Duration = .seconds(2)
+    /// table turns a peer stale after its stale time (6 s) unheard. A third
+    /// of it, at most 2 s.
+    var refreshInterval: Duration { min(.seconds(2), staleAfter / 3) }
 
     let room: String
     /// This session's id on the broker (random, per run).
@@ -173,7 +174,7 @@ struct RelayBridge {
             forwarded[peer] = nil
             actions.append(.publish(topic: entry.topic, payload: []))
         }
-        if lastRefresh.map({ now - $0 >= Self.refreshInterval }) ?? true {
+        if lastRefresh.map({ now - $0 >= refreshInterval }) ?? true {
             lastRefresh = now
             for entry in remote.values where isPresent(entry) { actions.append(.relay(entry.payload)) }
         }

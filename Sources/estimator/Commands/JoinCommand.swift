@@ -69,6 +69,10 @@ struct JoinCommand: AsyncParsableCommand {
         let directory = RuntimeDirectory.current()
         let reply: ControlReply
         if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
+            if relay != nil || relayUser != nil || relayPasswordFile != nil || relayCA != nil {
+                // The relay starts with the session (its first word decides the join).
+                StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
+            }
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
