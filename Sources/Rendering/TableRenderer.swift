@@ -141,7 +141,7 @@ private struct PreparedRow {
         case .hidden: (card, cardWidth) = ("✓", 1)
         case let .shown(shown): (card, cardWidth) = (shown.description, Self.cardWidths[Int(shown.rawValue)])
         }
-        signal = SignalBars.bars(rssi: row.rssi)
+        signal = row.isRelayed ? "relay" : SignalBars.bars(rssi: row.rssi)
         seen = SeenAge.text(row.lastSeen)
     }
 }

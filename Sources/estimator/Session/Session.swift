@@ -72,6 +72,11 @@ actor Session {
     /// Everyone heard so far.
     var table: PeerTable { board.table }
 
+    /// The names in `channel` heard only through the relay, never over the air.
+    func relayedOnly(in channel: Channel) -> Set<String> {
+        Set(board.paths.filter { $0.key.channel == channel && $0.value.air == nil }.map(\.key.name))
+    }
+
     /// The local name advertised now: my round and card, or waiting and no
     /// round while the clock's jump makes the round uncertain (`RoundState`).
     var localName: [UInt8] {
