@@ -184,6 +184,22 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         try await again.lines.next { $0 == "\(newTopic) [\(hex("0104FCAnn"))] 0" }
     }
 
+    @Test func aBrokerNotReachableYetIsRetriedInTheBackground() async throws {
+        let ann = try Teammate("Ann")
+        // A port nobody listens on: the first port of a broker that was
+        // started and stopped.
+        let broker = try TestBroker.start(tls: false)
+        broker.stop()
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout.contains("not reachable yet"), "\(joined.stdout)")
+        let status = try await ann.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("reconnecting"), "\(status.stdout)")
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.status == 69 && doctor.stdout.contains("✘ relay broker"), "\(doctor.stdout)")
+        #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+    }
+
     @Test func badCredentialsAreOneSentenceAndExit77() async throws {
         let broker = try TestBroker.start(tls: false)
         let ann = try Teammate("Ann")
