@@ -156,10 +156,7 @@ public final class BrokerClient {
         while descriptor != nil, !unacknowledged.isEmpty, ContinuousClock.now < deadline { pollOnce(until: deadline) }
         closing = true
         mosquitto_disconnect(handle)
-        while let fd = descriptor, ContinuousClock.now < deadline {
-            _ = fd
-            pollOnce(until: deadline)
-        }
+        while descriptor != nil, ContinuousClock.now < deadline { pollOnce(until: deadline) }
     }
 
     private func pollOnce(until deadline: ContinuousClock.Instant) {
@@ -172,16 +169,20 @@ public final class BrokerClient {
                 writable: entry.revents & Int16(POLLOUT) != 0)
     }
 
+    /// Acts on what a loop call returned: a failed handshake, a lost or
+    /// refused connection closes the socket and schedules the next try.
     private func check(_ code: Int32) {
         guard code != Self.success, !closing else { return }
         if code == Int32(MOSQ_ERR_TLS.rawValue) {
-            mosquitto_disconnect(handle)
             fail(.refused("TLS handshake failed: the broker's certificate is not trusted for \(options.address.host)"))
-        } else if descriptor == nil || code == Int32(MOSQ_ERR_CONN_LOST.rawValue) {
-            mosquitto_disconnect(handle)
-            if case .refused = state { return }
+        } else if descriptor == nil || code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_CONN_REFUSED.rawValue) {
             fail(.reconnecting(code == Int32(MOSQ_ERR_ERRNO.rawValue) ? String(cString: strerror(errno)) : "connection lost"))
+        } else {
+            return
         }
+        closing = true
+        mosquitto_disconnect(handle)
+        closing = false
     }
 
     private func accepted(code: Int32) {
@@ -206,7 +207,6 @@ public final class BrokerClient {
     private func lost(code: Int32) {
         unacknowledged.removeAll()
         guard !closing, code != 0 else { return }
-        if case .refused = state { return }
         fail(.reconnecting("connection lost"))
     }
 
@@ -220,7 +220,10 @@ public final class BrokerClient {
         onMessage(BrokerMessage(topic: topicBytes, payload: payload, retained: message.retain))
     }
 
+    /// One failure, one delay: a refusal or a loss is often reported twice
+    /// (a callback, then the loop call's result), and the first says why.
     private func fail(_ newState: BrokerState) {
+        guard retryAt == nil else { return }
         retryAt = .now + backoff.next()
         set(newState)
     }

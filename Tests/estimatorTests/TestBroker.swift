@@ -5,7 +5,7 @@ import Testing
 /// password authentication and, when asked, TLS with a CA made for the test.
 final class TestBroker: @unchecked Sendable {
     let directory: String
-    let port: Int
+    private(set) var port: Int
     let tls: Bool
     /// The user the broker knows, and the password file holding only the password.
     static let user = "ann"
@@ -13,11 +13,16 @@ final class TestBroker: @unchecked Sendable {
     private var process: Process?
     private var log: LineStream?
 
-    /// Starts mosquitto and returns once it listens (its log says so).
+    /// Starts mosquitto and returns once it listens (its log says so). A
+    /// free port can be taken by another test's connection before mosquitto
+    /// binds it: then another port.
     static func start(tls: Bool) throws -> TestBroker {
         let broker = try TestBroker(tls: tls)
-        try broker.launch()
-        return broker
+        for _ in 0..<5 {
+            if try broker.launch() { return broker }
+            broker.port = try freePort()
+        }
+        throw LineStream.Timeout(seen: ["no free port for mosquitto after 5 tries"])
     }
 
     private init(tls: Bool) throws {
@@ -26,7 +31,6 @@ final class TestBroker: @unchecked Sendable {
         port = try Self.freePort()
         try run("/usr/bin/mosquitto_passwd", "-b", "-c", "\(directory)/passwd", Self.user, Self.password)
         var config = """
-            listener \(port) 127.0.0.1
             allow_anonymous false
             password_file \(directory)/passwd
             persistence false
@@ -42,7 +46,7 @@ final class TestBroker: @unchecked Sendable {
             try TestCA.make(in: directory, name: "other", server: false)
             config += "cafile \(directory)/ca.crt\ncertfile \(directory)/server.crt\nkeyfile \(directory)/server.key\n"
         }
-        try config.write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
+        try config.write(toFile: "\(directory)/common.conf", atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(directory)/passwd")
     }
 
@@ -50,7 +54,10 @@ final class TestBroker: @unchecked Sendable {
     var caFile: String { "\(directory)/ca.crt" }
     var otherCAFile: String { "\(directory)/other.crt" }
 
-    private func launch() throws {
+    /// Starts mosquitto on `port`; false when the port was taken meanwhile.
+    private func launch() throws -> Bool {
+        let common = try String(contentsOfFile: "\(directory)/common.conf", encoding: .utf8)
+        try "listener \(port) 127.0.0.1\n\(common)".write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         process.arguments = ["-c", "\(directory)/mosquitto.conf"]
@@ -59,10 +66,15 @@ final class TestBroker: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let log = LineStream(err)
-        // Printed once every listener is open (a failed bind ends it instead).
-        try log.waitFor { $0.contains(" running") }
+        // Printed once every listener is open; a failed bind ends it instead.
+        let line = try log.waitFor { $0.contains(" running") || $0.contains("Error: Address already in use") }
+        guard line.contains(" running") else {
+            process.waitUntilExit()
+            return false
+        }
         self.process = process
         self.log = log
+        return true
     }
 
     /// Kills the broker (it forgets everything: no persistence) and waits for it.
@@ -77,7 +89,7 @@ final class TestBroker: @unchecked Sendable {
     /// Starts it again on the same port.
     func restart() throws {
         stop()
-        try launch()
+        try #require(try launch(), "port \(port) taken while the broker was down")
     }
 
     /// A `mosquitto_sub` on everything under the room, subscribed when it
