@@ -68,6 +68,8 @@ public final class BrokerClient {
     deinit { mosquitto_destroy(handle) }
 
     private static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+    /// Most packets read or written in one call of the loop.
+    private static let packetsPerCall: Int32 = 64
 
     private static func client(_ user: UnsafeMutableRawPointer?) -> BrokerClient? {
         user.map { Unmanaged<BrokerClient>.fromOpaque($0).takeUnretainedValue() }
@@ -124,8 +126,11 @@ public final class BrokerClient {
     /// Reads, writes, keeps the connection alive, and tries again when due.
     public func service(readable: Bool, writable: Bool, now: ContinuousClock.Instant = .now) {
         if descriptor != nil {
-            if readable { check(mosquitto_loop_read(handle, 1)) }
-            if writable, descriptor != nil { check(mosquitto_loop_write(handle, 1)) }
+            // Up to the socket's EAGAIN: TLS keeps decrypted packets of its
+            // own that poll does not see, so reading one packet per wake-up
+            // would leave the rest until the next one.
+            if readable { check(mosquitto_loop_read(handle, Self.packetsPerCall)) }
+            if writable, descriptor != nil { check(mosquitto_loop_write(handle, Self.packetsPerCall)) }
             if descriptor != nil { check(mosquitto_loop_misc(handle)) }
         } else if let retryAt, retryAt <= now {
             connect()

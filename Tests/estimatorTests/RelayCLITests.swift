@@ -203,6 +203,12 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     @Test func badCredentialsAreOneSentenceAndExit77() async throws {
         let broker = try TestBroker.start(tls: false)
         let ann = try Teammate("Ann")
+        // URLs are checked before anything runs, or by the relay (the room).
+        for url in ["https://b.example/room", "mqtt://127.0.0.1:\(broker.port)/a/b", "mqtt://127.0.0.1:0/room"] {
+            let wrong = try await ann.run("join", "--adapter", "none", "--name", "Ann", "--relay", url)
+            #expect(wrong.status == 64, "\(url): \(wrong.stderr)")
+            #expect(wrong.stderr.split(separator: "\n").filter { !$0.hasPrefix("Warning:") }.count == 1, "\(wrong.stderr)")
+        }
         let refused = try await ann.join(broker, password: "wrong")
         #expect(refused.status == 77)
         #expect(refused.stderr.split(separator: "\n").filter { !$0.hasPrefix("Warning:") }.count == 1, "\(refused.stderr)")

@@ -324,7 +324,9 @@ actor Session {
         retry?.cancel()
         card = .none
         await updating?.value  // card none goes out last
-        if radioProblem == nil {
+        // Without Bluetooth there is no air to broadcast the leave on: the
+        // relay clears my topic instead.
+        if radioProblem == nil, adapter != AdapterName.none {
             // A peer hears an advertisement start only while it scans, and
             // each peer stops scanning for a moment every few seconds: so card
             // none starts twice, far enough apart that no peer's pause covers
