@@ -48,19 +48,18 @@ test: deps
 	@$(MAKE) --no-print-directory deps-test DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory man-check
 
 # Binary, shell completions and man pages under $(DESTDIR)$(PREFIX).
 install: build
 	$(eval BIN := $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator)
 	rm -rf .build/completions .build/man
 	mkdir -p .build/completions .build/man
-	"$(BIN)" --generate-completion-script bash > .build/completions/estimator
+	# Sourced, not run: no #! line (lintian: bash-completion-with-hashbang).
+	"$(BIN)" --generate-completion-script bash | sed '1{/^#!/d}' > .build/completions/estimator
 	"$(BIN)" --generate-completion-script zsh  > .build/completions/_estimator
 	"$(BIN)" --generate-completion-script fish > .build/completions/estimator.fish
-	# The plugin builds the package itself: in debug, so that it does not relink
-	# the static release binary; the pages come from the commands' help alone.
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual \
-	    --configuration debug --multi-page -o .build/man
+	$(MAKE) --no-print-directory man MAN_ESTIMATOR="$(BIN)"
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions \

@@ -80,6 +80,9 @@ let package = Package(
         // estimator layer's rendering, pure (a library so table-bench links it).
         .target(name: "Rendering", dependencies: ["EstimatorKit"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "EstimatorKit"]),
+        // The man pages, from the commands' help (`make man`): ArgumentParser's
+        // generate-manual plugin drops every character beyond ASCII.
+        .executableTarget(name: "manual-pages", path: "Tools/ManualPages"),
         .testTarget(name: "RelayTests", dependencies: ["Relay", "EstimatorKit", "estimator-relay"]),
     ]
 )

@@ -102,6 +102,10 @@ extension Card {
         }
     }
 
+    /// The main spellings `init(parsing:)` accepts, for completion: not
+    /// `?`, which a shell would take for a glob; `unsure` stands for it.
+    public static let spellings = ["0", "0.5", "1", "2", "3", "5", "8", "13", "20", "40", "100", "unsure", "coffee", "none"]
+
     /// The spellings `init(parsing:)` accepts, for help and error text.
     public static let typedForms = "0 0.5 1 2 3 5 8 13 20 40 100 unsure (or '?') coffee none"
 }

@@ -37,6 +37,6 @@ extension Channel {
 public struct ChannelParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
     public var description: String {
-        "'\(input)' is not a channel; a channel is a whole number from 0 to 255."
+        "'\(TerminalText.echo(input))' is not a channel; a channel is a whole number from 0 to 255."
     }
 }

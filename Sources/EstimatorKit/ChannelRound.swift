@@ -7,6 +7,11 @@
 /// a jump of the clock (when every peer had turned stale). Otherwise the
 /// first peers heard, or a lone pick made at once after `join`, would count
 /// as everyone.
+///
+/// The first round heard is joined as it runs (cards kept) only while
+/// listening: a room that has rounds is heard with one by then. Heard
+/// later, in a room that had none, someone has just started the first
+/// round, which clears the cards as every round does.
 public struct ChannelRound: Equatable, Sendable {
     /// How long hearing the room takes: a peer is heard at least once per
     /// discovery restart (every 1.5 s ± 0.5 s), so two of them.
@@ -16,9 +21,14 @@ public struct ChannelRound: Equatable, Sendable {
     public private(set) var ballot = Ballot()
     /// Until when no reveal happens.
     private var quietUntil: Timestamp
+    /// When the room has been heard since following it began.
+    private let heardAt: Timestamp
 
     /// Follows a channel from `start` on.
-    public init(listeningFrom start: Timestamp) { quietUntil = start + Self.listening }
+    public init(listeningFrom start: Timestamp) {
+        heardAt = start + Self.listening
+        quietUntil = heardAt
+    }
 
     /// The round, or `nil` when the room has none yet.
     public var current: RoundNumber? { state.current }
@@ -33,7 +43,7 @@ public struct ChannelRound: Equatable, Sendable {
             // Only what was heard just now tells the room's round: a stale or
             // left event repeats an old packet.
             guard event.kind == .joined || event.kind == .card || event.kind == .back,
-                  let change = state.hear(event.round) else { continue }
+                  let change = hear(event.round, now: event.time) else { continue }
             apply(change, peers: peers, now: event.time)
             last = change
         }
@@ -42,8 +52,14 @@ public struct ChannelRound: Equatable, Sendable {
 
     /// Takes the round of the session a `watch` follows, as if heard.
     public mutating func follow(_ round: RoundNumber?, peers: [Peer], now: Timestamp) -> RoundState.Change? {
-        guard let change = state.hear(round) else { return nil }
+        guard let change = hear(round, now: now) else { return nil }
         apply(change, peers: peers, now: now)
+        return change
+    }
+
+    private mutating func hear(_ round: RoundNumber?, now: Timestamp) -> RoundState.Change? {
+        let change = state.hear(round)
+        if case let .joined(first) = change, now >= heardAt { return .began(first) }
         return change
     }
 

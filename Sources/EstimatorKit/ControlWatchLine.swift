@@ -3,8 +3,10 @@
 /// watch attached to a session and one scanning by itself work alike.
 public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its title when I started
-    /// it); sent first and after every change.
-    case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?)
+    /// it), and whether someone else here has my name; sent first and
+    /// after every change.
+    case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
+            nameTaken: Bool = false)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, and whether it
     /// came through the relay rather than over the air.
@@ -17,13 +19,14 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title):
+        case let .me(channel, name, card, adapter, round, title, nameTaken):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
                     JSONMember("cardRaw", .string(card.hex)), JSONMember("adapter", .string(adapter)),
                     JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
                     JSONMember("title", title.map(JSONValue.string) ?? .null),
+                    JSONMember("nameTaken", .bool(nameTaken)),
                 ])),
             ])
         case let .heard(localName, rssi, relayed):
@@ -50,10 +53,11 @@ public enum ControlWatchLine: Equatable, Sendable {
                   let card = body["cardRaw"]?.string.flatMap(UInt8.init(hex:)),
                   let adapter = body["adapter"]?.string,
                   let round = body["round"], round == .null || round.integer.map({ (0...15).contains($0) }) == true,
-                  let title = body["title"], title == .null || title.string != nil
+                  let title = body["title"], title == .null || title.string != nil,
+                  case let .bool(nameTaken) = body["nameTaken"]
             else { throw ControlReplyError() }
             self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
-                       round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string)
+                       round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken)
         case "heard":
             guard let text = body["localName"]?.string, let bytes = HexBytes.parse(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

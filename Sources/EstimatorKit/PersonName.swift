@@ -4,6 +4,10 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
     /// Room in the 18-byte local name after the 6-byte header (docs/PROTOCOL.md, Names).
     public static let maxUTF8Count = 12
 
+    /// A typed name longer than this is refused rather than cut: it is not
+    /// a name but a mistake (a pasted paragraph).
+    public static let maxTypedUTF8Count = 64
+
     /// The name, ready for a packet.
     public let text: String
 
@@ -16,12 +20,14 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
     /// Surrounding spaces are trimmed and the text NFC-normalised (some
     /// keyboards type Korean decomposed, three times longer), then cut to
     /// 12 bytes between grapheme clusters, so `👍🏽` or a Hangul syllable
-    /// is kept whole or dropped whole.
+    /// is kept whole or dropped whole; a space the cut leaves at the end goes
+    /// too (`Christopher Robin` → `Christopher`). More than 64 bytes is refused.
     public static func parse(_ input: String) throws(PersonNameError)
         -> (name: PersonName, warnings: [PersonNameWarning])
     {
         let trimmed = String(input.trimmingWhitespace())
         guard !trimmed.isEmpty else { throw .empty }
+        guard trimmed.utf8.count <= maxTypedUTF8Count else { throw .tooLong(byteCount: trimmed.utf8.count) }
         if let bad = trimmed.unicodeScalars.first(where: isForbidden) { throw .controlCharacter(bad) }
 
         let normalised = nfc(trimmed)
@@ -35,6 +41,7 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
         guard let first = normalised.first, !cut.isEmpty else {
             throw .firstCharacterTooLong(byteCount: normalised.first?.utf8.count ?? 0)
         }
+        cut = String(cut.trimmingWhitespace())
         var warnings: [PersonNameWarning] = []
         if cut.utf8.count < normalised.utf8.count {
             warnings.append(.shortened(from: normalised, to: cut))
@@ -60,6 +67,8 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
 public enum PersonNameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing but spaces.
     case empty
+    /// More than `PersonName.maxTypedUTF8Count` bytes.
+    case tooLong(byteCount: Int)
     /// A control character, escape, bidi override or line separator.
     case controlCharacter(Unicode.Scalar)
     /// The first character alone takes more than 12 bytes (a long emoji sequence).
@@ -69,6 +78,8 @@ public enum PersonNameError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .empty:
             "The name is empty; give a name of 1 to \(PersonName.maxUTF8Count) bytes."
+        case .tooLong(let count):
+            "The name is \(count) bytes long; names are sent as at most \(PersonName.maxUTF8Count) bytes, so give a shorter one."
         case .controlCharacter(let scalar):
             "The name contains the control character \(scalar.codePoint); use printable text only."
         case .firstCharacterTooLong(let count):

@@ -81,12 +81,15 @@ public struct LiveTable: Equatable, Sendable {
     public var adapter: String
     /// Whether this is a `watch` with no session: it only looks on.
     public var isObserving: Bool
+    /// A warning for the person at the table, shown under it.
+    public var notice: String?
 
     /// A table of `sections`.
-    public init(sections: [TableSection], adapter: String, isObserving: Bool = false) {
+    public init(sections: [TableSection], adapter: String, isObserving: Bool = false, notice: String? = nil) {
         self.sections = sections
         self.adapter = adapter
         self.isObserving = isObserving
+        self.notice = notice
     }
 }
 

@@ -8,11 +8,12 @@ enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
     /// wider than a whole line is cut with ….
-    static func lines(_ section: TableSection, width: Int) -> [String] {
+    static func lines(_ section: TableSection, width: Int, ascii: Bool = false) -> [String] {
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
-        for part in parts(section) {
+        let separator = ascii ? " - " : Self.separator
+        for part in parts(section).map({ ascii ? ASCIIFallback.fold($0) : $0 }) {
             let partWidth = TerminalText.displayWidth(part)
             if !current.isEmpty, currentWidth + separator.count + partWidth <= width {
                 current += separator + part

@@ -21,7 +21,9 @@ import EstimatorKit
 ///
 /// Pure: no terminal I/O. Every name is sanitised before it is measured or
 /// laid out, so the only control bytes in a line are the SGR sequences added
-/// here (dim for stale rows, bold for mine) when `color` is on. Columns are
+/// here (dim for stale rows, bold for mine) when `color` is on. A stale row
+/// also says so in words, for terminals without color. With `ascii` (a
+/// locale that is not UTF-8) every line is ASCII (`ASCIIFallback`). Columns are
 /// measured in display width, so Hangul, CJK and emoji names align. Lines use
 /// at most `columns - 1` cells: writing the last column leaves a terminal's
 /// cursor in its pending-wrap state, where clearing the rest of the line
@@ -29,14 +31,20 @@ import EstimatorKit
 public struct TableRenderer {
     /// Whether to emit SGR styling (off for `NO_COLOR` and non-terminals).
     public var color: Bool
+    /// Whether to draw in ASCII only.
+    public var ascii: Bool
 
     /// Names of the last frame, sanitised and measured: most frames change
     /// one row, and measuring display width is the costly part of a frame.
     /// Only the names of the latest frame are kept, so it stays small.
     private var measured: [String: MeasuredName] = [:]
 
-    /// A renderer that styles with SGR when `color` is on.
-    public init(color: Bool) { self.color = color }
+    /// A renderer that styles with SGR when `color` is on, in ASCII only
+    /// with `ascii`.
+    public init(color: Bool, ascii: Bool = false) {
+        self.color = color
+        self.ascii = ascii
+    }
 
     /// Color is for terminals, unless `NO_COLOR` is set to anything
     /// non-empty (no-color.org).
@@ -53,22 +61,27 @@ public struct TableRenderer {
         let width = size.columns - 1
         guard width > 0, size.rows > 0 else { return [] }
         var nowMeasured: [String: MeasuredName] = [:]
+        let ascii = self.ascii
         let sections = table.sections.map { section in
-            PreparedSection(section) { name in
-                let measuredName = measured[name] ?? MeasuredName(name)
+            PreparedSection(section, ascii: ascii) { name in
+                let measuredName = measured[name] ?? MeasuredName(name, ascii: ascii)
                 nowMeasured[name] = measuredName
                 return measuredName
             }
         }
         measured = nowMeasured
         let columns = Columns(sections, width: width)
-        let footers = sections.map { StatsFooter.lines($0.source, width: width) }
+        var footers = sections.map { StatsFooter.lines($0.source, width: width, ascii: ascii) }
+        if let notice = table.notice, !footers.isEmpty {
+            let text = " " + TerminalText.sanitize(notice)
+            footers[footers.count - 1].append(TextFitting.truncate(ascii ? ASCIIFallback.fold(text) : text, toWidth: width))
+        }
         // Rows get what headers, titles, footers and blank separators leave.
         var rowBudget = size.rows - sections.count * 2 - footers.joined().count - max(sections.count - 1, 0)
         var lines: [String] = []
         for (index, section) in sections.enumerated() {
             if index > 0 { lines.append("") }
-            let adapter = index > 0 ? "" : (table.isObserving ? "observing · " : "") + TerminalText.sanitize(table.adapter)
+            let adapter = index > 0 ? "" : (table.isObserving ? "observing" + separator : "") + TerminalText.sanitize(table.adapter)
             lines.append(header(section, adapter: adapter, width: width))
             lines.append(columns.clip(columns.line(name: Self.titles.name, textWidth: Self.titles.name.count,
                                                    card: Self.titles.card, cardWidth: Self.titles.card.count,
@@ -80,17 +93,26 @@ public struct TableRenderer {
             rowBudget -= shown + (shown < rows.count ? 1 : 0)
             lines += footers[index]
         }
-        return Array(lines.prefix(size.rows))
+        let shown = lines.prefix(size.rows)
+        // What layout added (a cut name's …, the bars) is one cell either way.
+        return ascii ? shown.map(ASCIIFallback.fold) : Array(shown)
     }
+
+    /// Between the parts of a header or footer.
+    private var separator: String { ascii ? " - " : " · " }
 
     private func header(_ section: PreparedSection, adapter: String, width: Int) -> String {
         let source = section.source
-        var left = " channel \(source.channel)"
-        if let round = source.round { left += " · round \(round)" }
-        if let title = source.title { left += " · " + TextFitting.standalone(TerminalText.sanitize(title)) }
+        var parts = ["channel \(source.channel)"]
+        if let round = source.round { parts.append("round \(round)") }
+        if let title = source.title {
+            let shown = TextFitting.standalone(TerminalText.sanitize(title))
+            parts.append(ascii ? ASCIIFallback.fold(shown) : shown)
+        }
         let people = source.rows.count
-        left += " · \(people) \(people == 1 ? "person" : "people") · \(source.voted) voted"
-        if section.source.unshown > 0 { left += " · \(section.source.unshown) more not shown" }
+        parts += ["\(people) \(people == 1 ? "person" : "people")", "\(source.voted) voted"]
+        var left = " " + parts.joined(separator: separator)
+        if section.source.unshown > 0 { left += separator + "\(section.source.unshown) more not shown" }
         let leftWidth = TerminalText.displayWidth(left)
         let rightWidth = TerminalText.displayWidth(adapter)
         guard !adapter.isEmpty, leftWidth + 2 + rightWidth <= width else {
@@ -115,8 +137,9 @@ private struct MeasuredName {
     let text: String
     let width: Int
 
-    init(_ name: String) {
-        text = TextFitting.standalone(TerminalText.sanitize(name))
+    init(_ name: String, ascii: Bool) {
+        let shown = TextFitting.standalone(TerminalText.sanitize(name))
+        text = ascii ? ASCIIFallback.fold(shown) : shown
         width = TerminalText.displayWidth(text)
     }
 }
@@ -133,16 +156,20 @@ private struct PreparedRow {
     /// Display widths of every card's face, by byte (`☕` is two cells).
     private static let cardWidths = (0...255).map { TerminalText.displayWidth(Card(rawValue: UInt8($0)).description) }
 
-    init(_ row: TableRow, name: MeasuredName) {
+    init(_ row: TableRow, name: MeasuredName, ascii: Bool) {
         source = row
         self.name = name
         switch row.mark {
         case .waiting: (card, cardWidth) = ("·", 1)
         case .hidden: (card, cardWidth) = ("✓", 1)
+        case let .shown(shown) where ascii:
+            card = ASCIIFallback.fold(shown.description)
+            cardWidth = card.count
         case let .shown(shown): (card, cardWidth) = (shown.description, Self.cardWidths[Int(shown.rawValue)])
         }
         signal = row.isRelayed ? "relay" : SignalBars.bars(rssi: row.rssi)
-        seen = SeenAge.text(row.lastSeen)
+        // Dimming is not there without color: the words are.
+        seen = SeenAge.text(row.lastSeen) + (row.isStale ? " stale" : "")
     }
 }
 
@@ -152,22 +179,27 @@ private struct PreparedSection {
     let source: TableSection
     let rows: [PreparedRow]
 
-    init(_ section: TableSection, measure: (String) -> MeasuredName) {
+    init(_ section: TableSection, ascii: Bool, measure: (String) -> MeasuredName) {
         source = section
         rows = section.rows
             .sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name }
-            .map { PreparedRow($0, name: measure($0.name)) }
+            .map { PreparedRow($0, name: measure($0.name), ascii: ascii) }
     }
 }
 
 /// Column widths shared by every section, so grouped channels align too.
+/// On a narrow terminal the name column gives way first: down to four
+/// cells, with my row marked `*` when "(you)" no longer fits.
 private struct Columns {
     static let you = " (you)"
+    static let shortYou = "*"
     /// Four cells of bars under a six-cell title.
     static let signal = max(SignalBars.width, 6)
     let name: Int
     let card: Int
     let seen: Int
+    /// How my row is marked in this width.
+    let you: String
 
     /// The width of every row and of the titles.
     var total: Int { Self.total(name: name, card: card, seen: seen) }
@@ -178,9 +210,9 @@ private struct Columns {
         seen = rows.reduce(4) { max($0, $1.seen.count) }
         let widest = rows.reduce(4) { max($0, $1.name.width + ($1.source.isMe ? Self.you.count : 0)) }
         let room = width - Self.total(name: 0, card: card, seen: seen)
-        // However narrow, my row keeps "(you)" whole and three cells of name.
-        let least = rows.contains { $0.source.isMe } ? Self.you.count + 3 : 4
-        name = max(min(widest, room), least)
+        name = max(min(widest, room), 4)
+        // My row keeps "(you)" whole and three cells of name while it can.
+        you = name >= Self.you.count + 3 ? Self.you : Self.shortYou
     }
 
     private static func total(name: Int, card: Int, seen: Int) -> Int {
@@ -198,11 +230,11 @@ private struct Columns {
     func line(name text: String, textWidth: Int, isMe: Bool = false,
               card: String, cardWidth: Int, signal: String, seen: String) -> String {
         let nameCell: String
-        if isMe, textWidth + Self.you.count <= name {
-            nameCell = TextFitting.pad(text + Self.you, width: textWidth + Self.you.count, to: name)
+        if isMe, textWidth + you.count <= name {
+            nameCell = TextFitting.pad(text + you, width: textWidth + you.count, to: name)
         } else if isMe {
-            let room = name - Self.you.count
-            nameCell = TextFitting.fit(TextFitting.truncate(text, toWidth: room) + Self.you, toWidth: name)
+            let room = name - you.count
+            nameCell = TextFitting.fit(TextFitting.truncate(text, toWidth: room) + you, toWidth: name)
         } else if textWidth <= name {
             nameCell = TextFitting.pad(text, width: textWidth, to: name)
         } else {

@@ -108,7 +108,7 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, card, _, round, _):
+                case let .me(channel, name, card, _, round, _, _):
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, card: card, round: round))
                 case let .heard(localName, _, relayed):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))

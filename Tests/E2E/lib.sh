@@ -9,6 +9,9 @@
 #   now_ms                        milliseconds, for latencies
 #   seen_ms NAME REGEX SECS START bg_expect for a `watch --json` line, then ms
 #                                 from START (now_ms) to the line's own time
+#   line_ms NAME REGEX SECS START the same for NAME's first such line since its
+#                                 mark, consuming nothing (lines in any order)
+#   time_ms LINE                  a `watch --json` line's own time, in ms
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
@@ -66,6 +69,27 @@ seen_ms() {
   [ "$at" -ge "$start" ] && [ "$at" -le "$(now_ms)" ] ||
     fail "$name's line says $time, outside the wait that read it: $(printf '%s' "$line" | cat -v)"
   echo $((at - start))
+}
+
+# As seen_ms, for the first line matching REGEX (awk ERE) after NAME's mark
+# (bg_mark), without consuming anything: several lines that come in any
+# order are timed one by one.
+line_ms() {
+  local name=$1 regex=$2 seconds=$3 start=$4 line at
+  local from=$(($(cat "$E2E_WORK/$name.seen") + 1))
+  _first_line() { re=$regex awk -v from="$from" 'NR >= from && $0 ~ ENVIRON["re"] { print; exit }' "$E2E_WORK/$name.out"; }
+  wait_until "$seconds" eval '[ -n "$(_first_line)" ]'
+  line=$(_first_line)
+  at=$(time_ms "$line")
+  [ "$at" -ge "$start" ] && [ "$at" -le "$(now_ms)" ] ||
+    fail "$name's line is timed outside the wait that read it: $(printf '%s' "$line" | cat -v)"
+  echo $((at - start))
+}
+
+time_ms() {
+  local time; time=$(sed -n 's/.*"time":"\([^"]*\)".*/\1/p' <<<"$1")
+  [ -n "$time" ] || fail "no time in the line: $(printf '%s' "$1" | cat -v)"
+  date -d "$time" +%s%3N
 }
 
 # Polls a condition outside our control (a daemon, the kernel) with a

@@ -139,8 +139,10 @@ private struct Room {
 
     @Test func joiningARoundUnderWayCountsTheVotesAlreadyCast() {
         var room = Room()
+        room.now = t0  // just joined: still listening
         room.hear("Phone", .eight)
         #expect(room.hear("Alice", .five, round: r(4)) == .joined(r(4)))
+        room.now = t0 + ChannelRound.listening
         room.me = ("You", .five)
         #expect(room.tally().isRevealed)
         #expect(room.marks()["Phone"] == .shown(.eight))
@@ -166,5 +168,27 @@ private struct Room {
         #expect(room.hear("Alice", .waiting, round: r(1)) == .resumed(r(1)))
         room.now = room.now + .seconds(1)
         #expect(!room.tally().isRevealed)
+    }
+}
+
+@Suite struct FirstRoundTests {
+    @Test func theFirstRoundStartedInARoomWithoutRoundsClearsEveryonesCard() {
+        // Everyone has been in the room a while, voting without rounds.
+        var bob = ChannelRound(listeningFrom: t0)
+        var table = PeerTable()
+        let now = t0 + .seconds(30)
+        _ = table.observe(PeerSighting(channel: channel, name: "Alice", card: .five, rssi: -50, time: now))
+        // Alice runs `estimator round`: her packets now carry round 1.
+        let events = table.observe(PeerSighting(channel: channel, name: "Alice", card: .waiting,
+                                                round: r(1), rssi: -50, time: now + .seconds(1)))
+        #expect(bob.observe(events, peers: table.peers) == .began(r(1)), "Bob clears his card too")
+    }
+
+    @Test func aRoundHeardWhileStillListeningIsJoinedAsItRuns() {
+        var newcomer = ChannelRound(listeningFrom: t0)
+        var table = PeerTable()
+        let events = table.observe(PeerSighting(channel: channel, name: "Alice", card: .five, round: r(6), rssi: -50,
+                                                time: t0 + .seconds(1)))
+        #expect(newcomer.observe(events, peers: table.peers) == .joined(r(6)))
     }
 }

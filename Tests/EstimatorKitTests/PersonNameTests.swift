@@ -30,6 +30,18 @@ import Testing
         #expect(warnings == [.shortened(from: "전수열전수열", to: "전수열전")])
     }
 
+    @Test func aCutDropsTheSpaceItWouldEndWith() throws {
+        let (name, warnings) = try PersonName.parse("Christopher Robin")
+        #expect(name.text == "Christopher")
+        #expect(warnings == [.shortened(from: "Christopher Robin", to: "Christopher")])
+    }
+
+    @Test func moreThan64BytesIsRefusedNotCut() throws {
+        #expect(try PersonName.parse(String(repeating: "x", count: 64)).name.text == String(repeating: "x", count: 12))
+        #expect(throws: PersonNameError.tooLong(byteCount: 65)) { try PersonName.parse(String(repeating: "x", count: 65)) }
+        #expect(throws: PersonNameError.tooLong(byteCount: 66)) { try PersonName.parse(String(repeating: "전", count: 22)) }
+    }
+
     @Test func aCutNeverSplitsAnEmojiWithASkinTone() throws {
         // 👍🏽 is 8 bytes: after 5 ASCII bytes it no longer fits and goes whole.
         let (name, _) = try PersonName.parse("Alice👍🏽")

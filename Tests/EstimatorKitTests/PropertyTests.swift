@@ -49,6 +49,7 @@ private func hasNothingATerminalActsOn(_ s: String) -> Bool {
                 let trimmed = String(input.trimmingWhitespace())
                 switch error {
                 case .empty: #expect(trimmed.isEmpty)
+                case .tooLong(let n): #expect(n > PersonName.maxTypedUTF8Count)
                 case .controlCharacter(let s): #expect(trimmed.unicodeScalars.contains(s))
                 case .firstCharacterTooLong(let n): #expect(n > PersonName.maxUTF8Count)
                 }

@@ -83,6 +83,21 @@ import Testing
         #expect(StatsFooter.lines(section, width: 20).allSatisfy { TerminalText.displayWidth($0) <= 20 })
     }
 
+    @Test(arguments: [
+        ([:], true), (["LANG": "C"], true), (["LANG": "en_US.UTF-8"], false), (["LANG": "ko_KR.utf8"], false),
+        (["LANG": "en_US.UTF-8", "LC_ALL": "C"], true), (["LC_CTYPE": "C.UTF-8", "LANG": "C"], false),
+        (["LANG": "de_DE.ISO-8859-1"], true), (["LC_ALL": "", "LANG": "C.UTF-8"], false),
+    ] as [([String: String], Bool)])
+    func asciiIsForLocalesThatAreNotUTF8(environment: [String: String], ascii: Bool) {
+        #expect(ASCIIFallback.isNeeded(environment: environment) == ascii)
+    }
+
+    @Test func asciiSpellsOutTheTablesSymbolsAndHidesTheRest() {
+        #expect(ASCIIFallback.fold("median 5 · ☕ 2 · ½ ≈ 1 … ✓") == "median 5 . coffee 2 . 1/2 ~ 1 ~ *")
+        #expect(ASCIIFallback.fold("전수열 👍🏽 e\u{301}") == "??? ? ?")
+        #expect(ASCIIFallback.fold("plain") == "plain")
+    }
+
     @Test func truncationCutsBetweenClustersByDisplayWidth() {
         #expect(TextFitting.truncate("전수열", toWidth: 6) == "전수열")
         #expect(TextFitting.truncate("전수열", toWidth: 5) == "전수…")

@@ -107,7 +107,7 @@ import Testing
             for line in lines {
                 #expect(TerminalText.displayWidth(line) <= columns - 1, "\(columns): \(line)")
             }
-            #expect(lines.contains { $0.contains("(you)") }, "\(columns): my row keeps its marker")
+            #expect(lines.contains { $0.contains("(you)") || $0.contains("…*") }, "\(columns): my row keeps a marker")
         }
         let lines = renderTable(table, color: false, size: TerminalSize(columns: 40, rows: 24))
         // Name column: 39 usable cells less 21 for the other columns.
@@ -119,7 +119,7 @@ import Testing
 
     @Test func staleRowsAreDimmedAndMineBoldOnlyWithColor() {
         let colored = renderTable(designRoom(stale: true), color: true, size: wide)
-        #expect(colored[4] == "\u{1B}[2m Bob           ☕    ━━      1.2s\u{1B}[0m")
+        #expect(colored[4] == "\u{1B}[2m Bob           ☕    ━━      1.2s stale\u{1B}[0m")
         #expect(colored[2].hasPrefix("\u{1B}[1m") && colored[2].hasSuffix("\u{1B}[0m"))
         #expect(colored.filter { $0.contains("\u{1B}") }.count == 2)
         let plain = renderTable(designRoom(stale: true), color: false, size: wide)
@@ -188,6 +188,56 @@ import Testing
             TableRow(name: "Bob", card: .five, rssi: -60, lastSeen: .seconds(2)),
         ])
         #expect(section.isRevealed && section.voted == 2)
+    }
+
+    @Test func withoutColorAStaleRowSaysSoInWords() {
+        let plain = renderTable(designRoom(stale: true), color: false, size: wide)
+        #expect(plain[4] == " Bob           ☕    ━━      1.2s stale")
+        #expect(!plain[3].contains("stale"), "fresh rows say nothing")
+    }
+
+    @Test func aLocaleThatIsNotUTF8GetsASCIIOnlyAndTheColumnsStillAlign() {
+        var rows = designRoom().sections[0].rows
+        rows[2].mark = .shown(.half)
+        rows.append(TableRow(name: "Dan", mark: .hidden, rssi: -56, lastSeen: .seconds(2)))
+        let room = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
+        var renderer = TableRenderer(color: false, ascii: true)
+        let lines = renderer.lines(room, size: wide)
+        #expect(lines.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }, "\(lines)")
+        #expect(lines == [
+            " channel 1 - 5 people - 4 voted                                            hci0",
+            " NAME       CARD    SIGNAL  SEEN",
+            " ??? (you)  1/2             now ",
+            " Alice      5       ===-    0.4s",
+            " Bob        coffee  ==      1.2s",
+            " Carol      .       ===     0.2s",
+            " Dan        *       ===-    2.0s",
+            " 4 of 5 voted - waiting for Carol",
+        ])
+    }
+
+    @Test func aNarrowTerminalCutsTheNameColumnNotWhoExplains() {
+        let rows = [
+            TableRow(name: "전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Bartholomew", card: .three, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Alice", card: .five, rssi: -50, lastSeen: .seconds(1)),
+            TableRow(name: "Bob", card: .five, rssi: -50, lastSeen: .seconds(1)),
+        ]
+        let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")
+        let lines = renderTable(table, size: TerminalSize(columns: 28, rows: 24))
+        #expect(lines.allSatisfy { TerminalText.displayWidth($0) <= 27 }, "\(lines)")
+        #expect(lines.contains(" Barth…  3     ━━━━    1.0s"), "\(lines)")
+        #expect(lines.contains(" 전수…*  8             now "), "my row is marked * when (you) does not fit")
+        #expect(lines.contains(" 8: 전수열 explains"), "\(lines)")
+        #expect(lines.contains(" 3: Bartholomew explains"), "\(lines)")
+    }
+
+    @Test func aNoticeGoesUnderTheTableSanitised() {
+        var room = designRoom()
+        room.notice = "Someone else here is also called \u{1B}[2J전수열."
+        let lines = renderTable(room, size: wide)
+        #expect(lines.last == " Someone else here is also called 전수열.")
+        #expect(lines[lines.count - 2] == " 3 of 4 voted · waiting for Carol")
     }
 
     /// The cell at which `needle` starts in `line`.

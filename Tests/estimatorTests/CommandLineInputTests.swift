@@ -27,11 +27,75 @@ import Testing
         (["packet", "encode", "--channel", "-1", "--card", "8", "--name", "A"], 64),
         (["packet", "encode", "--channel", "abc", "--card", "8", "--name", "A"], 64),
         (["packet", "encode", "--card", "7", "--name", "A"], 64),
-        (["packet", "encode", "--card", "8", "--name", ""], 64),
-        (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 64),
+        (["packet", "encode", "--card", "8", "--name", ""], 65),
+        (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 65),
+        (["packet", "encode", "--card", "8", "--name", thousand], 65),
+        (["pik", "8"], 64), (["help", "nosuch"], 64), (["help", "session"], 64), (["join", "--version"], 64),
         (["packet", "decode", "abc"], 65), (["packet", "decode", "020108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
         (["packet", "decode", "--hex", "zz"], 65), (["packet", "decode", "--hex", "3031303"], 65),
     ]
+
+    @Test func anArgumentThatIsNotUTF8IsRefused() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"exec "$0" join --name "$(printf '\377\376')""#, EstimatorProcess.executable.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let (stdout, stderr) = process.finish(out, err)
+        #expect(process.terminationStatus == 64)
+        #expect(stdout.isEmpty)
+        #expect(stderr == "Error: The argument '\\xFF\\xFE' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).\n")
+    }
+
+    @Test func aHugeArgumentIsNotEchoedWhole() throws {
+        let huge = String(repeating: "x", count: 100_000)
+        for arguments in [["pick", huge], ["join", "--channel", huge], ["join", "--" + huge], ["packet", "decode", "--hex", huge + "z"]] {
+            let result = try EstimatorProcess.run(arguments: arguments)
+            #expect(result.stderr.count < 300, "\(result.stderr.prefix(80))")
+            #expect(result.stderr.contains(String(repeating: "x", count: 30)) && result.stderr.contains("…"))
+        }
+    }
+
+    @Test func typosGetASuggestionAndHelpKnowsOnlyRealCommands() throws {
+        let pik = try EstimatorProcess.run("pik", "8")
+        #expect(pik.status == 64)
+        #expect(pik.stderr == "Error: 'pik' is not an estimator command; did you mean 'pick'? See 'estimator --help'.\n")
+        let chanel = try EstimatorProcess.run("join", "--chanel", "1")
+        #expect(chanel.stderr == "Error: Unknown option '--chanel'. Did you mean '--channel'? See 'estimator join --help' for more information.\n")
+        let nosuch = try EstimatorProcess.run("help", "nosuch")
+        #expect(nosuch.status == 64)
+        #expect(nosuch.stdout.isEmpty)
+        #expect(nosuch.stderr == "Error: 'nosuch' is not an estimator command; see 'estimator help' for the commands.\n")
+        #expect(try EstimatorProcess.run("help", "session").status == 64, "hidden")
+        let top = try EstimatorProcess.run("help")
+        #expect(top.status == 0)
+        #expect(!top.stdout.contains("  session "), "the internal command is not listed")
+        #expect(try EstimatorProcess.run("help", "packet", "decode").stdout.contains("USAGE: estimator packet decode"))
+    }
+
+    @Test func versionIsOnlyTheTopLevels() throws {
+        let version = try EstimatorProcess.run("--version")
+        #expect(version.status == 0)
+        #expect(version.stdout == "0.1.0\n")
+        #expect(try EstimatorProcess.run("--help").stdout.contains("--version"))
+        for command in ["join", "pick", "status", "leave", "doctor", "packet encode", "packet decode"] {
+            let help = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(!help.stdout.contains("--version"), "\(command)")
+        }
+    }
+
+    @Test func examplesMarkCommandsWithADollar() throws {
+        for command in ["join", "pick", "status", "leave", "doctor", "packet encode", "packet decode"] {
+            let help = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + ["--help"]).stdout
+            let examples = help.split(separator: "\n").drop { !$0.hasPrefix("Example") }.dropFirst()
+                .prefix { !$0.hasPrefix("USAGE") && !$0.hasPrefix("JSON") }
+            let commands = examples.filter { $0.contains("estimator ") && !$0.hasPrefix("  {") }
+            #expect(!commands.isEmpty, "\(command)")
+            #expect(commands.allSatisfy { $0.hasPrefix("  $ estimator ") }, "\(command): \(commands)")
+        }
+    }
 
     @Test func badValuesAreOneLineAndChangeNothing() async throws {
         let sandbox = try await SessionSandbox.start()

@@ -7,9 +7,10 @@ import Testing
 @Suite struct ConfigTests {
     let account = Account(login: "sy", fullName: "전수열", home: "/home/sy")
 
-    func settings(channel: String? = nil, name: String? = nil, adapter: String? = nil,
-                  remembered: Config = Config(), account: Account? = nil) throws(UserError) -> JoinSettings {
-        try JoinSettings(channel: channel, name: name, adapter: adapter, remembered: remembered, account: account ?? self.account)
+    func settings(channel: Channel? = nil, name: String? = nil, adapter: String? = nil,
+                  remembered: Config = Config(), account: Account? = nil) async throws(UserError) -> JoinSettings {
+        try await JoinSettings(channel: channel, name: name, adapter: adapter, remembered: remembered,
+                               fallbackAdapter: "hci4", account: account ?? self.account)
     }
 
     @Test func savesAndLoadsAtomically() throws {
@@ -37,48 +38,74 @@ import Testing
         }
     }
 
-    @Test func typedBeatsRememberedBeatsDefault() throws {
+    @Test func typedBeatsRememberedBeatsDefault() async throws {
         let remembered = Config(channel: Channel(rawValue: 7), name: try PersonName.parse("Carol").name, adapter: "hci1")
-        #expect(try settings(remembered: remembered).config == remembered)
-        let typed = try settings(channel: "3", name: "Dave", adapter: "hci2", remembered: remembered)
+        #expect(try await settings(remembered: remembered).config == remembered)
+        let typed = try await settings(channel: Channel(rawValue: 3), name: "Dave", adapter: "hci2", remembered: remembered)
         #expect(typed.config == Config(channel: Channel(rawValue: 3), name: try PersonName.parse("Dave").name, adapter: "hci2"))
-        let fresh = try settings()
+        let fresh = try await settings()
         #expect(fresh.channel == .default)
         #expect(fresh.name.text == "전수열", "the account's full name")
-        #expect(fresh.adapter == "hci0")
+        #expect(fresh.adapter == "hci4", "the adapter join found")
     }
 
-    @Test func loginWhenThereIsNoFullName() throws {
-        #expect(try settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
-        #expect(throws: UserError.self) { try settings(account: Account(login: "", fullName: "", home: "/")) }
+    @Test func loginWhenThereIsNoFullName() async throws {
+        #expect(try await settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
+        await #expect(throws: UserError.self) { try await settings(account: Account(login: "", fullName: "", home: "/")) }
     }
 
     @Test(arguments: ["256", "-1", "abc", "", "1.5", "+1", "٣"])
     func badChannelIsUsage(text: String) {
         #expect(throws: UserError(.usage, "'\(text)' is not a channel; a channel is a whole number from 0 to 255.")) {
-            try settings(channel: text)
+            try Channel.parse(text)
         }
+        #expect(Channel(argument: text) == nil)
     }
 
     @Test(arguments: ["", "  ", "a\u{7}b", "a\u{1B}[31mb", "x\u{202E}y", String(repeating: "é", count: 500)])
-    func badNameIsData(text: String) {
-        #expect {
-            try settings(name: text)
+    func badNameIsData(text: String) async {
+        await #expect {
+            try await settings(name: text)
         } throws: { error in
             (error as? UserError)?.code == .data
         }
     }
 
-    @Test func longNameIsShortenedWithAWarning() throws {
-        let long = try settings(name: "Christopher Robin")
-        #expect(long.name.text == "Christopher ")
-        #expect(long.warnings.count == 1)
+    @Test func aCutNameDropsTheSpaceItEndsWith() async throws {
+        let long = try await settings(name: "Christopher Robin")
+        #expect(long.name.text == "Christopher")
+        #expect(long.warnings == ["'Christopher Robin' is longer than 12 bytes; it was shortened to 'Christopher'."])
     }
 
-    @Test func adapterNamesAreChecked() {
-        for bad in ["hci", "hcix", "../hci0", "hci0/..", "HCI0", "hci123456"] {
-            #expect(throws: UserError.self) { try settings(adapter: bad) }
+    @Test func adaptersAreNamesOrAddresses() throws {
+        for bad in ["hci", "hcix", "../hci0", "hci0/..", "HCI0", "hci123456", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AABBCCDDEEFF"] {
+            #expect(throws: UserError.self) { try AdapterChoice.parse(bad) }
         }
-        #expect(throws: Never.self) { try settings(adapter: "hci12") }
+        #expect(try AdapterChoice.parse("hci12") == .name("hci12"))
+        #expect(try AdapterChoice.parse("aa:bb:cc:dd:ee:0f") == .address("AA:BB:CC:DD:EE:0F"))
+    }
+
+    @Test func anEchoIsCutTo40Characters() {
+        let long = String(repeating: "x", count: 100_000)
+        #expect(throws: UserError(.usage, "'\(String(repeating: "x", count: 40))…' is not a card; valid cards are \(Card.typedForms).")) {
+            try Card.parse(long)
+        }
+    }
+
+    @Test func parserMessagesGetTheTypesOwnSentence() {
+        #expect(CommandLineValues.error(forParserMessage: "The value '256' is invalid for '--channel <channel>'")
+            == UserError(.usage, "'256' is not a channel; a channel is a whole number from 0 to 255."))
+        #expect(CommandLineValues.error(forParserMessage: "The value 'it's' is invalid for '<card>'")?.sentence
+            == "'it's' is not a card; valid cards are \(Card.typedForms).")
+        #expect(CommandLineValues.error(forParserMessage: "The value '0' is invalid for '--stale <seconds>'")?.code == .usage)
+        #expect(CommandLineValues.error(forParserMessage: "Unknown option '--x'") == nil)
+    }
+
+    @Test func typosFindTheNearestCommand() {
+        let names = ["join", "pick", "watch", "status", "leave", "doctor", "packet"]
+        #expect(CommandLineCheck.nearest(to: "pik", among: names) == "pick")
+        #expect(CommandLineCheck.nearest(to: "stauts", among: names) == "status")
+        #expect(CommandLineCheck.nearest(to: "wat", among: names) == "watch")
+        #expect(CommandLineCheck.nearest(to: "xyzzy", among: names) == nil)
     }
 }

@@ -19,18 +19,23 @@ struct EstimatorProcess {
         try run(arguments: arguments)
     }
 
-    /// Runs estimator to the end; with `environment`, in that environment
-    /// instead of this process's.
-    static func run(arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    /// Runs estimator to the end with `input` on its standard input (end of
+    /// file after it); with `environment`, in that environment instead of
+    /// this process's.
+    static func run(arguments: [String], input: String = "", environment: [String: String]? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
+        let stdin = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = stdin
         try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
         // Read both to the end before waiting, so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

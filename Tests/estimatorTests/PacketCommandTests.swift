@@ -29,6 +29,35 @@ import Testing
         #expect(result.stderr == "Warning: '전수열전수열' is longer than 12 bytes; it was shortened to '전수열전'.\n")
     }
 
+    @Test(arguments: [
+        (["--name", " "], "The name is empty"),
+        (["--name", "a\u{1B}[2J"], "control character U+001B"),
+        (["--name", String(repeating: "x", count: 65)], "The name is 65 bytes long"),
+    ])
+    func badNamesAreRefusedAsJoinRefusesThem(_ arguments: [String], _ message: String) async throws {
+        let encode = try EstimatorProcess.run(arguments: ["packet", "encode", "--card", "8"] + arguments)
+        #expect(encode.status == 65)
+        #expect(encode.stderr.hasPrefix("Error: ") && encode.stderr.contains(message))
+        let sandbox = try await SessionSandbox.start()
+        let join = try await sandbox.run(arguments: ["join"] + arguments)
+        #expect(join.status == 65)
+        #expect(join.stderr == encode.stderr, "the same sentence")
+    }
+
+    @Test func aChannelIsRefusedAsJoinRefusesIt() async throws {
+        let encode = try EstimatorProcess.run("packet", "encode", "--card", "8", "--name", "Ann", "--channel", "256")
+        let sandbox = try await SessionSandbox.start()
+        let join = try await sandbox.run("join", "--channel", "256")
+        #expect(encode.stderr == "Error: '256' is not a channel; a channel is a whole number from 0 to 255.\n")
+        #expect(join.stderr == encode.stderr)
+        #expect(encode.status == 64 && join.status == 64)
+    }
+
+    @Test func aCutNameDropsItsTrailingSpace() throws {
+        let result = try EstimatorProcess.run("packet", "encode", "--card", "8", "--name", "Christopher Robin")
+        #expect(result.stdout == "010008Christopher\n")
+    }
+
     @Test func warnsThatTheAppCannotSeeOneCharacterNames() throws {
         let result = try EstimatorProcess.run("packet", "encode", "--card", "8", "--name", "열")
         #expect(result.status == 0)
@@ -38,8 +67,6 @@ import Testing
     @Test(arguments: [
         (["--card", "4", "--name", "Ann"], "'4' is not a card"),
         (["--card", "8", "--channel", "256", "--name", "Ann"], "'256' is not a channel"),
-        (["--card", "8", "--name", " "], "The name is empty"),
-        (["--card", "8", "--name", "a\u{1B}[2J"], "control character U+001B"),
         (["--name", "Ann"], "Missing expected argument '--card <card>'"),
     ])
     func badInputIsAUsageError(_ arguments: [String], _ message: String) throws {
@@ -115,11 +142,20 @@ import Testing
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test(arguments: [[], ["010108Bob", "--hex", "3031"]])
-    func textAndHexTogetherOrNeitherIsAUsageError(_ arguments: [String]) throws {
-        let result = try EstimatorProcess.run(arguments: ["packet", "decode"] + arguments)
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("either as text or with --hex"))
+    @Test(arguments: [[], ["-"], ["--hex"], ["--hex", "-"]])
+    func readsStandardInputWithoutAnArgument(_ arguments: [String]) throws {
+        let hex = arguments.contains("--hex")
+        let result = try EstimatorProcess.run(arguments: ["packet", "decode", "--json"] + arguments,
+                                              input: hex ? "30 31 30 31 30 38 41 6E 6E\n" : "010108Ann\r\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"card":"8","cardRaw":"08","name":"Ann"}"# + "\n")
+    }
+
+    @Test func encodesHexThatDecodeReadsFromAPipe() throws {
+        let encoded = try EstimatorProcess.run("packet", "encode", "--channel", "7", "--card", "13", "--name", "전수열", "--hex")
+        let decoded = try EstimatorProcess.run(arguments: ["packet", "decode", "--hex"], input: encoded.stdout)
+        #expect(decoded.stdout.contains("name     전수열\n"))
+        #expect(decoded.stdout.contains("channel  7 (07)\n"))
     }
 
     @Test func roundsAndTheAppsThirteenDecode() throws {

@@ -28,12 +28,7 @@ import Testing
     }
 
     private func end(_ session: Session, _ listening: Task<Void, Never>) async {
-        let leaving = Task { await session.leave() }
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await leaving.value
+        await clock.leave(session)
         await listening.value
     }
 
@@ -119,14 +114,40 @@ import Testing
         await session.updatesDone()
         #expect(lastAdvertised() == "230105전수열")
         #expect(await session.round.current == RoundNumber(wrapping: 3), "the same round: back with the card")
-        let leaving = Task { await session.leave() }
-        await clock.waitForSleepers(2)
-        clock.advance(by: Session.leaveBroadcast)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast)
-        await leaving.value
+        await clock.leave(session, sleeping: 2)  // the tick sleeps too
         await listening.value
-        ticking.cancel()
         await ticking.value
+    }
+}
+
+/// Two people with one name in one channel are one row: the session says so.
+@Suite struct SessionNameTakenTests {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
+                              radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        radio.hear(localName: Array("0101FCAnn".utf8), rssi: -40)  // my own advertisement, heard back
+        await watched.wait(count: 3)
+        #expect(await !session.isNameTaken)
+        radio.hear(localName: Array("010108Ann".utf8), rssi: -60)  // another Ann, with an 8
+        await watched.wait(count: 5)
+        #expect(await session.isNameTaken)
+        #expect(await session.status.nameTaken)
+        let me = try ControlWatchLine(parsing: Array(watched.all[4].utf8))
+        #expect(me == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, nameTaken: true))
+        let renamed = await session.handle(.join(channel: nil, name: "Ann"))
+        #expect(renamed.message.hasSuffix("someone here is already called Ann, so one of you is hidden: give yourself another name with --name"))
+        radio.hear(localName: Array("010105Bob".utf8), rssi: -60)
+        await watched.wait(count: 7)
+        #expect(await session.handle(.join(channel: nil, name: "Bob")).message.contains("already called Bob"))
+        #expect(await !session.handle(.join(channel: nil, name: "Cy")).message.contains("already called"))
+        await clock.leave(session)
+        await listening.value
     }
 }

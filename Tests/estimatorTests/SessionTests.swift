@@ -69,7 +69,7 @@ import Testing
         #expect(lastAdvertised() == "01C805전수열", "the card is kept across a switch")
         _ = await session.handle(.join(channel: nil, name: "Christopher Robin"))
         await session.updatesDone()
-        #expect(lastAdvertised() == "01C805Christopher ", "cut to 12 bytes")
+        #expect(lastAdvertised() == "01C805Christopher", "cut to 12 bytes, no space left at the end")
     }
 
     @Test func refusedUpdateIsReportedWithItsCode() async throws {
@@ -88,7 +88,7 @@ import Testing
         await watched.wait(count: 3)
         #expect(await session.status.radio == "advertising and scanning", "recovered when the radio is back")
         #expect(lastAdvertised() == "010102전수열", "with the card picked while refused")
-        await leave(session)
+        await clock.leave(session)
         await listening.value
     }
 
@@ -115,22 +115,6 @@ import Testing
     }
 
     /// Leaves `session`, moving the clock through its leave broadcast.
-    private func leave(_ session: Session, sleeping: Int = 1) async {
-        let leaving = Task { await session.leave() }
-        await passLeaveBroadcast(sleeping: sleeping)
-        await leaving.value
-    }
-
-    /// Runs a leave's broadcast to its end: moves the clock on by each half
-    /// of it once the session sleeps. `sleeping`: how many sleep at first
-    /// (the tick, if running, wakes into the ended session and stops).
-    private func passLeaveBroadcast(sleeping: Int = 1) async {
-        await clock.waitForSleepers(sleeping)
-        clock.advance(by: Session.leaveBroadcast / 2)
-        await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast / 2)
-    }
-
     @Test func leaveBroadcastsNoneForASecondThenStops() async throws {
         let session = try makeSession()
         try await session.start()
@@ -161,7 +145,7 @@ import Testing
         radio.hear(localName: Array("010208Bob".utf8), rssi: -60)
         radio.hear(localName: Array("010108전수열".utf8), rssi: -40)  // my own, heard back
         radio.hear(localName: Array("zz\u{1B}[2J".utf8), rssi: nil)  // not a packet
-        await leave(session)
+        await clock.leave(session)
         await listening.value
         let table = await session.table
         #expect(table.peers.map(\.name).sorted() == ["Alice", "Bob", "전수열"])
@@ -189,7 +173,7 @@ import Testing
         let alice = try #require(await session.table.peers.first)
         #expect(alice.isStale, "6.5 s without a sighting")
         #expect(seen.isSet)
-        await leave(session, sleeping: 2)  // the tick sleeps too
+        await clock.leave(session, sleeping: 2)  // the tick sleeps too
         await listening.value
         await ticking.value
     }
@@ -206,7 +190,7 @@ import Testing
         await watched.wait(count: 5)
         #expect(lastAdvertised() == "010103전수열", "re-registered with the card picked meanwhile")
         #expect(await session.status.radio == "advertising and scanning")
-        await leave(session)
+        await clock.leave(session)
         await listening.value
         let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
         #expect(lines.first == .me(channel: 1, name: "전수열", card: .waiting, adapter: "hci0", round: nil, title: nil))
@@ -231,7 +215,7 @@ import Testing
         await watched.wait(count: 6)
         #expect(radio.advertised.count == 2, "one restart for one loss")
         #expect(await session.status.radio == "advertising and scanning")
-        await leave(session)
+        await clock.leave(session)
         await listening.value
     }
 
@@ -247,7 +231,7 @@ import Testing
         await watched.wait(count: 5)
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)
-        await leave(session)
+        await clock.leave(session)
         await listening.value
     }
 
@@ -258,7 +242,7 @@ import Testing
         await watched.wait(count: 4)  // the problem, then the radio back
         #expect(radio.advertised.count == 2)
         #expect(await session.status.radio == "advertising and scanning")
-        await leave(session)
+        await clock.leave(session)
         await listening.value
     }
 

@@ -87,12 +87,12 @@ import Testing
     }
 
     static let failures: [(system: FailingSystem, arguments: [String], code: Int32, sentence: String)] = [
-        (.noBluetoothd, [], 69, "Error: bluetoothd is not running; start it with `sudo systemctl start bluetooth`.\n"),
-        (.noBus, [], 69, "Error: The D-Bus system bus is not reachable; start dbus (systemctl start dbus) and try again.\n"),
+        (.noBluetoothd, [], 69, "Error: bluetoothd is not running; start it with `sudo systemctl start bluetooth` (`estimator doctor` checks the rest).\n"),
+        (.noBus, [], 69, "Error: The D-Bus system bus is not reachable; start it with `sudo systemctl start dbus`, then run `estimator doctor`.\n"),
         (.fine, ["--adapter", "hci7"], 69,
          "Error: There is no Bluetooth adapter hci7; plug one in or pick another with --adapter (see `estimator doctor`).\n"),
         (.poweredOff, ["--adapter", "hci0"], 69,
-         "Error: hci0 is powered off; turn it on with `bluetoothctl power on` (and check `rfkill list`).\n"),
+         "Error: hci0 is powered off; turn it on with `bluetoothctl power on` (`estimator doctor` says what else blocks it).\n"),
         (.noAdapters, [], 69, "Error: There is no Bluetooth adapter; plug one in (see `estimator doctor`).\n"),
     ]
 

@@ -37,4 +37,27 @@ import Testing
         #expect(!after.contains("\u{1B}[?1049h"), "the last table is printed on the normal screen")
         try await sandbox.run("leave")
     }
+
+    @Test func aDumbTerminalInTheCLocaleGetsPlainASCIILines() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "4", "--name", "전수열")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "'\(EstimatorProcess.executable.path)' watch --once", "/dev/null"]
+        var environment = sandbox.environment
+        environment["TERM"] = "dumb"
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardInput = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let (text, errText) = try await offPool { process.finish(out, err) }
+        #expect(process.terminationStatus == 0, "\(errText)")
+        #expect(text.contains("radio: advertising and scanning"), "\(text)")
+        #expect(!text.contains("\u{1B}"), "no cursor movement, no color: \(text)")
+        #expect(text.utf8.allSatisfy { $0 < 0x80 }, "ASCII only: \(text)")
+        try await sandbox.run("leave")
+    }
 }

@@ -9,32 +9,57 @@ struct DoctorCommand: AsyncParsableCommand {
         abstract: "Check the Bluetooth chain and say what to fix.",
         discussion: """
             Checks, in order: the D-Bus system bus, bluetoothd (org.bluez) on it, \
-            the D-Bus policy, the adapters, the chosen adapter powered, rfkill, the \
-            kernel's view of the controller, and free LE advertising slots. Each \
-            line is ✔ or ✘ with the fix. Exits 0 when everything passes, 69 otherwise.
+            the D-Bus policy, the adapters, the chosen adapter powered, the \
+            kernel's view of the controller, rfkill, and free LE advertising \
+            slots. Each line is ✔ or ✘ with the fix; a check that needs a failed \
+            one is not run and says which (·). Exits 0 when everything passes, \
+            69 otherwise.
 
             Examples:
-              estimator doctor
-              estimator doctor --adapter hci1
+              $ estimator doctor
+              $ estimator doctor --adapter hci1
+              $ estimator doctor --json | jq -r '.checks[] | select(.result == "failed") | .fix'
+
+            JSON keys, in this order: ok (true when everything passed), problems \
+            (the number of failed checks), checks (in the order above, each with \
+            check (its name, as in the text), result ("passed", "failed" or \
+            "skipped"), finding (string), fix (string, or null unless failed)).
             """)
 
-    @Option(help: "The adapter to check (default: the one `join` remembered, else the first powered one).")
-    var adapter: String?
+    @Option(help: "The adapter to check, by name or address (default: the one `join` remembered, else the first powered one).")
+    var adapter: AdapterChoice?
+
+    @Flag(help: "Print exactly one JSON object instead of lines.")
+    var json = false
 
     func run() async throws {
-        if let adapter, !AdapterName.isValid(adapter) { throw AdapterName.invalid(adapter) }
         let remembered = try? Config.load()
-        let chosen = adapter ?? remembered?.adapter
+        let chosen = adapter?.text ?? remembered?.adapter
         // A session without Bluetooth needs none of the Bluetooth links.
         var checks = chosen == AdapterName.none ? [] : await Doctor(adapter: chosen).run()
         checks += RelayDoctor.checks(remembered: remembered?.relay)
-        let unicode = Self.localeIsUTF8
-        for check in checks { for line in check.lines(unicode: unicode) { print(line) } }
         let failed = checks.filter { if case .failed = $0.outcome { true } else { false } }.count
-        guard failed > 0 else { return print("everything estimator needs is in place") }
-        print(failed == 1 ? "1 problem; fix it and run `estimator doctor` again."
-                          : "\(failed) problems; fix the first one first, then run `estimator doctor` again.")
-        throw ExitCode(UserError.Code.unavailable.rawValue)
+        if json {
+            print(Self.json(checks, failed: failed))
+        } else {
+            let unicode = Self.localeIsUTF8
+            for check in checks { for line in check.lines(unicode: unicode) { print(line) } }
+            if failed == 0 {
+                print("everything estimator needs is in place")
+            } else {
+                print(failed == 1 ? "1 problem; fix it and run `estimator doctor` again."
+                                  : "\(failed) problems; fix the first one first, then run `estimator doctor` again.")
+            }
+        }
+        if failed > 0 { throw ExitCode(UserError.Code.unavailable.rawValue) }
+    }
+
+    static func json(_ checks: [DoctorCheck], failed: Int) -> String {
+        JSONValue.object([
+            JSONMember("ok", .bool(failed == 0)),
+            JSONMember("problems", .int(failed)),
+            JSONMember("checks", .array(checks.map(\.json))),
+        ]).text
     }
 
     /// Whether the locale's characters are UTF-8 (else the marks are ASCII).

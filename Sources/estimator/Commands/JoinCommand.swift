@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 import EstimatorKit
 
 /// `estimator join`: start my session, or switch the running one.
@@ -16,12 +17,13 @@ struct JoinCommand: AsyncParsableCommand {
             full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
 
             Examples:
-              estimator join --channel 1 --name 전수열
+              $ estimator join --channel 1 --name 전수열
               joined channel 1 as 전수열 on hci0 (session pid 4242)
-              estimator join --channel 2        # switch the running session
-              estimator join --foreground       # table and keyboard in this terminal
-              estimator join --relay mqtts://broker.example:8883/team --relay-user ann
-              estimator join --adapter none     # a remote teammate: the relay alone
+
+              $ estimator join --channel 2        # switch the running session
+              $ estimator join --foreground       # table and keyboard in this terminal
+              $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
+              $ estimator join --adapter none     # a remote teammate: the relay alone
 
             With --relay the session also meets the room through an MQTT broker: it \
             publishes your packet, forwards the people it hears over the air, and shows \
@@ -33,13 +35,13 @@ struct JoinCommand: AsyncParsableCommand {
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
     @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: the last one, else 0).")
-    var channel: String?
+    var channel: Channel?
 
-    @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent (default: the last one, else your account's name).")
+    @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent, at most 64 may be typed (default: the last one, else your account's name).")
     var name: String?
 
-    @Option(help: "The Bluetooth adapter, like hci1, or none for the relay alone (default: the last one, else hci0).")
-    var adapter: String?
+    @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")
+    var adapter: AdapterChoice?
 
     @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
     var relay: String?
@@ -59,10 +61,13 @@ struct JoinCommand: AsyncParsableCommand {
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        let stale = try staleOption.checked()
+        let stale = staleOption.value.seconds
         let remembered = try Config.load()
-        let settings = try JoinSettings(
-            channel: channel, name: name, adapter: adapter, remembered: remembered,
+        let typedAdapter: String?
+        if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
+        let settings = try await JoinSettings(
+            channel: channel, name: name, adapter: typedAdapter, remembered: remembered,
+            fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
 
@@ -98,5 +103,12 @@ struct JoinCommand: AsyncParsableCommand {
         }
         try settings.config.save()
         print(TerminalText.sanitize(reply.message))
+    }
+
+    /// The adapter `watch` and `doctor` use too when none is given: the first
+    /// powered one. Without an answer from bluetoothd, hci0: the session then
+    /// says what is wrong.
+    static func firstPoweredAdapter() async -> String {
+        (try? await BlueZ.system().adapter().name) ?? "hci0"
     }
 }

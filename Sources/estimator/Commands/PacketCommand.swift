@@ -1,9 +1,6 @@
 import ArgumentParser
 
 /// `estimator packet`: the over-the-air codec, for people and scripts.
-///
-/// Help texts here stay ASCII: swift-argument-parser's generate-manual drops
-/// every other character from the man pages it writes.
 struct PacketCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "packet",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import Glibc
 
 /// `estimator packet decode`: what a received local name says.
 struct PacketDecodeCommand: ParsableCommand {
@@ -14,9 +15,17 @@ struct PacketDecodeCommand: ParsableCommand {
             Input that is not a packet exits with status 65.
 
             Examples:
-              estimator packet decode 0001FEAnn
-              estimator packet decode --hex 3031303130384A6F --json
+              $ estimator packet decode 0001FEAnn
+              version  00
+              channel  1 (01)
+              round    none
+              card     coffee (FE)
+              name     Ann
+
+              $ estimator packet decode --hex 3031303130384A6F --json
               {"version":"01","channel":1,"round":null,"card":"8","cardRaw":"08","name":"Jo"}
+
+              $ estimator packet encode --card 8 --name Jo | estimator packet decode
 
             JSON keys, in this order: version (string), channel (number), round \
             (number, or null for versions 00 and 01), card (one of "0" "0.5" "1" "2" \
@@ -25,23 +34,21 @@ struct PacketDecodeCommand: ParsableCommand {
             sanitised like the table).
             """)
 
-    @Argument(help: "The local name as text, e.g. 010108Ann.")
+    @Argument(help: "The local name; without it, or with -, the first line of standard input.")
     var localName: String?
 
-    @Option(help: ArgumentHelp("The local name's bytes as hex, e.g. from btmon.", valueName: "hex"))
-    var hex: String?
+    @Flag(help: "Read the local name as hex bytes (as btmon shows them; spaces and colons allowed) instead of as text.")
+    var hex = false
 
     @Flag(help: "Print exactly one JSON object instead of a table.")
     var json = false
 
-    func validate() throws {
-        guard (localName == nil) != (hex == nil) else {
-            throw ValidationError("Give the local name either as text or with --hex, not both or neither.")
-        }
-    }
-
     func run() throws {
-        let bytes = try hex.map(HexText.parse) ?? Array((localName ?? "").utf8)
+        if localName == nil, isatty(0) == 1 {
+            throw UserError(.usage, "Give the local name as an argument, or pipe it in.")
+        }
+        let input = localName.flatMap { $0 == "-" ? nil : Array($0.utf8) } ?? StandardInput.firstLine()
+        let bytes = hex ? try HexText.parse(String(decoding: input, as: UTF8.self)) : input
         let packet: Packet
         do {
             packet = try Packet(decoding: bytes)

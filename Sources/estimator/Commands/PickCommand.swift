@@ -2,35 +2,39 @@ import ArgumentParser
 import EstimatorKit
 
 /// `estimator pick CARD`: set my card in the running session.
-struct PickCommand: ParsableCommand {
+struct PickCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
-        abstract: "Show a card to the room.",
+        abstract: "Vote: pick your card for this round.",
         discussion: """
             Cards: \(Card.typedForms) (also ½, half, ☕, clear). \
-            `none` takes your card back.
+            `none` takes your card back. Type `unsure` for ?, or quote it \
+            (`pick '?'`): unquoted, the shell may replace it with a one-letter \
+            file name. Others see that you voted; your card shows when everyone \
+            present has voted.
 
             Examples:
-              estimator pick 8
+              $ estimator pick 8
               picked 8
-              estimator pick coffee --adapter hci1
+
+              $ estimator pick coffee --adapter hci1
             """)
 
     @Argument(help: "The card.")
-    var card: String
+    var card: Card
 
-    @Option(help: "The adapter whose session to use (default: the only running session).")
-    var adapter: String?
+    @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
+    var adapter: AdapterChoice?
 
-    func run() throws {
-        try Self.pick(card: card, adapter: adapter)
+    func run() async throws {
+        let (_, client) = try await SessionLocator.connect(adapter: adapter)
+        try ControlReplyPrinter.print(client.call(.pick(card)))
     }
 
-    /// Shared with the start-up fast path (`QuickCommand`), which calls it
-    /// without building the whole command tree.
+    /// The start-up fast path (`QuickCommand`): the same pick, without
+    /// building the whole command tree; `adapter` is a name.
     static func pick(card text: String, adapter: String?) throws(UserError) {
-        let card: Card
-        do { card = try Card(parsing: text) } catch { throw UserError(.usage, error.description) }
+        let card = try Card.parse(text)
         let (_, client) = try SessionLocator.connect(adapter: adapter)
         try ControlReplyPrinter.print(client.call(.pick(card)))
     }

@@ -17,6 +17,8 @@ enum QuickCommand {
         case 3 where rest[0] == "--adapter" && !rest[2].hasPrefix("-"): (card, adapter) = (rest[2], rest[1])
         default: return
         }
+        // An address is asked of bluetoothd: the full command does that.
+        if let adapter, !AdapterName.isValid(adapter) { return }
         do {
             try PickCommand.pick(card: card, adapter: adapter)
             exit(0)

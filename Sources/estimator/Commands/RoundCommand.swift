@@ -2,7 +2,7 @@ import ArgumentParser
 import EstimatorKit
 
 /// `estimator round [TITLE]`: move the whole room on to the next story.
-struct RoundCommand: ParsableCommand {
+struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "round",
         abstract: "Start the next round: everyone's cards are cleared, for the next story.",
@@ -20,6 +20,7 @@ struct RoundCommand: ParsableCommand {
             Examples:
               $ estimator round ABC-123
               round 4 (ABC-123) began in channel 1; cards cleared
+
               $ estimator round "Login with passkeys"
             """)
 
@@ -29,10 +30,10 @@ struct RoundCommand: ParsableCommand {
     @Argument(help: "What the round estimates: a story key or a few words.")
     var title: String?
 
-    @Option(help: "The adapter whose session to use (default: the only running session).")
-    var adapter: String?
+    @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
+    var adapter: AdapterChoice?
 
-    func run() throws {
+    func run() async throws {
         if let title {
             guard title.utf8.count <= Self.maximumTitleBytes else {
                 throw UserError(.usage, "The title is \(title.utf8.count) bytes long; give at most \(Self.maximumTitleBytes).")
@@ -42,7 +43,7 @@ struct RoundCommand: ParsableCommand {
             }
         }
         let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let (_, client) = try SessionLocator.connect(adapter: adapter)
+        let (_, client) = try await SessionLocator.connect(adapter: adapter)
         try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil)))
     }
 }

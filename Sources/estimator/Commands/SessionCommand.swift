@@ -11,7 +11,7 @@ struct SessionCommand: AsyncParsableCommand {
         shouldDisplay: false)
 
     @Option var adapter: String
-    @Option(transform: Channel.init(parsing:)) var channel: Channel
+    @Option var channel: Channel
     @Option var name: String
     @Option var stale: Int = 6
     @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
@@ -25,7 +25,7 @@ struct SessionCommand: AsyncParsableCommand {
         setsid()
         guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
         let person: PersonName
-        do { person = try PersonName.parse(name).name } catch { throw UserError(.data, error.description) }
+        person = try PersonName.parseTyped(name).name
         let relaySettings = try relay.map { url throws(UserError) in
             try RelaySettings(url: url, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA)
         }

@@ -2,32 +2,83 @@ import ArgumentParser
 import EstimatorKit
 
 /// `estimator status`: what the session is doing.
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show what the session is doing.",
         discussion: """
-            Example:
-              estimator status
+            Without a session it says so and exits 69; with --json it prints \
+            {"running":false} and exits 0, so a prompt or script can ask every time.
+
+            Examples:
+              $ estimator status
               session pid 4242 on hci0: channel 1 as 전수열, card 8
               round 3 (ABC-1); 3 people heard in channel 1; radio: advertising and scanning
+
+              $ estimator status --json | jq -r .card
+              8
+
+            JSON keys, in this order: running (true or false; when false, the \
+            only key), pid (number), adapter (string), channel (number), name \
+            (string, sanitised), card (as in `packet decode --json`: "0" … "100", \
+            "?", "coffee", "waiting" (no card yet), or null when unknown), cardRaw \
+            (two hex digits), peers (number of people heard in the channel), radio \
+            (string), round (0 to 15, or null when the room has none), title \
+            (string or null: the round's title when this session started it), \
+            nameTaken (true when someone else in the channel has your name and is \
+            hidden behind your row), relay (string: the relay's URL and its \
+            broker connection, as "mqtts://host:8883/room connected"; null \
+            without a relay).
             """)
 
-    @Option(help: "The adapter whose session to show (default: the only running session).")
-    var adapter: String?
+    @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
+    var adapter: AdapterChoice?
 
-    func run() throws {
-        let (_, client) = try SessionLocator.connect(adapter: adapter)
+    @Flag(help: "Print exactly one JSON object instead of text.")
+    var json = false
+
+    func run() async throws {
+        let client: ControlClient
+        if json {
+            guard let (_, found) = try await SessionLocator.find(adapter: adapter) else {
+                return print(JSONValue.object([JSONMember("running", .bool(false))]).text)
+            }
+            client = found
+        } else {
+            client = try await SessionLocator.connect(adapter: adapter).client
+        }
         let reply = try client.call(.status)
         guard reply.exitCode == 0, let status = reply.status else { return try ControlReplyPrinter.print(reply) }
+        print(json ? Self.json(status) : Self.text(status))
+    }
+
+    static func text(_ status: ControlStatus) -> String {
         let name = TerminalText.sanitize(status.name)
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
         let card = status.card == .waiting ? "no card yet" : "card \(status.card)"
         let round = status.round.map { "round \($0)" + (status.title.map { " (\(TerminalText.sanitize($0)))" } ?? "") + "; " } ?? ""
-        print("""
+        let taken = status.nameTaken ? "\n" + TerminalText.sanitize(WatchViewer.nameTakenNotice(status.name)) : ""
+        return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
-            """)
-        if let relay = status.relay { print("relay: \(TerminalText.sanitize(relay))") }
+            """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
+    }
+
+    static func json(_ status: ControlStatus) -> String {
+        JSONValue.object([
+            JSONMember("running", .bool(true)),
+            JSONMember("pid", .int(Int(status.pid))),
+            JSONMember("adapter", .string(TerminalText.sanitize(status.adapter))),
+            JSONMember("channel", .int(Int(status.channel))),
+            JSONMember("name", .string(TerminalText.sanitize(status.name))),
+            JSONMember("card", .string(status.card.name)),
+            JSONMember("cardRaw", .string(status.card.hex)),
+            JSONMember("peers", .int(status.peers)),
+            JSONMember("radio", .string(TerminalText.sanitize(status.radio))),
+            JSONMember("round", status.round.map { .int(Int($0.value)) } ?? .null),
+            JSONMember("title", .string(status.title.map(TerminalText.sanitize))),
+            JSONMember("nameTaken", .bool(status.nameTaken)),
+            JSONMember("relay", status.relay.map { .string(TerminalText.sanitize($0)) } ?? .null),
+        ]).text
     }
 }

@@ -29,11 +29,12 @@ struct WatchCommand: AsyncParsableCommand {
               $ estimator watch --once
             """)
 
+    // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
     @Option(parsing: .unconditional, help: "Only this channel, 0 to 255 (default: the session's, else all).")
-    var channel: String?
+    var channel: Channel?
 
-    @Option(help: "The adapter whose session to watch, or to scan on (default: the only session, else the remembered adapter, else the first powered one).")
-    var adapter: String?
+    @Option(help: "The adapter whose session to watch, or to scan on, by name or address (default: the only session, else the remembered adapter, else the first powered one).")
+    var adapter: AdapterChoice?
 
     @Flag(help: "One JSON object per line, one per change.")
     var json = false
@@ -47,11 +48,8 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        let stale = try staleOption.checked()
-        var shown: Channel?
-        if let channel {
-            do { shown = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
-        }
+        let stale = staleOption.value.seconds
+        let shown = channel
         var config = try Config.load()
         if let open, open != config.openCards {
             config.openCards = open
@@ -59,14 +57,14 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let showsCards = config.openCards ?? false
         let listening: Duration? = once ? .seconds(2) : nil
-        if let (sessionAdapter, client) = try SessionLocator.find(adapter: adapter, timeout: 0) {
+        if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
             let reply = try client.call(.watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
             var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json,
                                      open: showsCards, staleAfter: .seconds(stale))
             return try await viewer.follow(SessionFeed(client: client), once: listening)
         }
-        let feed = try await ScanFeed.open(adapter: adapter ?? config.adapter)
+        let feed = try await ScanFeed.open(adapter: adapter?.text ?? config.adapter)
         if !json, !once { StandardError.write("No session here: observing on \(feed.adapterName), advertising nothing.") }
         var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json,
                                  open: showsCards, staleAfter: .seconds(stale))

@@ -1,8 +1,9 @@
 import EstimatorKit
 
 /// The channel, name and adapter a `join` uses: what was typed, else what
-/// was remembered, else the defaults (channel 0, the account's name, hci0).
-/// Everything typed is checked before anything is started or written.
+/// was remembered, else the defaults (channel 0, the account's name, the
+/// adapter `join` found). Everything typed is checked before anything is
+/// started or written.
 struct JoinSettings: Equatable {
     var channel: Channel
     var name: PersonName
@@ -14,24 +15,19 @@ struct JoinSettings: Equatable {
     /// The relay to start beside the session, if any.
     var relay: RelaySettings?
 
-    /// A typed name longer than this is refused rather than cut: it is not
-    /// a name but a mistake (a pasted paragraph).
-    static let maximumTypedNameBytes = 64
-
-    init(channel: String?, name: String?, adapter: String?, remembered: Config, account: Account = .current,
-         relay typedRelay: RelayOptions = RelayOptions()) throws(UserError) {
+    /// `adapter`: the typed adapter's name (an address already resolved);
+    /// `fallbackAdapter`: the one to use when none is typed or remembered.
+    init(channel: Channel?, name: String?, adapter: String?, remembered: Config, fallbackAdapter: @autoclosure () async -> String,
+         account: Account = .current, relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
         open = remembered.openCards
         relay = try typedRelay.settings(remembered: remembered.relay)
-        if let channel {
-            do { self.channel = try Channel(parsing: channel) } catch { throw UserError(.usage, error.description) }
-        } else {
-            self.channel = remembered.channel ?? .default
-        }
+        self.channel = channel ?? remembered.channel ?? .default
         if let adapter {
-            guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
             self.adapter = adapter
+        } else if let known = remembered.adapter {
+            self.adapter = known
         } else {
-            self.adapter = remembered.adapter ?? "hci0"
+            self.adapter = await fallbackAdapter()
         }
         if let relay, relay.isPlain {
             warnings.append("\(relay.url) is plain MQTT: packets and the password cross the network unencrypted; use mqtts:// unless the broker is on a network you trust.")
@@ -40,16 +36,9 @@ struct JoinSettings: Equatable {
             throw UserError(.usage, "A session without Bluetooth (--adapter none) needs a relay: add --relay mqtts://HOST:8883/ROOM.")
         }
         if let name {
-            guard name.utf8.count <= Self.maximumTypedNameBytes else {
-                throw UserError(.data, "The name is \(name.utf8.count) bytes long; names are sent as at most \(PersonName.maxUTF8Count) bytes, so give a shorter one.")
-            }
-            do {
-                let parsed = try PersonName.parse(name)
-                self.name = parsed.name
-                warnings += parsed.warnings.map(\.description)
-            } catch {
-                throw UserError(.data, error.description)
-            }
+            let parsed = try PersonName.parseTyped(name)
+            self.name = parsed.name
+            warnings += parsed.warnings.map(\.description)
         } else if let known = remembered.name ?? account.defaultName {
             self.name = known
         } else {
@@ -79,5 +68,13 @@ struct RelayOptions: Equatable {
         }
         return try RelaySettings(url: base, user: user ?? remembered?.user,
                                  passwordFile: passwordFile ?? remembered?.passwordFile, caFile: caFile ?? remembered?.caFile)
+    }
+}
+
+extension PersonName {
+    /// A name typed on the command line (`join --name`, `packet encode
+    /// --name`): the same rules and the same sentences for both; exit 65.
+    static func parseTyped(_ text: String) throws(UserError) -> (name: PersonName, warnings: [PersonNameWarning]) {
+        do { return try parse(text) } catch { throw UserError(.data, error.description) }
     }
 }

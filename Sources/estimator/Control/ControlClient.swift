@@ -83,6 +83,24 @@ final class ControlClient {
 
 /// Finds the session a command talks to.
 enum SessionLocator {
+    /// `connect(adapter:)` for an adapter given by name or address.
+    static func connect(adapter: AdapterChoice?, timeout: Int = 10, in directory: RuntimeDirectory = .current())
+        async throws(UserError) -> (adapter: String, client: ControlClient)
+    {
+        let name: String?
+        if let adapter { name = try await adapter.resolved() } else { name = nil }
+        return try connect(adapter: name, timeout: timeout, in: directory)
+    }
+
+    /// `find(adapter:)` for an adapter given by name or address.
+    static func find(adapter: AdapterChoice?, timeout: Int = 10, in directory: RuntimeDirectory = .current())
+        async throws(UserError) -> (adapter: String, client: ControlClient)?
+    {
+        let name: String?
+        if let adapter { name = try await adapter.resolved() } else { name = nil }
+        return try find(adapter: name, timeout: timeout, in: directory)
+    }
+
     /// Connects to the session on `adapter`, or to the only running session.
     /// No session: exit 69 telling the user to join; several and no adapter:
     /// exit 64 listing them.

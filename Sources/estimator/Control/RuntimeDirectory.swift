@@ -52,7 +52,8 @@ struct RuntimeDirectory {
     }
 }
 
-/// Adapter names as BlueZ and the kernel spell them: `hci` and a number.
+/// Adapter names as BlueZ and the kernel spell them: `hci` and a number;
+/// and controller addresses, which `--adapter` takes too.
 enum AdapterName {
     /// The adapter of a session without Bluetooth, heard only through its relay.
     static let none = "none"
@@ -64,8 +65,14 @@ enum AdapterName {
             && bytes.dropFirst(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
+    /// `AA:BB:CC:DD:EE:FF`: six pairs of hex digits (either case), colons between.
+    static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
     static func invalid(_ name: String) -> UserError {
-        UserError(.usage, "'\(TerminalText.sanitize(name))' is not an adapter name; adapters are named like hci0 (or none, for a session with a relay and no Bluetooth).")
+        UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; give its name, like hci0, or its address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth).")
     }
 }
 

@@ -1,12 +1,13 @@
 import BlueZ
+import Glibc
 
 /// The checks behind `estimator doctor`, link by link along the chain
 /// estimator needs: system bus → bluetoothd → D-Bus policy → adapters → the
-/// chosen adapter powered → rfkill → the kernel's controller → advertising
-/// slots. A broken link skips the checks that need it.
+/// chosen adapter powered → the kernel's controller → rfkill → advertising
+/// slots. A broken link skips the checks that need it, and says which.
 struct Doctor {
-    /// The adapter asked for (`--adapter`, else the one `join` remembered);
-    /// nil: the first powered one.
+    /// The adapter asked for by name or address (`--adapter`, else the one
+    /// `join` remembered); nil: the first powered one.
     let adapter: String?
     /// Where the kernel's rfkill switches are.
     var rfkillDirectory = "/sys/class/rfkill"
@@ -19,12 +20,15 @@ struct Doctor {
             checks.append(.pass("system bus", "reachable"))
         } catch {
             bluez = nil
-            checks.append(.fail("system bus", "not reachable (\(error))",
+            checks.append(.fail("system bus", "not reachable (\(Self.innermost(String(describing: error))))",
                                 fix: "start D-Bus (`sudo systemctl start dbus`), or check DBUS_SYSTEM_BUS_ADDRESS"))
         }
         let chosen = await bluezChecks(bluez, into: &checks)
-        checks.append(rfkillCheck())
-        checks.append(kernelCheck(chosen))
+        let (kernel, kernelHasBluetooth) = kernelCheck(chosen)
+        checks.append(kernel)
+        // Without Bluetooth in the kernel there are no switches to read: a
+        // pass would say nothing.
+        checks.append(kernelHasBluetooth ? rfkillCheck() : .skip("rfkill", needs: "Bluetooth in the kernel"))
         checks.append(slotsCheck(chosen))
         return checks
     }
@@ -38,8 +42,8 @@ struct Doctor {
             return nil
         }
         guard await isRunning(bluez) else {
-            checks.append(.fail("org.bluez", "nobody owns org.bluez: bluetoothd is not running",
-                                fix: "start it: `sudo systemctl start bluetooth`"))
+            checks.append(.fail("org.bluez", "bluetoothd is not running",
+                                fix: "`sudo systemctl start bluetooth`"))
             for name in ["D-Bus policy", "adapters", "adapter powered"] { checks.append(.skip(name, needs: "bluetoothd")) }
             return nil
         }
@@ -78,7 +82,7 @@ struct Doctor {
         checks.append(chosen.isPowered
             ? .pass("adapter powered", "\(chosen.name) is on")
             : .fail("adapter powered", "\(chosen.name) is powered off",
-                    fix: "`bluetoothctl power on` (or `btmgmt --index \(chosen.name) power on`)"))
+                    fix: "`bluetoothctl power on` (or `sudo btmgmt --index \(chosen.name) power on`)"))
         return chosen
     }
 
@@ -96,37 +100,42 @@ struct Doctor {
                          fix: "turn on the wireless switch or key of this machine")
         }
         if let soft = switches.first(where: \.isSoftBlocked) {
-            return .fail("rfkill", "\(soft.name) is blocked", fix: "`rfkill unblock bluetooth`")
+            return .fail("rfkill", "\(soft.name) is blocked", fix: "`sudo rfkill unblock bluetooth`")
         }
         return .pass("rfkill", switches.isEmpty ? "no kill switch for Bluetooth" : "not blocked")
     }
 
     /// The kernel's view of the controller (libbluetooth's `hci_devinfo`),
-    /// set against BlueZ's `Powered`.
-    private func kernelCheck(_ chosen: Adapter?) -> DoctorCheck {
+    /// set against BlueZ's `Powered`; and whether the kernel has Bluetooth at all.
+    private func kernelCheck(_ chosen: Adapter?) -> (DoctorCheck, hasBluetooth: Bool) {
         let name = chosen?.name ?? adapter ?? "hci0"
         let controller: KernelController?
         do {
-            controller = try KernelController.named(name)
+            controller = try KernelController.all().first { $0.name == name || $0.address.uppercased() == name.uppercased() }
         } catch {
-            return .fail("kernel", error.description,
-                         fix: "load the Bluetooth modules (`sudo modprobe bluetooth btusb`), or use a kernel with Bluetooth")
+            // The line is the kernel's already: its finding need not say so again.
+            let finding = [EAFNOSUPPORT, EPROTONOSUPPORT].contains(error.code)
+                ? "no Bluetooth support (AF_BLUETOOTH is missing)" : error.description
+            return (.fail("kernel", finding,
+                          fix: "load the Bluetooth modules (`sudo modprobe bluetooth btusb`), or use a kernel with Bluetooth"), false)
         }
         guard let controller else {
-            return .fail("kernel", "the kernel has no controller \(name)",
-                         fix: "plug the adapter in again; `dmesg | grep -i bluetooth` says why it is missing")
+            return (.fail("kernel", "no controller \(name)",
+                          fix: "plug the adapter in again; `sudo dmesg | grep -i bluetooth` says why it is missing"), true)
         }
         let state = controller.isUp ? (controller.isRunning ? "up and running" : "up, not running") : "down"
-        guard let chosen else { return .pass("kernel", "\(name) is \(state)") }
+        guard let chosen else { return (.pass("kernel", "\(controller.name) is \(state)"), true) }
         let agrees = (controller.isUp && controller.isRunning) == chosen.isPowered
-        return agrees
-            ? .pass("kernel", "\(name) is \(state), as BlueZ says")
-            : .fail("kernel", "\(name) is \(state) but BlueZ says it is \(chosen.isPowered ? "powered" : "off")",
-                    fix: "restart bluetoothd (`sudo systemctl restart bluetooth`) so it sees the controller again")
+        return (agrees
+            ? .pass("kernel", "\(controller.name) is \(state), as BlueZ says")
+            : .fail("kernel", "\(controller.name) is \(state) but BlueZ says it is \(chosen.isPowered ? "powered" : "off")",
+                    fix: "restart bluetoothd (`sudo systemctl restart bluetooth`) so it sees the controller again"), true)
     }
 
     private func slotsCheck(_ chosen: Adapter?) -> DoctorCheck {
         guard let chosen else { return .skip("advertising slots", needs: "an adapter") }
+        // BlueZ offers no advertising on a powered-off adapter: that is the power check's finding.
+        guard chosen.isPowered else { return .skip("advertising slots", needs: "\(chosen.name) powered on") }
         guard let capacity = chosen.advertising else {
             return .fail("advertising slots", "\(chosen.name) cannot advertise (BlueZ offers no LEAdvertisingManager1)",
                          fix: "use an LE-capable (Bluetooth 4.0+) adapter, and power it on")
@@ -136,5 +145,18 @@ struct Doctor {
                          fix: "stop other advertisers (`bluetoothctl advertise off`)")
         }
         return .pass("advertising slots", "\(capacity.free) of \(capacity.supported) free")
+    }
+
+    /// libdbus's own words from an error that says "the system bus is not
+    /// reachable: cannot connect to the system bus: …": the line already says
+    /// which link failed.
+    static func innermost(_ text: String) -> String {
+        var rest = Substring(text)
+        while let marker = rest.firstRange(of: "system bus") {
+            let after = rest[marker.upperBound...].drop { $0 != ":" }
+            guard after.hasPrefix(":") else { break }
+            rest = after.dropFirst().drop { $0 == " " }
+        }
+        return String(rest)
     }
 }

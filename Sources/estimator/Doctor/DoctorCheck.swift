@@ -44,4 +44,21 @@ struct DoctorCheck: Equatable, Sendable {
         if case let .failed(fix) = outcome { lines.append(TerminalText.sanitize("    fix: \(fix)")) }
         return lines
     }
+
+    /// Its JSON object for `doctor --json`: `check`, `result`, `finding`, `fix`
+    /// (sanitised like the lines).
+    var json: JSONValue {
+        let (result, fix): (String, String?)
+        switch outcome {
+        case .passed: (result, fix) = ("passed", nil)
+        case let .failed(text): (result, fix) = ("failed", text)
+        case .skipped: (result, fix) = ("skipped", nil)
+        }
+        return .object([
+            JSONMember("check", .string(TerminalText.sanitize(name))),
+            JSONMember("result", .string(result)),
+            JSONMember("finding", .string(TerminalText.sanitize(finding))),
+            JSONMember("fix", .string(fix.map(TerminalText.sanitize))),
+        ])
+    }
 }

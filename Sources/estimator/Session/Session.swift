@@ -25,6 +25,11 @@ actor Session {
     /// (by name): a re-vote after the reveal updates the round's record.
     private var revealed: (at: Timestamp, votes: [String: Card])?
     private var revealObservers: [@Sendable (RevealedRound) -> Void] = []
+    /// The local names put on the air lately: hearing my name with another
+    /// packet means someone else here has it.
+    private var recentlyAdvertised: [[UInt8]] = []
+    /// When someone else was heard with my name in my channel.
+    private var nameTakenHeard: Timestamp?
     /// The peer table, updated as the radio reads each reception.
     private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
@@ -90,7 +95,21 @@ actor Session {
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     func start() async throws(RadioError) {
-        try await radio.start(localName: localName)
+        try await radio.start(localName: noteAdvertised())
+    }
+
+    /// The local name, noted as one of mine heard back from now on.
+    private func noteAdvertised() -> [UInt8] {
+        let name = localName
+        recentlyAdvertised = Array((recentlyAdvertised + [name]).suffix(4))
+        return name
+    }
+
+    /// Whether someone else in my channel has my name, and is still heard:
+    /// both are one row (a peer is a channel and a name), so theirs is
+    /// hidden as if it were my echo.
+    var isNameTaken: Bool {
+        nameTakenHeard != nil && table[PeerID(channel: channel, name: name.text)]?.isStale == false
     }
 
     /// Reads the radio's events and the table's changes until the radio
@@ -209,6 +228,12 @@ actor Session {
             for event in change.events {
                 trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - change.received))")
             }
+            if change.events.contains(where: { $0.channel == channel && $0.name == name.text }),
+               !recentlyAdvertised.contains(change.localName) {
+                let news = !isNameTaken
+                nameTakenHeard = clock.now
+                if news { broadcast(me) }
+            }
             let mine = change.events.filter { $0.channel == channel && $0.name != name.text }
             if !mine.isEmpty {
                 if let roundChange = round.observe(mine, peers: channelPeers) { _ = follow(roundChange) }
@@ -244,6 +269,7 @@ actor Session {
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
                 return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
             }
+            if parsed != nil || newChannel != nil { nameTakenHeard = nil }
             if let newChannel, newChannel != channel.rawValue {
                 // Another room: its round is learnt from the air.
                 channel = Channel(rawValue: newChannel)
@@ -251,8 +277,13 @@ actor Session {
                 revealed = nil
             }
             if let parsed { name = parsed }
-            return advertise(done: "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))",
-                             received: received)
+            var done = "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))"
+            // Not advertised yet, so whoever is heard with it is someone else.
+            if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
+                nameTakenHeard = clock.now
+                done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
+            }
+            return advertise(done: done, received: received)
         case .leave:
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
@@ -304,7 +335,7 @@ actor Session {
             let received = updateRequested ?? .now
             updateRequested = nil
             do {
-                let update = try await radio.update(localName: localName)
+                let update = try await radio.update(localName: noteAdvertised())
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(Self.ms(sent)) = ours \(Self.ms(sent - update.scanStop))"
                       + " + scan stop \(Self.ms(update.scanStop)); then settle and scan restart \(Self.ms(.now - update.sent))")
@@ -371,7 +402,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      relay: relayState)
+                      nameTaken: isNameTaken, relay: relayState)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -383,7 +414,7 @@ actor Session {
 
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
-            round: round.current, title: round.state.title)
+            round: round.current, title: round.state.title, nameTaken: isNameTaken)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,

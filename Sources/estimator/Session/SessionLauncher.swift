@@ -18,6 +18,8 @@ enum SessionLauncher {
 
     static func launch(_ settings: JoinSettings, staleAfter seconds: Int) throws(UserError) -> ControlReply {
         let log = logPath(adapter: settings.adapter)
+        // A join that fails removes the log it started; an older one keeps its history.
+        let logIsNew = access(log, F_OK) != 0
         try Directories.create(String(log[..<(log.lastIndex(of: "/") ?? log.endIndex)]), mode: 0o700)
 
         var ends: [Int32] = [0, 0]
@@ -73,6 +75,7 @@ enum SessionLauncher {
         if reply.exitCode != 0 {
             var status: Int32 = 0
             waitpid(pid, &status, 0)  // it exits right after reporting; leave no zombie behind
+            if logIsNew { unlink(log) }
         }
         return reply
     }

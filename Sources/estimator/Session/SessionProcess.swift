@@ -50,11 +50,13 @@ struct SessionProcess {
         do {
             server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, .now)) }
         } catch {
+            lock.remove()
             return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
         let radio: any SessionRadio
         do { radio = try makeRadio(adapter) } catch {
             await server.stop()
+            lock.remove()
             return fail(UserError(error.code, error.description), ready)
         }
         let session = Session(adapter: adapter, channel: channel, name: name,
@@ -62,6 +64,7 @@ struct SessionProcess {
                               clock: SystemClock(), pid: getpid())
         do { try await session.start() } catch {
             await server.stop()
+            lock.remove()
             return fail(UserError(error.code, error.description), ready)
         }
         server.start()

@@ -87,21 +87,21 @@ enum RadioError: Error, Equatable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .systemBusUnavailable:
-            "The D-Bus system bus is not reachable; start dbus (systemctl start dbus) and try again."
+            "The D-Bus system bus is not reachable; start it with `sudo systemctl start dbus`, then run `estimator doctor`."
         case .bluetoothdAbsent:
-            "bluetoothd is not running; start it with `sudo systemctl start bluetooth`."
+            "bluetoothd is not running; start it with `sudo systemctl start bluetooth` (`estimator doctor` checks the rest)."
         case .adapterNotFound(let adapter):
             "There is no Bluetooth adapter \(adapter); plug one in or pick another with --adapter (see `estimator doctor`)."
         case .adapterPoweredOff(let adapter):
-            "\(adapter) is powered off; turn it on with `bluetoothctl power on` (and check `rfkill list`)."
+            "\(adapter) is powered off; turn it on with `bluetoothctl power on` (`estimator doctor` says what else blocks it)."
         case .noAdvertisingSlot(let adapter):
-            "\(adapter) has no free advertising slot; stop other advertisers (`bluetoothctl advertise off`) and try again."
+            "\(adapter) has no free advertising slot; stop other advertisers (`bluetoothctl advertise off`) and try again, or see `estimator doctor`."
         case .accessDenied(let detail):
-            "BlueZ refused access (\(detail)); run as a user allowed to use Bluetooth (group bluetooth) or check the D-Bus policy."
+            "BlueZ refused access (\(detail)); join the group the D-Bus policy allows (`sudo usermod -aG bluetooth $USER`, then log in again), or see `estimator doctor`."
         case .advertisementReleased:
             "BlueZ released the advertisement; the session registers it again."
         case .failed(let detail):
-            "BlueZ failed: \(detail)."
+            "BlueZ failed (\(detail)); `estimator doctor` checks each link to the radio."
         }
     }
 

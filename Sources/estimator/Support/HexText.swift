@@ -1,3 +1,5 @@
+import EstimatorKit
+
 /// Bytes written as hex digits on the command line (`estimator packet`).
 enum HexText {
     /// Uppercase, two digits a byte, no separators: `[0x30, 0xEC]` → `"30EC"`.
@@ -25,6 +27,6 @@ enum HexText {
     }
 
     private static func invalid(_ text: String) -> UserError {
-        UserError(.data, "'\(text)' is not hex bytes; give pairs of hex digits, like 3031303130384A6F.")
+        UserError(.data, "'\(TerminalText.echo(text))' is not hex bytes; give pairs of hex digits, like 3031303130384A6F.")
     }
 }

@@ -47,17 +47,29 @@ extension ParsableCommand {
             Self.exit(withError: ExitCode(error.code.rawValue))
         }
         if !(error is ExitCode), exitCode(for: error).rawValue == UserError.Code.usage.rawValue {
+            let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
+            // A channel, card, seconds or adapter: its own sentence, the same in every command.
+            if let own = CommandLineValues.error(forParserMessage: first) { exit(reporting: own) }
             // One line, not the usage block: its "See '... --help'" is the pointer.
             let full = fullMessage(for: error).split(separator: "\n")
-            let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
             let help = full.last { $0.contains("--help") }.map { " " + $0.drop { $0 == " " } } ?? ""
-            StandardError.write("Error: \(first.hasSuffix(".") ? first : first + ".")\(help)")
+            let sentence = echoingShortly(first)
+            let ended = sentence.hasSuffix(".") || sentence.hasSuffix("?") || sentence.hasSuffix("!")
+            StandardError.write("Error: \(ended ? sentence : sentence + ".")\(help)")
             Self.exit(withError: ExitCode(UserError.Code.usage.rawValue))
         }
         guard !(error is ExitCode), exitCode(for: error) == .failure else { Self.exit(withError: error) }
         StandardError.write("Error: \(message(for: error))")
         Self.exit(withError: ExitCode(UserError.Code.software.rawValue))
     }
+}
+
+/// ArgumentParser's `message` with every quoted part (what was typed) cut
+/// like `TerminalText.echo`, so a 100 KB argument is not printed back.
+private func echoingShortly(_ message: String) -> String {
+    message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
+        .map { $0.offset.isMultiple(of: 2) ? String($0.element) : TerminalText.echo(String($0.element)) }
+        .joined(separator: "'")
 }
 
 /// Lines for people on standard error: sanitised, because a message may quote

@@ -7,8 +7,7 @@ import Rendering
 struct TerminalScreen {
     private var differ = ScreenDiffer()
     private var entered = false
-    private var renderer = TableRenderer(color: TableRenderer.wantsColor(
-        isTerminal: isatty(1) == 1, environment: ["NO_COLOR": Environment.value("NO_COLOR") ?? ""]))
+    private var renderer = TableRenderer(color: TerminalKind.color, ascii: TerminalKind.ascii)
 
     static var size: TerminalSize {
         var window = winsize()

@@ -28,6 +28,8 @@ struct WatchViewer {
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
     private var lastFrame: LiveTable?
     private let clock = SystemClock()
+    /// Lines in ASCII only: the locale is not UTF-8.
+    private let ascii = TerminalKind.ascii
 
     /// The session I am attached to, as its `me` lines say.
     private struct Me {
@@ -36,6 +38,7 @@ struct WatchViewer {
         var card: Card
         var round: RoundNumber?
         var title: String?
+        var nameTaken: Bool
     }
 
     /// A viewer of channel `channel`; `attached` says whether a session feeds
@@ -46,7 +49,7 @@ struct WatchViewer {
         everyChannel = channel == nil && !attached
         self.adapter = adapter
         self.open = open
-        output = json ? .json : (isatty(1) == 1 ? .table : .lines)
+        output = json ? .json : (TerminalKind.drawsTables ? .table : .lines)
         table = PeerTable(staleAfter: staleAfter)
     }
 
@@ -101,10 +104,13 @@ struct WatchViewer {
 
     private mutating func apply(_ line: ControlWatchLine) {
         switch line {
-        case let .me(channel, name, card, adapter, round, title):
+        case let .me(channel, name, card, adapter, round, title, nameTaken):
             let channel = Channel(rawValue: channel)
             if me?.channel != channel { rounds[channel] = nil }
-            me = Me(channel: channel, name: name, card: card, round: round, title: title)
+            if nameTaken, me?.nameTaken != true, output == .lines {
+                print(TerminalText.sanitize(Self.nameTakenNotice(name)))
+            }
+            me = Me(channel: channel, name: name, card: card, round: round, title: title, nameTaken: nameTaken)
             self.adapter = adapter
             dirty = true
             if shows(channel), let change = rounds[channel, default: ChannelRound(listeningFrom: clock.now)].follow(round, peers: peers(in: channel), now: clock.now) {
@@ -124,7 +130,8 @@ struct WatchViewer {
             take(events)
         case let .radio(state):
             if output == .lines {
-                print("radio: \(TerminalText.sanitize(state))")
+                let line = "radio: \(TerminalText.sanitize(state))"
+                print(ascii ? ASCIIFallback.fold(line) : line)
                 fflush(nil)
             }
             dirty = true
@@ -198,7 +205,7 @@ struct WatchViewer {
     private func emit(_ change: WatchChange) {
         switch output {
         case .json: print(WatchEventJSON.line(change))
-        case .lines: print(ChangeLine.line(change))
+        case .lines: print(ascii ? ASCIIFallback.fold(ChangeLine.line(change)) : ChangeLine.line(change))
         case .table: break
         }
     }
@@ -219,6 +226,13 @@ struct WatchViewer {
             return TableSection(channel: channel, title: title, peers: peers(in: channel), tally: tally,
                                 unshown: table.unshownCount(in: channel), relayed: relayed, now: now)
         }
-        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached)
+        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
+        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+    }
+
+    /// Said when someone else here has my name: we are one row, so they are
+    /// not shown.
+    static func nameTakenNotice(_ name: String) -> String {
+        "Someone else here is also called \(name) and is hidden behind your row: `estimator join --name` another name."
     }
 }

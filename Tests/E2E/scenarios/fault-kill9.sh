@@ -3,6 +3,7 @@
 # to 0), the peer on hci1 turns it stale, and the next `join` on hci0 works
 # (the dead session's socket and lock do not block it) and is seen.
 # Figures: kill -> instance gone, kill -> stale on the peer, join -> seen.
+# The peer's watch is --open: Bob has no card, so Ann's would stay hidden.
 # radios: 2
 # timeout: 120
 
@@ -16,8 +17,8 @@ seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
 estimator pick --adapter hci0 5 >/dev/null
-bg_start watch1 estimator watch --adapter hci1 --json
-bg_expect watch1 '"name":"Ann","card":"5"' 20 >/dev/null
+bg_start watch1 estimator watch --adapter hci1 --open --json
+bg_expect watch1 '"round":null,"name":"Ann","card":"5"' 20 >/dev/null
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements, not 1"
 [ "$(kernel_instances 0)" = 1 ] || fail "the kernel lists $(kernel_instances 0) instances on hci0, not 1"
 
@@ -29,7 +30,7 @@ kill -9 "$pid"
 wait_until 10 eval '[ "$(active_instances 0)" = 0 ]'
 metric kill_to_advertisement_gone "$(seconds $(($(now_ms) - killed)))" s
 [ "$(kernel_instances 0)" = 0 ] || fail "the kernel still lists $(kernel_instances 0) instances on hci0"
-stale=$(seen_ms watch1 '"event":"stale","channel":1,"name":"Ann"' 10 "$killed")
+stale=$(seen_ms watch1 '"event":"stale","channel":1,"round":null,"name":"Ann"' 10 "$killed")
 metric kill_to_stale "$(seconds "$stale")" s
 [ -S "$XDG_RUNTIME_DIR/estimator/hci0.sock" ] && echo "the dead session's socket is still there, as expected"
 
@@ -37,6 +38,6 @@ joined=$(now_ms)
 out=$(estimator join --adapter hci0 --channel 1 --name Ann 2>&1) || fail "join after kill -9: $out"
 [[ $out == *"joined channel 1 as Ann on hci0"* ]] || fail "join after kill -9 said: $out"
 estimator pick --adapter hci0 3 >/dev/null || fail "pick in the new session"
-seen=$(seen_ms watch1 '"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 "$joined")
+seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 "$joined")
 metric join_to_seen "$(seconds "$seen")" s
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the new join, not 1"

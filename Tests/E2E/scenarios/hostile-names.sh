@@ -7,6 +7,8 @@
 # control byte, escape sequence, C1 control or bidi override (the table only
 # its own CSI sequences, one clear at its start); every JSON line is valid
 # JSON (jq) with the names escaped, not lost; the bad packets show nowhere.
+# The watches are --open: every card is drawn as it arrives (the host has no
+# card, so the round would otherwise stay hidden).
 # radios: 4
 # timeout: 240
 
@@ -14,9 +16,9 @@ command -v jq >/dev/null || fail "jq is not installed (make e2e installs it)"
 trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
 
 estimator join --adapter hci0 --channel 1 --name Host >/dev/null || fail "join on hci0"
-bg_start json estimator watch --adapter hci0 --json
-bg_start lines estimator watch --adapter hci0
-bg_start table script -qfec "stty rows 50 cols 120; exec estimator watch --adapter hci0" /dev/null
+bg_start json estimator watch --adapter hci0 --open --json
+bg_start lines estimator watch --adapter hci0 --open
+bg_start table script -qfec "stty rows 50 cols 120; exec estimator watch --adapter hci0 --open" /dev/null
 bg_expect lines '^radio: advertising and scanning' 10 >/dev/null
 
 # name -> card byte (hex): every shown name has a card of its own, so the

@@ -1,5 +1,6 @@
 # Issue 6, scenarios 1-4: three sessions on hci0-hci2 in channel 1 (one named
-# 전수열). Each watch --json sees the other two with the right cards; pick ->
+# 전수열). Each watch --json sees the other two with the right cards (everyone
+# has picked, so each watch reveals them once it has heard the room); pick ->
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
 # fresh for a minute.
@@ -37,7 +38,9 @@ done
 for i in 0 1 2; do
   for j in 0 1 2; do
     [ $i -ne $j ] || continue
-    # Peers are heard in no fixed order: look through the whole output.
+    # Peers are heard in no fixed order: look through the whole output. The
+    # card is in the `revealed` line, or in the peer's own line if it was
+    # heard after the reveal; before the reveal its lines say "hidden".
     wait_until 15 grep -q "\"name\":\"${names[$j]}\",\"card\":\"[^\"]*\",\"cardRaw\":\"${raw[$j]}\"" \
       "$E2E_WORK/watch$i.out"
   done
@@ -52,7 +55,7 @@ for n in $(seq 1 20); do
   if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
   started=$(now_ms)
   estimator pick --adapter hci1 $card >/dev/null || fail "pick $card on hci1"
-  samples+=($(seen_ms watch0 "\"event\":\"card\",\"channel\":1,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 "$started"))
+  samples+=($(seen_ms watch0 "\"event\":\"card\",\"channel\":1,\"round\":null,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 "$started"))
   noticed+=($(($(now_ms) - started)))
 done
 percentile() { # P of the numbers on standard input, nearest rank
@@ -91,7 +94,7 @@ bg_mark watch0
 started=$(now_ms)
 estimator leave --adapter hci2 >"$E2E_WORK/leave.out" 2>&1 &
 leaver=$!
-gone=$(seen_ms watch0 '"event":"left","channel":1,"name":"Bob"' 5 "$started")
+gone=$(seen_ms watch0 '"event":"left","channel":1,"round":null,"name":"Bob"' 5 "$started")
 wait $leaver || fail "leave on hci2: $(cat "$E2E_WORK/leave.out")"
 metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s
 metric leave_command "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN { printf "%.3f", ms / 1000 }')" s
@@ -101,15 +104,15 @@ metric leave_command "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN { printf "%.3f
 # keep advertising and stay fresh for 60 s.
 estimator join --adapter hci2 --channel 1 --name Bob >/dev/null || fail "join again on hci2"
 estimator pick --adapter hci2 2 >/dev/null
-bg_expect watch0 '"name":"Bob","card":"[^"]*","cardRaw":"02"' 15 >/dev/null
+bg_expect watch0 '"round":null,"name":"Bob","card":"[^"]*","cardRaw":"02"' 15 >/dev/null
 bg_mark watch0
 bg_mark watch1
 pid=$(estimator status --adapter hci2 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
 [ -n "$pid" ] || fail "no pid in hci2's status"
 killed=$(now_ms)
 kill -9 "$pid"
-stale=$(seen_ms watch0 '"event":"stale","channel":1,"name":"Bob"' 10 "$killed")
+stale=$(seen_ms watch0 '"event":"stale","channel":1,"round":null,"name":"Bob"' 10 "$killed")
 metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
 [ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
-bg_expect_none watch0 '"event":"stale","channel":1,"name":"(전수열|Alice)"' 60
-bg_expect_none watch1 '"event":"stale","channel":1,"name":"전수열"' 1
+bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' 60
+bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1

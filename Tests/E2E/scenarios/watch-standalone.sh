@@ -1,21 +1,25 @@
 # `estimator watch` with no session scans by itself: on hci1, advertising
 # nothing, it sees every channel: a raw advertiser in the app's format on
 # hci0 (btmgmt, channel 1) and an estimator session on hci2 (channel 2).
+# The watch is --open: what is measured is how soon the radio shows a card,
+# not the reveal (which waits 4 s of listening after the watch starts).
 # radios: 3
 # timeout: 120
 
-bg_start watch estimator watch --json --adapter hci1
+bg_start watch estimator watch --json --open --adapter hci1
 started=$(now_ms)
 advertise 0 010105Raw
-seen=$(seen_ms watch '"event":"joined","channel":1,"name":"Raw","card":"5","cardRaw":"05"' 15 "$started")
+seen=$(seen_ms watch '"event":"joined","channel":1,"round":null,"name":"Raw","card":"5","cardRaw":"05"' 15 "$started")
 metric raw_advertiser_seen_ms "$seen" ms
 
 estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
   fail "join on hci2: $(cat "$E2E_WORK/join.out")"
-# Card none until a pick: leaving, to a peer (docs/PROTOCOL.md, Cards), so no row yet.
+# Before its first pick a session sends card FC, "here, no card yet"
+# (docs/PROTOCOL.md, Cards): a row that has not voted. The emulated air
+# re-reports an advertiser only now and then (see air.sh): give it time.
+bg_expect watch '"channel":2,"round":null,"name":"Sess","card":"waiting","cardRaw":"FC"' 30 >/dev/null
 estimator pick 8 --adapter hci2 >/dev/null
-# The emulated air re-reports an advertiser only now and then (see air.sh): give it time.
-bg_expect watch '"channel":2,"name":"Sess","card":"8"' 30 >/dev/null
+bg_expect watch '"event":"card","channel":2,"round":null,"name":"Sess","card":"8","cardRaw":"08"' 30 >/dev/null
 
 # It advertises nothing: hci1 holds no advertising instance.
 active=$(bluez_property /org/bluez/hci1 LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }')

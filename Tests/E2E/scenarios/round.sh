@@ -1,0 +1,243 @@
+# Issue 15: a planning-poker round on the real stack. Three sessions on
+# hci0-hci2 (Ann, Bob, Cy) in channel 1, each with a `watch --json`, and an
+# iPhone in the app's format on hci3 (btmgmt: protocol 01, no round, card 13
+# sent as the app sends it, `D`: "0101DCarol"). Cy comes first and starts
+# round 1 (`estimator round`); the others join it as it runs, then Carol's
+# phone is heard. (A room that votes before anyone starts a round is
+# round-first.sh.)
+# 1. Each watch shows the other sessions as not voted (card waiting, FC) and
+#    Carol as voted but hidden: her 13 counts as a vote.
+# 2. Picks show as `voted`, hidden, on the other watches; the last pick
+#    reveals every card at once on every watch within 1.5 s, Carol's D as 13.
+#    No card of the round shows anywhere before the reveal.
+# 3. `estimator round "ABC-1"` on hci2: every watch sees the two other
+#    sessions' cards cleared (card waiting, in round 2) within 3 s.
+# 4. Everyone votes again; the reveal waits for Carol (her 13 is from before
+#    the round) and comes when she changes her card.
+# 5. Bob's session stopped (SIGSTOP) for 40 s, as a laptop asleep, and
+#    continued: no new round begins, the others keep round 2 and their cards,
+#    and Bob ends in round 2 with his card (on the air: 22...Bob).
+# 6. hci0's history holds both revealed rounds, and its CSV parses.
+# Figures (E2E-METRIC): the reveal and the round's propagation, each to the
+# time in the watch's own line (see seen_ms).
+# radios: 4
+# timeout: 300
+
+trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
+  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  for i in 0 1 2; do echo "---- watch$i ----"; tail -n 30 "$E2E_WORK/watch$i.out"; done
+  echo "---- the air, the last 15 s ----"; air_timeline 15
+} >&2' EXIT
+air_record
+
+names=(Ann Bob Cy)
+seconds() { awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }'; }
+others() { local i; for i in 0 1 2; do [ "$i" = "$1" ] || echo "$i"; done; }
+
+# The app's advertiser: one interactive btmgmt on hci3, re-adding Carol's
+# advertisement every second, as a phone repeats it (the emulated radio
+# reports an advertiser only when it starts: see air.sh). Her card changes
+# when carol.hex does.
+carol_says() { ad_local_name "$1" >"$E2E_WORK/carol.hex.new" && mv "$E2E_WORK/carol.hex.new" "$E2E_WORK/carol.hex"; }
+carol_advertises() {
+  bg_start carol script -qfec "btmgmt --index 3" /dev/null
+  ( while :; do
+      printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$(cat "$E2E_WORK/carol.hex")" >"$E2E_WORK/carol.in"
+      sleep 1
+    done ) &
+}
+
+# Each session has a state folder of its own, as on three laptops: its log
+# and its history (the history file is shared by the sessions of one user).
+join_as() {
+  XDG_STATE_HOME=$E2E_WORK/state$1 estimator join --adapter hci$1 --channel 1 --name "${names[$1]}" \
+    >"$E2E_WORK/join$1.out" 2>&1 || fail "join on hci$1: $(cat "$E2E_WORK/join$1.out")"
+}
+join_as 2
+reply=$(estimator round --adapter hci2) || fail "round on hci2: $reply"
+[[ $reply == *"round 1 began in channel 1"* ]] || fail "the first round on hci2 said: $reply"
+join_as 0
+join_as 1
+# They join it as it runs: no card to keep yet.
+for i in 0 1; do
+  wait_until 15 eval '[[ $(estimator status --adapter hci$i) == *"round 1;"* ]]'
+done
+carol_says 0101DCarol
+carol_advertises
+for i in 0 1 2; do bg_start watch$i estimator watch --adapter hci$i --json; done
+
+peer() { # the start of a peer line: EVENT (a regex) ROUND NAME
+  printf '"event":"%s","channel":1,"round":%s,"name":"%s"' "$1" "$2" "$3"
+}
+# NAME=cardRaw of each card in WATCH's last `revealed` line, sorted.
+revealed_cards() {
+  grep -a '"event":"revealed"' "$E2E_WORK/$1.out" | tail -1 |
+    jq -r '.cards[] | "\(.name)=\(.cardRaw)"' | sort | paste -sd' '
+}
+
+# 1. Not voted yet: the sessions send FC; Carol's 13 is a vote, hidden.
+for i in 0 1 2; do
+  for j in $(others $i); do
+    wait_until 20 grep -aq "\"name\":\"${names[$j]}\",\"card\":\"waiting\",\"cardRaw\":\"FC\"" "$E2E_WORK/watch$i.out"
+  done
+  wait_until 20 grep -aq '"name":"Carol","card":"hidden","cardRaw":null' "$E2E_WORK/watch$i.out"
+done
+for i in 0 1 2; do bg_mark watch$i; done
+
+# 2. Hidden votes, then the reveal.
+picks=(8 5 3)
+raw=(08 05 03)
+for i in 0 1; do
+  estimator pick --adapter hci$i "${picks[$i]}" >/dev/null || fail "pick on hci$i"
+  for j in $(others $i); do
+    bg_expect watch$j "$(peer '(voted|back)' 1 "${names[$i]}"),\"card\":\"hidden\",\"cardRaw\":null" 15 >/dev/null
+  done
+done
+# A watch reveals nothing in its first 4 s (ChannelRound.listening, from
+# its session's first line, which comes before any peer's): the last pick
+# must come later, or its reveal would wait for that instead.
+listening=0
+for i in 0 1 2; do
+  first=$(time_ms "$(head -1 "$E2E_WORK/watch$i.out")")
+  [ "$first" -le "$listening" ] || listening=$first
+done
+early=$((listening + 4200 - $(now_ms)))
+[ $early -le 0 ] || sleep "$(seconds $early)"
+started=$(now_ms)
+estimator pick --adapter hci2 "${picks[2]}" >/dev/null || fail "pick on hci2"
+reveals=()
+for i in 0 1 2; do
+  reveals+=($(seen_ms watch$i '"event":"revealed","channel":1,"round":1' 10 "$started"))
+  cards=$(revealed_cards watch$i)
+  [ "$cards" = "Ann=08 Bob=05 Carol=0D Cy=03" ] || fail "watch$i revealed $cards"
+done
+metric reveal_seen_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s
+for i in 0 1 2; do
+  # Up to the reveal, a peer line's cardRaw is null (hidden) or FC (waiting).
+  shown=$(awk '/"event":"revealed"/ { exit } /"cardRaw":"/ && !/"cardRaw":"FC"/' "$E2E_WORK/watch$i.out")
+  [ -z "$shown" ] || fail "watch$i showed a card before the reveal: $(printf '%s' "$shown" | head -1 | cat -v)"
+  [ "${reveals[$i]}" -le 1500 ] || fail "watch$i revealed ${reveals[$i]} ms after the last pick, not within 1.5 s"
+done
+
+# 3. The next story: round 2, begun on hci2, clears every card.
+for i in 0 1 2; do bg_mark watch$i; done
+started=$(now_ms)
+reply=$(estimator round --adapter hci2 "ABC-1") || fail "round on hci2: $reply"
+[[ $reply == *"round 2 (ABC-1) began in channel 1"* ]] || fail "round on hci2 said: $reply"
+heard=() cleared=()
+for i in 0 1; do
+  # The session's own watch: the moment it heard the round (and cleared its card).
+  heard+=($(line_ms watch$i '"event":"round","channel":1,"round":2,"title":null' 5 "$started"))
+done
+line_ms watch2 '"event":"round","channel":1,"round":2,"title":"ABC-1"' 5 "$started" >/dev/null
+for i in 0 1; do
+  for j in $(others $i); do
+    # Another watch: the session's cleared card on the air (back, had the
+    # watch not heard it for the stale time).
+    cleared+=($(line_ms watch$j "$(peer '(card|back)' 2 "${names[$i]}"),\"card\":\"waiting\",\"cardRaw\":\"FC\"" 10 "$started"))
+  done
+done
+metric round_heard_max "$(seconds "$(printf '%s\n' "${heard[@]}" | sort -n | tail -1)")" s
+metric round_cleared_seen_max "$(seconds "$(printf '%s\n' "${cleared[@]}" | sort -n | tail -1)")" s
+for ms in "${cleared[@]}"; do
+  [ "$ms" -le 3000 ] || fail "a card was seen cleared ${ms} ms after 'estimator round', not within 3 s (${cleared[*]} ms)"
+done
+for i in 0 1 2; do
+  status=$(estimator status --adapter hci$i)
+  [[ $status == *"no card yet"* && $status == *"round 2"* ]] || fail "hci$i after the round: $status"
+done
+[[ $(estimator status --adapter hci2) == *"round 2 (ABC-1)"* ]] || fail "hci2 lost the round's title"
+
+# 4. Round 2's votes: the reveal waits for Carol, whose 13 is from before.
+for i in 0 1 2; do bg_mark watch$i; done
+picks=(3 3 5)
+for i in 0 1 2; do estimator pick --adapter hci$i "${picks[$i]}" >/dev/null || fail "pick on hci$i"; done
+for i in 0 1 2; do
+  for j in $(others $i); do
+    wait_until 15 grep -aqE "$(peer '(voted|back)' 2 "${names[$j]}"),\"card\":\"hidden\"" "$E2E_WORK/watch$i.out"
+  done
+done
+bg_expect_none watch0 '"event":"revealed"' 3
+carol=$(now_ms)
+carol_says 010108Carol
+reveals=()
+for i in 0 1 2; do
+  reveals+=($(seen_ms watch$i '"event":"revealed","channel":1,"round":2' 15 "$carol"))
+  cards=$(revealed_cards watch$i)
+  [ "$cards" = "Ann=03 Bob=03 Carol=08 Cy=05" ] || fail "watch$i revealed round 2 as $cards"
+done
+# Carol's new card goes on the air at the advertiser's next re-add (each second).
+metric app_vote_to_reveal_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s
+
+# 5. Bob's laptop sleeps for 40 s, past the 30 s clock jump a session notices.
+bob=$(estimator status --adapter hci1 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
+[ -n "$bob" ] || fail "no pid in hci1's status"
+for i in 0 2; do bg_mark watch$i; done
+kill -STOP "$bob"
+sleep 40  # the sleep under test
+kill -CONT "$bob"
+continued=$(date -u +%T.%3N)
+# A wrong rejoin shows within the rejoin window (6 s): a round begins.
+bg_expect_none watch0 '"event":"round"' 12
+bg_expect_none watch2 '"event":"round"' 1
+for i in 0 1 2; do
+  status=$(estimator status --adapter hci$i)
+  [[ $status == *"card ${picks[$i]}"* && $status == *"round 2"* ]] || fail "hci$i after Bob's sleep: $status"
+done
+# On the air, what Bob's radio sent since it went on: the last is round 2
+# with his card (suspended, it sends 01 and FC until it hears the room).
+air=$(TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null |
+  awk -v from="$continued" '/^[<>@=] / { split($NF, c, ":"); t = c[1] * 3600 + c[2] * 60 + c[3] }
+    /Name \(complete\): .*Bob$/ { split(from, f, ":"); if (t >= f[1] * 3600 + f[2] * 60 + f[3]) print $NF }')
+echo "Bob on the air after the sleep: $(echo $air)"
+metric bob_suspended_heard "$(grep -c '^0101FCBob$' <<<"$air" || true)"
+[ "$(tail -1 <<<"$air")" = "220103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 220103Bob"
+
+# 6. History: hci0 keeps both revealed rounds (untitled there: a title stays
+# on the machine that gave it), hci2 keeps round 2 as ABC-1.
+# Each CSV record as its fields joined by tabs; fails on a line that is not
+# RFC 4180 (CRLF ends, fields quoted with doubled quotes inside).
+csv_fields() {
+  [ "$(grep -c $'\r$' "$1")" = "$(wc -l <"$1")" ] || { echo "not every line ends in CRLF" >&2; return 1; }
+  tr -d '\r' <"$1" | awk '{
+    s = $0; out = ""; n = 0
+    while (1) {
+      if (substr(s, 1, 1) == "\"") {
+        f = ""; s = substr(s, 2)
+        while (1) {
+          i = index(s, "\""); if (!i) exit 1
+          f = f substr(s, 1, i - 1); s = substr(s, i + 1)
+          if (substr(s, 1, 1) != "\"") break
+          f = f "\""; s = substr(s, 2)
+        }
+      } else {
+        i = index(s, ","); f = i ? substr(s, 1, i - 1) : s; s = i ? substr(s, i) : ""
+        if (f ~ /"/) exit 1
+      }
+      out = out (n++ ? "\t" : "") f
+      if (s == "") break
+      if (substr(s, 1, 1) != ",") exit 1
+      s = substr(s, 2)
+      if (s == "") { out = out "\t"; break }
+    }
+    print out
+  }'
+}
+history_of() { # ADAPTER INDEX: round, title and votes of each record
+  XDG_STATE_HOME=$E2E_WORK/state$2 estimator history --csv >"$E2E_WORK/history$2.csv" || fail "history --csv of $1 failed"
+  sed "s/^/$1 history: /" "$E2E_WORK/history$2.csv"
+  csv_fields "$E2E_WORK/history$2.csv" >"$E2E_WORK/history$2.tsv" || fail "$1's history --csv does not parse"
+  awk -F'\t' -v adapter="$1" 'NF != 11 { print adapter ": a record of " NF " fields, not 11" > "/dev/stderr"; exit 1 }
+    NR == 1 { next } { print $3 "|" $4 "|" $11 }' "$E2E_WORK/history$2.tsv" || fail "$1's history --csv has a wrong record"
+}
+if estimator history --help >/dev/null 2>&1; then
+  records=$(history_of hci0 0 | grep -v ' history: ')
+  expected=$'1||Ann=8; Bob=5; Carol=13; Cy=3\n2||Ann=3; Bob=3; Carol=8; Cy=5'
+  [ "$records" = "$expected" ] || fail "hci0's history holds: $(echo $records)"
+  records=$(history_of hci2 2 | grep -v ' history: ')
+  [ "$(tail -1 <<<"$records")" = "2|ABC-1|Ann=3; Bob=3; Carol=8; Cy=5" ] || fail "hci2's history holds: $(echo $records)"
+else
+  # TODO: `estimator history` is not in this build: check hci0's history
+  # holds both rounds and that `history --csv` parses once it is.
+  echo "TODO: estimator history is not in this build"
+fi

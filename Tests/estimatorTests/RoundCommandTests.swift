@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// `estimator round` as a person types it, against sessions on a fake bluetoothd.
+@Suite struct RoundCommandTests {
+    @Test func theNextRoundClearsMyCardAndShowsItsTitle() async throws {
+        let sandbox = try await SessionSandbox.start()
+        #expect(try await sandbox.run("round").status == 69, "no session")
+        try await sandbox.run("join", "--channel", "3", "--name", "Ann")
+        try await sandbox.run("pick", "8")
+        let round = try await sandbox.run("round", "  ABC-1   login  ")
+        #expect(round.status == 0, "\(round.stderr)")
+        #expect(round.stdout == "round 1 (ABC-1 login) began in channel 3; cards cleared\n")
+        let status = try await sandbox.run("status")
+        #expect(status.stdout.contains("as Ann, no card yet\nround 1 (ABC-1 login); "), "\(status.stdout)")
+        let json = try await sandbox.run("status", "--json")
+        #expect(json.stdout.contains(#""round":1,"title":"ABC-1 login""#), "\(json.stdout)")
+        #expect(try await sandbox.run("round").stdout == "round 2 began in channel 3; cards cleared\n")
+        try await sandbox.run("leave")
+    }
+
+    @Test func aTitleIsOneLineOfReasonableLength() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--name", "Ann")
+        let long = try await sandbox.run("round", String(repeating: "x", count: 121))
+        #expect(long.status == 64)
+        #expect(long.stderr == "Error: The title is 121 bytes long; give at most 120.\n")
+        let control = try await sandbox.run("round", "ABC\u{1B}[2J")
+        #expect(control.status == 64)
+        #expect(!control.stderr.contains("\u{1B}"))
+        #expect(try await sandbox.run("status").stdout.contains("no card yet\n0 people"), "no round was started")
+        try await sandbox.run("leave")
+    }
+}
