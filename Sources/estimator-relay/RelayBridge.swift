@@ -118,6 +118,14 @@ struct RelayBridge {
 
     // MARK: From the broker
 
+    /// The broker connection is gone: what it had is no longer known, so it
+    /// is no longer handed to the session, whose table turns those peers
+    /// stale as it would a silent radio. A new connection's subscription
+    /// brings the retained packets again.
+    mutating func disconnected() {
+        remote = [:]
+    }
+
     /// Connected (again): everything I publish, once more (a restarted
     /// broker may have lost it).
     func republish() -> [Action] {

@@ -42,6 +42,7 @@ final class RelayProcess {
         }
         client.onMessage = { [unowned self] message in perform(bridge.received(message)) }
         client.onState = { [unowned self] state in
+            if state != .connected { bridge.disconnected() }
             log("relay: \(arguments.address) \(state)")
             link?.send(.relay(state: "\(arguments.address) \(state)"))
         }

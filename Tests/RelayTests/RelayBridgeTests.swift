@@ -44,6 +44,9 @@ import Testing
         #expect(bridge.tick(now: start) == [.relay(Array("210305Bob".utf8))], "handed again, so it does not go stale")
         #expect(bridge.received(message("estimator/1/r/3/BOB", "")) == [.relay(Array("2103FFBob".utf8))])
         #expect(bridge.received(message("estimator/1/r/3/ME", "0103FCAnn")) == [], "my own topic")
+        _ = bridge.received(message("estimator/1/r/3/CAROL", "0103FCCarol"))
+        bridge.disconnected()
+        #expect(bridge.tick(now: start + .seconds(3)) == [], "without the broker nothing is refreshed: its peers turn stale")
     }
 
     @Test mutating func forwardedPacketsCountOnlyWhileTheirForwarderIsThere() {
