@@ -105,10 +105,13 @@ final class TestBroker: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let lines = LineStream(out)
+        let subscriber = Subscriber(process: process, lines: LineStream(out))
         // With -d it reports the broker's SUBACK: from then on it hears everything.
-        try lines.waitFor { $0.contains("received SUBACK") }
-        return Subscriber(process: process, lines: lines)
+        do { try subscriber.lines.waitFor { $0.contains("received SUBACK") } } catch {
+            subscriber.stop()
+            throw error
+        }
+        return subscriber
     }
 
     /// Publishes `payload` (any bytes) retained on `topic`.
