@@ -11,9 +11,17 @@ SWIFT  ?= swift
 # bench-pick`; docs/MEASUREMENTS.md, pick). Sources/CNoSocketActivation
 # stands in for the two libsystemd calls of libdbus-1.a.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -static-executable
+# estimator-relay links libmosquitto, which Debian ships only as a shared
+# library (docs/ARCHITECTURE.md, Relay): the Swift runtime is linked in, the
+# rest is not. Its own scratch path, so the two builds' flags never make
+# each other recompile; `build` puts it beside estimator, where the session
+# looks for it.
+RELAY_FLAGS := -c release --static-swift-stdlib --scratch-path .build/relay
 
 # Debian packages needed to build and to run the D-Bus tests.
-BUILD_DEBS := pkg-config libdbus-1-dev libbluetooth-dev dbus-daemon
+BUILD_DEBS := pkg-config libdbus-1-dev libbluetooth-dev dbus-daemon libmosquitto-dev
+# The relay tests' broker, its clients, and openssl for their test CA.
+TEST_DEBS := mosquitto mosquitto-clients openssl
 
 .PHONY: all build test fuzz install deps clean
 all: build
@@ -31,9 +39,13 @@ deps:
 	@$(MAKE) --no-print-directory deps-build DEBS="$(BUILD_DEBS)"
 
 build: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product estimator
+	$(SWIFT) build $(RELAY_FLAGS) --product estimator-relay
+	install -m 0755 "$$($(SWIFT) build $(RELAY_FLAGS) --show-bin-path)/estimator-relay" \
+	    "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator-relay"
 
 test: deps
+	@$(MAKE) --no-print-directory deps-test DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory man-check
@@ -53,6 +65,7 @@ install: build
 	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 "$(BIN)" $(DESTDIR)$(PREFIX)/bin/estimator
+	install -m 0755 "$(BIN)-relay" $(DESTDIR)$(PREFIX)/bin/estimator-relay
 	install -m 0644 .build/completions/estimator $(DESTDIR)$(PREFIX)/share/bash-completion/completions/estimator
 	install -m 0644 .build/completions/_estimator $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_estimator
 	install -m 0644 .build/completions/estimator.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/estimator.fish

@@ -5,6 +5,7 @@ let package = Package(
     name: "estimator",
     products: [
         .executable(name: "estimator", targets: ["estimator"]),
+        .executable(name: "estimator-relay", targets: ["estimator-relay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -18,11 +19,18 @@ let package = Package(
         .systemLibrary(
             name: "CBluetooth", path: "Sources/CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
+        // libmosquitto ships only as a shared library in Debian, so only the
+        // relay links it (docs/ARCHITECTURE.md, Relay).
+        .systemLibrary(
+            name: "CMosquitto", path: "Sources/CMosquitto",
+            pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Typed libdbus layer: knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation"]),
         // org.bluez client: knows nothing of poker.
         .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
+        // An MQTT broker client over libmosquitto: knows nothing of poker.
+        .target(name: "Relay", dependencies: ["CMosquitto"]),
         // Cards, packets, peer table, stats, terminal text: pure, no I/O.
         .target(name: "EstimatorKit"),
         // Commands, session daemon, control socket, rendering.
@@ -32,6 +40,10 @@ let package = Package(
                 "EstimatorKit", "Rendering", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // The relay process: a session's packets to and from the broker, over
+        // the session's control socket (docs/ARCHITECTURE.md, Relay).
+        .executableTarget(name: "estimator-relay", dependencies: ["Relay", "EstimatorKit"]),
 
         .testTarget(
             name: "EstimatorKitTests",
@@ -71,5 +83,6 @@ let package = Package(
         // The man pages, from the commands' help (`make man`): ArgumentParser's
         // generate-manual plugin drops every character beyond ASCII.
         .executableTarget(name: "manual-pages", path: "Tools/ManualPages"),
+        .testTarget(name: "RelayTests", dependencies: ["Relay", "EstimatorKit", "estimator-relay"]),
     ]
 )

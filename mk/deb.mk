@@ -27,6 +27,7 @@ deb: build
 	SOURCE_DATE_EPOCH=$(DEB_EPOCH) $(MAKE) --no-print-directory install DESTDIR="$(CURDIR)/$(DEB_ROOT)" PREFIX=/usr
 	mv $(DEB_ROOT)/usr/share/zsh/site-functions $(DEB_ROOT)/usr/share/zsh/vendor-completions
 	strip --remove-section=.comment --remove-section=.note $(DEB_ROOT)/usr/bin/estimator
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note $(DEB_ROOT)/usr/bin/estimator-relay
 	gzip -9n $(DEB_ROOT)/usr/share/man/man1/*.1
 	install -m 0644 Packaging/deb/copyright $(DEB_ROOT)/usr/share/doc/estimator/copyright
 	{ echo "estimator ($(DEB_VERSION)) unstable; urgency=medium"; echo; \

@@ -52,9 +52,12 @@ public struct ControlStatus: Equatable, Sendable {
     public var title: String?
     /// Someone else in the channel has my name (one of us is hidden).
     public var nameTaken: Bool
+    /// The relay's URL and its connection to the broker in words, when the
+    /// session has a relay.
+    public var relay: String?
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
-                round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false) {
+                round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil) {
         self.pid = pid
         self.adapter = adapter
         self.channel = channel
@@ -65,6 +68,7 @@ public struct ControlStatus: Equatable, Sendable {
         self.round = round
         self.title = title
         self.nameTaken = nameTaken
+        self.relay = relay
     }
 
     var json: JSONValue {
@@ -75,6 +79,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
             JSONMember("title", title.map(JSONValue.string) ?? .null),
             JSONMember("nameTaken", .bool(nameTaken)),
+            JSONMember("relay", relay.map(JSONValue.string) ?? .null),
         ])
     }
 
@@ -90,7 +95,7 @@ public struct ControlStatus: Equatable, Sendable {
         let round = json["round"]?.integer.flatMap { (0...15).contains($0) ? RoundNumber(wrapping: $0) : nil }
         self.init(pid: pid, adapter: adapter, channel: channel, name: name,
                   card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string,
-                  nameTaken: json["nameTaken"] == .bool(true))
+                  nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string)
     }
 }
 

@@ -13,6 +13,24 @@ public enum ControlRequest: Equatable, Sendable {
     case status
     /// Keep the connection open and stream what the session hears.
     case watch
+    /// A packet the relay heard from the broker: taken like a reception from
+    /// the air (the same decoder, sanitiser and peer cap). Not answered.
+    case relayed(localName: [UInt8])
+    /// The relay's connection to the broker changed, in words. Not answered.
+    case relay(state: String)
+
+    /// Longest local name a `relayed` request carries: more than any
+    /// advertisement holds (31 bytes of advertising data).
+    public static let maximumRelayedLength = 32
+
+    /// Whether the session answers this request: the relay's own requests
+    /// stream in beside its watch and are not answered.
+    public var isAnswered: Bool {
+        switch self {
+        case .relayed, .relay: false
+        default: true
+        }
+    }
 
     /// Longest request line accepted, newline excluded.
     public static let maximumLength = 4096
@@ -56,6 +74,20 @@ public enum ControlRequest: Equatable, Sendable {
                 title = text
             }
             self = .round(title: title)
+        case "relayed":
+            allowed = ["request", "localName"]
+            guard let field = json["localName"] else { throw .missingField("localName") }
+            guard let text = field.string, let bytes = HexBytes.parse(text), bytes.count <= Self.maximumRelayedLength else {
+                throw .wrongType(field: "localName", expected: "hex digits of at most \(Self.maximumRelayedLength) bytes")
+            }
+            self = .relayed(localName: bytes)
+        case "relay":
+            allowed = ["request", "state"]
+            guard let field = json["state"] else { throw .missingField("state") }
+            guard let text = field.string, text.utf8.count <= 200 else {
+                throw .wrongType(field: "state", expected: "a string of at most 200 bytes")
+            }
+            self = .relay(state: text)
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch": allowed = ["request"]; self = .watch
@@ -83,6 +115,10 @@ public enum ControlRequest: Equatable, Sendable {
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
+        case let .relayed(localName):
+            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(HexBytes.text(localName)))])
+        case let .relay(state):
+            json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state))])
         }
         return json.text
     }
@@ -109,7 +145,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
         case let .missingField(field): "The request has no \"\(field)\" field."
         case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
         case let .unknownRequest(name):
-            "\(Self.quoted(name)) is not a request; requests are pick, join, round, leave, status and watch."
+            "\(Self.quoted(name)) is not a request; requests are pick, join, round, leave, status, watch, relayed and relay."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
             "\(Self.quoted(error.input)) is not a card; valid cards are \(Card.typedForms)."

@@ -8,8 +8,9 @@ public enum ControlWatchLine: Equatable, Sendable {
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false)
     /// An advertisement heard: its local name exactly as received (it is
-    /// untrusted and may not be UTF-8), and its signal strength.
-    case heard(localName: [UInt8], rssi: Int?)
+    /// untrusted and may not be UTF-8), its signal strength, and whether it
+    /// came through the relay rather than over the air.
+    case heard(localName: [UInt8], rssi: Int?, relayed: Bool = false)
     /// The radio's state changed, in words.
     case radio(String)
     /// The session is ending; the stream closes after this line.
@@ -28,13 +29,13 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("nameTaken", .bool(nameTaken)),
                 ])),
             ])
-        case let .heard(localName, rssi):
-            json = .object([
-                JSONMember("heard", .object([
-                    JSONMember("localName", .string(Self.hex(localName))),
-                    JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
-                ])),
-            ])
+        case let .heard(localName, rssi, relayed):
+            var members = [
+                JSONMember("localName", .string(HexBytes.text(localName))),
+                JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
+            ]
+            if relayed { members.append(JSONMember("relayed", .bool(true))) }
+            json = .object([JSONMember("heard", .object(members))])
         case let .radio(state): json = .object([JSONMember("radio", .string(state))])
         case let .ended(reason): json = .object([JSONMember("ended", .string(reason))])
         }
@@ -58,13 +59,14 @@ public enum ControlWatchLine: Equatable, Sendable {
             self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
                        round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken)
         case "heard":
-            guard let text = body["localName"]?.string, let bytes = Self.bytes(hex: text), let rssi = body["rssi"]
+            guard let text = body["localName"]?.string, let bytes = HexBytes.parse(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }
+            let relayed = body["relayed"] == .bool(true)
             if rssi == .null {
-                self = .heard(localName: bytes, rssi: nil)
+                self = .heard(localName: bytes, rssi: nil, relayed: relayed)
             } else {
                 guard let value = rssi.integer else { throw ControlReplyError() }
-                self = .heard(localName: bytes, rssi: value)
+                self = .heard(localName: bytes, rssi: value, relayed: relayed)
             }
         case "radio":
             guard let state = body.string else { throw ControlReplyError() }
@@ -74,27 +76,5 @@ public enum ControlWatchLine: Equatable, Sendable {
             self = .ended(reason)
         default: throw ControlReplyError()
         }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789ABCDEF")
-        var out = ""
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
-        return out
-    }
-
-    private static func bytes(hex: String) -> [UInt8]? {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count.isMultiple(of: 2) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let byte = UInt8(hex: String(decoding: utf8[i..<i + 2], as: UTF8.self)) else { return nil }
-            out.append(byte)
-            i += 2
-        }
-        return out
     }
 }

@@ -167,7 +167,7 @@ private struct PreparedRow {
             cardWidth = card.count
         case let .shown(shown): (card, cardWidth) = (shown.description, Self.cardWidths[Int(shown.rawValue)])
         }
-        signal = SignalBars.bars(rssi: row.rssi)
+        signal = row.isRelayed ? "relay" : SignalBars.bars(rssi: row.rssi)
         // Dimming is not there without color: the words are.
         seen = SeenAge.text(row.lastSeen) + (row.isStale ? " stale" : "")
     }

@@ -46,6 +46,23 @@ import Testing
         #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
+    @Test func peersHeardOnlyThroughTheRelaySayRelayInTheSignalColumn() {
+        let rows = [
+            TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Alice", mark: .hidden, rssi: -56, lastSeen: .milliseconds(400)),
+            TableRow(name: "Remy", mark: .waiting, rssi: nil, lastSeen: .milliseconds(800), isRelayed: true),
+        ]
+        let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0", isObserving: false)
+        #expect(renderTable(table, color: false, size: wide) == [
+            " channel 1 · 3 people · 2 voted                                            hci0",
+            " NAME       CARD  SIGNAL  SEEN",
+            " You (you)  ✓             now ",
+            " Alice      ✓     ━━━╸    0.4s",
+            " Remy       ·     relay   0.8s",
+            " 2 of 3 voted · waiting for Remy",
+        ])
+    }
+
     @Test func rowsAlignByDisplayWidthWithHangulAndEmoji() {
         let table = LiveTable(
             sections: [

@@ -33,7 +33,11 @@ struct DoctorCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let checks = await Doctor(adapter: adapter?.text ?? (try? Config.load())?.adapter).run()
+        let remembered = try? Config.load()
+        let chosen = adapter?.text ?? remembered?.adapter
+        // A session without Bluetooth needs none of the Bluetooth links.
+        var checks = chosen == AdapterName.none ? [] : await Doctor(adapter: chosen).run()
+        checks += RelayDoctor.checks(remembered: remembered?.relay)
         let failed = checks.filter { if case .failed = $0.outcome { true } else { false } }.count
         if json {
             print(Self.json(checks, failed: failed))

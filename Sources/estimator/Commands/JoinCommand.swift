@@ -22,6 +22,15 @@ struct JoinCommand: AsyncParsableCommand {
 
               $ estimator join --channel 2        # switch the running session
               $ estimator join --foreground       # table and keyboard in this terminal
+              $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
+              $ estimator join --adapter none     # a remote teammate: the relay alone
+
+            With --relay the session also meets the room through an MQTT broker: it \
+            publishes your packet, forwards the people it hears over the air, and shows \
+            everyone the broker has. The password comes from ESTIMATOR_RELAY_PASSWORD or \
+            --relay-password-file (mode 0600), never from the command line or the config; \
+            TLS is verified against the system's CAs or --relay-ca. A refused login or an \
+            untrusted certificate exits 77.
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -31,8 +40,20 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent, at most 64 may be typed (default: the last one, else your account's name).")
     var name: String?
 
-    @Option(help: "The Bluetooth adapter, by name (hci1) or address (default: the last one, else the first powered one).")
+    @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")
     var adapter: AdapterChoice?
+
+    @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
+    var relay: String?
+
+    @Option(help: "The user name on the relay's broker (remembered).")
+    var relayUser: String?
+
+    @Option(help: "A file holding the relay password, readable by you alone (remembered; the password never is).")
+    var relayPasswordFile: String?
+
+    @Option(name: .customLong("relay-ca"), help: "A CA certificate file to verify the broker with, instead of the system's CAs (remembered).")
+    var relayCA: String?
 
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
@@ -44,17 +65,24 @@ struct JoinCommand: AsyncParsableCommand {
         let remembered = try Config.load()
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
-        let settings = try await JoinSettings(channel: channel, name: name, adapter: typedAdapter, remembered: remembered,
-                                              fallbackAdapter: await Self.firstPoweredAdapter())
+        let settings = try await JoinSettings(
+            channel: channel, name: name, adapter: typedAdapter, remembered: remembered,
+            fallbackAdapter: await Self.firstPoweredAdapter(),
+            relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
 
         let directory = RuntimeDirectory.current()
         let reply: ControlReply
         if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
+            if relay != nil || relayUser != nil || relayPasswordFile != nil || relayCA != nil {
+                // The relay starts with the session (its first word decides the join).
+                StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
+            }
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
-                                         staleAfter: .seconds(stale), directory: directory, logging: false)
+                                         staleAfter: .seconds(stale), directory: directory, logging: false,
+                                         relay: settings.relay)
             var failure: UserError?
             let code = await process.run(ready: { reply in
                 if reply.exitCode == 0 {

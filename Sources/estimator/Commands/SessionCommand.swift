@@ -15,6 +15,10 @@ struct SessionCommand: AsyncParsableCommand {
     @Option var name: String
     @Option var stale: Int = 6
     @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
+    @Option var relay: String?
+    @Option var relayUser: String?
+    @Option var relayPasswordFile: String?
+    @Option(name: .customLong("relay-ca")) var relayCA: String?
 
     func run() async throws {
         // Its own session: the terminal that ran `join` can close without taking it along.
@@ -22,8 +26,11 @@ struct SessionCommand: AsyncParsableCommand {
         guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
         let person: PersonName
         person = try PersonName.parseTyped(name).name
+        let relaySettings = try relay.map { url throws(UserError) in
+            try RelaySettings(url: url, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA)
+        }
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
-                                     staleAfter: .seconds(max(stale, 1)), directory: .current())
+                                     staleAfter: .seconds(max(stale, 1)), directory: .current(), relay: relaySettings)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

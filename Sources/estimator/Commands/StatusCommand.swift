@@ -26,7 +26,9 @@ struct StatusCommand: AsyncParsableCommand {
             (string), round (0 to 15, or null when the room has none), title \
             (string or null: the round's title when this session started it), \
             nameTaken (true when someone else in the channel has your name and is \
-            hidden behind your row).
+            hidden behind your row), relay (string: the relay's URL and its \
+            broker connection, as "mqtts://host:8883/room connected"; null \
+            without a relay).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -59,7 +61,7 @@ struct StatusCommand: AsyncParsableCommand {
         return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
-            """ + taken
+            """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
     }
 
     static func json(_ status: ControlStatus) -> String {
@@ -76,6 +78,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("round", status.round.map { .int(Int($0.value)) } ?? .null),
             JSONMember("title", .string(status.title.map(TerminalText.sanitize))),
             JSONMember("nameTaken", .bool(status.nameTaken)),
+            JSONMember("relay", status.relay.map { .string(TerminalText.sanitize($0)) } ?? .null),
         ]).text
     }
 }

@@ -3,13 +3,16 @@ import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
-/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true}`.
+/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true}`, and the relay
+/// (`"relay"`, `"relayUser"`, `"relayPasswordFile"`, `"relayCA"`): never a password.
 struct Config: Equatable {
     var channel: Channel?
     var name: PersonName?
     var adapter: String?
     /// Whether tables show cards at once (`--open`) rather than at the reveal.
     var openCards: Bool?
+    /// The relay `join` starts beside the session.
+    var relay: RelaySettings?
 
     /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
     static var path: String {
@@ -54,6 +57,18 @@ struct Config: Equatable {
             guard case let .bool(open) = value else { throw damaged }
             config.openCards = open
         }
+        if let value = json["relay"], value != .null {
+            func text(_ key: String) throws(UserError) -> String? {
+                guard let field = json[key], field != .null else { return nil }
+                guard let string = field.string else { throw damaged }
+                return string
+            }
+            guard let url = value.string,
+                  let relay = try? RelaySettings(url: url, user: try text("relayUser"),
+                                                 passwordFile: try text("relayPasswordFile"), caFile: try text("relayCA"))
+            else { throw damaged }
+            config.relay = relay
+        }
         return config
     }
 
@@ -65,6 +80,12 @@ struct Config: Equatable {
         if let name { members.append(JSONMember("name", .string(name.text))) }
         if let adapter { members.append(JSONMember("adapter", .string(adapter))) }
         if let openCards { members.append(JSONMember("open", .bool(openCards))) }
+        if let relay {
+            members.append(JSONMember("relay", .string(relay.url)))
+            if let user = relay.user { members.append(JSONMember("relayUser", .string(user))) }
+            if let file = relay.passwordFile { members.append(JSONMember("relayPasswordFile", .string(file))) }
+            if let file = relay.caFile { members.append(JSONMember("relayCA", .string(file))) }
+        }
         let text = JSONValue.object(members).text + "\n"
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try Directories.create(directory, mode: 0o700)

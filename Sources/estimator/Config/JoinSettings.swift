@@ -12,12 +12,15 @@ struct JoinSettings: Equatable {
     var warnings: [String] = []
     /// Whether tables show cards at once: kept as `watch --open` set it.
     var open: Bool?
+    /// The relay to start beside the session, if any.
+    var relay: RelaySettings?
 
     /// `adapter`: the typed adapter's name (an address already resolved);
     /// `fallbackAdapter`: the one to use when none is typed or remembered.
     init(channel: Channel?, name: String?, adapter: String?, remembered: Config, fallbackAdapter: @autoclosure () async -> String,
-         account: Account = .current) async throws(UserError) {
+         account: Account = .current, relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
         open = remembered.openCards
+        relay = try typedRelay.settings(remembered: remembered.relay)
         self.channel = channel ?? remembered.channel ?? .default
         if let adapter {
             self.adapter = adapter
@@ -26,10 +29,16 @@ struct JoinSettings: Equatable {
         } else {
             self.adapter = await fallbackAdapter()
         }
+        if let relay, relay.isPlain {
+            warnings.append("\(relay.url) is plain MQTT: packets and the password cross the network unencrypted; use mqtts:// unless the broker is on a network you trust.")
+        }
+        if self.adapter == AdapterName.none, relay == nil {
+            throw UserError(.usage, "A session without Bluetooth (--adapter none) needs a relay: add --relay mqtts://HOST:8883/ROOM.")
+        }
         if let name {
             let parsed = try PersonName.parseTyped(name)
             self.name = parsed.name
-            warnings = parsed.warnings.map(\.description)
+            warnings += parsed.warnings.map(\.description)
         } else if let known = remembered.name ?? account.defaultName {
             self.name = known
         } else {
@@ -38,7 +47,28 @@ struct JoinSettings: Equatable {
     }
 
     /// What to remember after a successful join.
-    var config: Config { Config(channel: channel, name: name, adapter: adapter, openCards: open) }
+    var config: Config { Config(channel: channel, name: name, adapter: adapter, openCards: open, relay: relay) }
+}
+
+/// The relay options `join` was given; each one typed replaces the
+/// remembered one, and `--relay none` drops the relay.
+struct RelayOptions: Equatable {
+    var url: String?
+    var user: String?
+    var passwordFile: String?
+    var caFile: String?
+
+    func settings(remembered: RelaySettings?) throws(UserError) -> RelaySettings? {
+        if url == RelaySettings.noneWord { return nil }
+        guard let base = url ?? remembered?.url else {
+            guard user == nil, passwordFile == nil, caFile == nil else {
+                throw UserError(.usage, "--relay-user, --relay-password-file and --relay-ca go with --relay mqtts://HOST:8883/ROOM.")
+            }
+            return nil
+        }
+        return try RelaySettings(url: base, user: user ?? remembered?.user,
+                                 passwordFile: passwordFile ?? remembered?.passwordFile, caFile: caFile ?? remembered?.caFile)
+    }
 }
 
 extension PersonName {

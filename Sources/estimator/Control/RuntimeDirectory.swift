@@ -55,7 +55,11 @@ struct RuntimeDirectory {
 /// Adapter names as BlueZ and the kernel spell them: `hci` and a number;
 /// and controller addresses, which `--adapter` takes too.
 enum AdapterName {
+    /// The adapter of a session without Bluetooth, heard only through its relay.
+    static let none = "none"
+
     static func isValid(_ name: String) -> Bool {
+        if name == none { return true }
         let bytes = Array(name.utf8)
         return bytes.count > 3 && bytes.count <= 8 && name.hasPrefix("hci")
             && bytes.dropFirst(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
@@ -68,7 +72,7 @@ enum AdapterName {
     }
 
     static func invalid(_ name: String) -> UserError {
-        UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; give its name, like hci0, or its address, like 00:1A:7D:DA:71:13.")
+        UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; give its name, like hci0, or its address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth).")
     }
 }
 

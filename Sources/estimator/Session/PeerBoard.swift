@@ -17,6 +17,14 @@ final class PeerBoard: Sendable {
         let received: ContinuousClock.Instant
         /// The rows it changed (none when only passed on for a watcher).
         let events: [PeerEvent]
+        /// Whether it came through the relay.
+        let relayed: Bool
+    }
+
+    /// How a peer is heard: when last over the air and through the relay.
+    struct Paths: Equatable, Sendable {
+        var air: Timestamp?
+        var relay: Timestamp?
     }
 
     private struct State {
@@ -26,6 +34,8 @@ final class PeerBoard: Sendable {
         /// Local names decoded lately: a peer repeats its own until its card
         /// changes, and decoding it anew was a third of the table's work.
         var packets: [[UInt8]: Packet] = [:]
+        /// How each peer in the table is heard.
+        var paths: [PeerID: Paths] = [:]
     }
 
     /// Most local names kept decoded; a flood of names only empties the cache.
@@ -55,12 +65,20 @@ final class PeerBoard: Sendable {
         state.withLock { state in
             var events: [PeerEvent] = []
             if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
-                events = state.table.observe(PeerSighting(packet, rssi: reception.rssi, time: clock.now))
+                let now = clock.now
+                events = state.table.observe(PeerSighting(packet, rssi: reception.rssi, time: now))
+                let id = PeerID(channel: packet.channel, name: packet.name)
+                // Only peers the table keeps (it caps each channel) get a path.
+                if events.contains(where: { $0.id == id && $0.kind == .left }) {
+                    state.paths[id] = nil
+                } else if state.paths[id] != nil || events.contains(where: { $0.id == id }) {
+                    if reception.relayed { state.paths[id, default: Paths()].relay = now } else { state.paths[id, default: Paths()].air = now }
+                }
             }
             guard state.forwardsAll || !events.isEmpty else { return }
             // Yielded under the lock, so changes keep the table's order.
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
-                              events: events))
+                              events: events, relayed: reception.relayed))
         }
     }
 
@@ -73,8 +91,15 @@ final class PeerBoard: Sendable {
 
     /// Applies the passage of time (see `PeerTable.tick`).
     func tick() -> [PeerEvent] {
-        state.withLock { state in state.table.tick(now: clock.now) }
+        state.withLock { state in
+            let events = state.table.tick(now: clock.now)
+            for event in events where event.kind == .left { state.paths[event.id] = nil }
+            return events
+        }
     }
+
+    /// How each peer is heard now.
+    var paths: [PeerID: Paths] { state.withLock { $0.paths } }
 
     /// Ends `changes`.
     func finish() { sink.finish() }

@@ -54,6 +54,11 @@ actor Session {
     /// When the oldest request the next update serves was read (timing lines).
     private var updateRequested: ContinuousClock.Instant?
     private var tracers: [@Sendable (String) -> Void] = []
+    /// The relay's connection to the broker in words, when there is a relay.
+    private(set) var relayState: String?
+    /// Run when leaving, after the last line went to the watchers: the relay
+    /// clears what it published before the leave is answered.
+    private var leaveHooks: [@Sendable () async -> Void] = []
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
@@ -71,6 +76,11 @@ actor Session {
 
     /// Everyone heard so far.
     var table: PeerTable { board.table }
+
+    /// The names in `channel` heard only through the relay, never over the air.
+    func relayedOnly(in channel: Channel) -> Set<String> {
+        Set(board.paths.filter { $0.key.channel == channel && $0.value.air == nil }.map(\.key.name))
+    }
 
     /// The local name advertised now: my round and card, or waiting and no
     /// round while the clock's jump makes the round uncertain (`RoundState`).
@@ -214,7 +224,7 @@ actor Session {
     /// one while someone wants them all (see `updateForwarding`).
     private func followChanges() async {
         for await change in board.changes {
-            broadcast(.heard(localName: change.localName, rssi: change.rssi))
+            broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed))
             for event in change.events {
                 trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - change.received))")
             }
@@ -281,6 +291,14 @@ actor Session {
             return ControlReply(exitCode: 0, message: radioState, status: status)
         case .watch:
             return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
+        case let .relayed(localName):
+            // Through the same board as the air: decoder, peer cap, events.
+            board.take(Reception(localName: localName, rssi: nil, relayed: true))
+            return ControlReply(exitCode: 0, message: "relayed")
+        case let .relay(state):
+            relayState = state
+            changed()
+            return ControlReply(exitCode: 0, message: "relay state noted")
         }
     }
 
@@ -337,7 +355,9 @@ actor Session {
         retry?.cancel()
         card = .none
         await updating?.value  // card none goes out last
-        if radioProblem == nil {
+        // Without Bluetooth there is no air to broadcast the leave on: the
+        // relay clears my topic instead.
+        if radioProblem == nil, adapter != AdapterName.none {
             // A peer hears an advertisement start only while it scans, and
             // each peer stops scanning for a moment every few seconds: so card
             // none starts twice, far enough apart that no peer's pause covers
@@ -350,6 +370,7 @@ actor Session {
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
+        for hook in leaveHooks { await hook() }
         watchers = [:]
         updateForwarding()
         finished = true
@@ -357,6 +378,19 @@ actor Session {
         let waiters = endWaiters
         endWaiters = []
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Adds work to do when leaving, after the watchers heard the end.
+    func onLeave(_ hook: @escaping @Sendable () async -> Void) { leaveHooks.append(hook) }
+
+    /// Sets the relay's state before the relay reports one itself.
+    func setRelayState(_ state: String) { relayState = state }
+
+    /// The relay process ended while the session goes on.
+    func relayEnded() {
+        guard !hasEnded else { return }
+        relayState = "the relay process ended; run `estimator leave` and join again"
+        changed()
     }
 
     /// Returns once the session has ended (the radio stopped).
@@ -368,12 +402,13 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken)
+                      nameTaken: isNameTaken, relay: relayState)
     }
 
     /// The radio's state in words, for `status` and `watch`.
     var radioState: String {
         if let radioProblem { return radioProblem.description }
+        if adapter == AdapterName.none { return hasEnded ? "stopped" : "no Bluetooth (relay only)" }
         return hasEnded ? "stopped" : "advertising and scanning"
     }
 
@@ -389,10 +424,12 @@ actor Session {
     /// several scan restarts (measured in the rig: over 15 s now and then).
     func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
+        let paths = board.paths
         for peer in table.peers where !peer.isStale {
+            let relayed = paths[peer.id].map { $0.air == nil } ?? false
             let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
                                 card: peer.card, name: peer.name)
-            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi).serialized)
+            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi, relayed: relayed).serialized)
             else { return }
         }
         nextWatcher += 1

@@ -31,9 +31,15 @@ enum SessionLauncher {
         close(ends[1])
         defer { close(readEnd) }
 
-        let arguments = ["estimator", "session", "--adapter", settings.adapter,
+        var arguments = ["estimator", "session", "--adapter", settings.adapter,
                          "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
                          "--stale", String(seconds), "--ready-fd", String(readyFD)]
+        if let relay = settings.relay {
+            arguments += ["--relay", relay.url]
+            if let user = relay.user { arguments += ["--relay-user", user] }
+            if let file = relay.passwordFile { arguments += ["--relay-password-file", file] }
+            if let file = relay.caFile { arguments += ["--relay-ca", file] }
+        }
         closeInheritedDescriptorsOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

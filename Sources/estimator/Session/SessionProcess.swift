@@ -14,8 +14,12 @@ struct SessionProcess {
     /// Whether to write the log on standard output: not when a foreground
     /// table owns the terminal.
     var logging = true
+    /// The relay to start beside the session, if any.
+    var relay: RelaySettings?
     /// Makes the adapter's radio; tests hand in their own.
-    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = { BlueZRadio(adapter: $0) }
+    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = {
+        $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0)
+    }
 
     /// Runs until the session ends. `ready` is told once, with the line
     /// `join` prints (exit 0) or the failure it reports; the exit code is
@@ -64,6 +68,33 @@ struct SessionProcess {
             return fail(UserError(error.code, error.description), ready)
         }
         server.start()
+        var joined = "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"
+        if let relay {
+            await session.setRelayState("\(relay.url) starting")
+            let logging = logging
+            let started = await RelayLauncher.start(relay, socket: path, channel: channel,
+                                                    staleSeconds: staleAfter.components.seconds) { status in
+                if logging { SessionLog.write("relay: the relay process ended (status \(status))") }
+                Task { await session.relayEnded() }
+            }
+            var failure: UserError?
+            switch started {
+            case let .success((reply, child)) where reply.exitCode == 0:
+                joined += "; " + reply.message
+                // The relay clears my topics when it sees the end; the leave
+                // is answered after that.
+                await session.onLeave { await child.waitForExit(limit: .seconds(3)) }
+            case let .success((reply, _)):
+                failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
+            case let .failure(error):
+                failure = error
+            }
+            if let failure {
+                await session.leave()
+                await server.stop()
+                return fail(failure, ready)
+            }
+        }
         let logging = logging
         let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
             if logging { SessionLog.write("signal received: leaving") }
@@ -80,7 +111,7 @@ struct SessionProcess {
                 if logging { SessionLog.write("history: \(error.sentence)") }
             }
         }
-        ready(ControlReply(exitCode: 0, message: "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"))
+        ready(ControlReply(exitCode: 0, message: joined))
 
         await withDiscardingTaskGroup { group in
             group.addTask { await session.listen() }
@@ -108,7 +139,9 @@ struct SessionProcess {
 
     private static func serve(_ request: ControlRequest, from client: ControlServer.ClientID,
                               received: ContinuousClock.Instant, session: Session, server: ControlServer) async {
-        if request == .watch {
+        if !request.isAnswered {
+            _ = await session.handle(request, received: received)
+        } else if request == .watch {
             server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
             await session.addWatcher { server.send($0, to: client) }
         } else {

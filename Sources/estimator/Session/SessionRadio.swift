@@ -46,6 +46,8 @@ struct Reception: Equatable, Sendable {
     var rssi: Int?
     /// When the radio read BlueZ's signal saying so.
     var received: ContinuousClock.Instant = .now
+    /// Whether the relay heard it from the broker rather than a radio.
+    var relayed = false
 }
 
 /// How an advertisement update spent its time, from the radio's side.

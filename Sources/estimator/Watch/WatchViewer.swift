@@ -20,6 +20,8 @@ struct WatchViewer {
     private var adapter: String
     private var table: PeerTable
     private var rounds: [Channel: ChannelRound] = [:]
+    /// Peers heard only through the relay so far (false once heard over the air).
+    private var relayedOnly: [PeerID: Bool] = [:]
     private var me: Me?
     private var screen = TerminalScreen()
     private var dirty = true
@@ -116,9 +118,16 @@ struct WatchViewer {
             }
             if shows(channel) { recount(channel, time: clock.now) }
             if output != .table { fflush(nil) }
-        case let .heard(bytes, rssi):
+        case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
-            take(table.observe(PeerSighting(packet, rssi: rssi, time: clock.now)))
+            let events = table.observe(PeerSighting(packet, rssi: rssi, time: clock.now))
+            let id = PeerID(channel: packet.channel, name: packet.name)
+            if table[id] == nil {
+                relayedOnly[id] = nil
+            } else if relayedOnly[id] != false {
+                relayedOnly[id] = relayed
+            }
+            take(events)
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
@@ -149,6 +158,7 @@ struct WatchViewer {
     /// Takes the peer table's changes: each shown channel's round follows
     /// them, then they are reported with what the round lets show.
     private mutating func take(_ events: [PeerEvent]) {
+        for event in events where event.kind == .left { relayedOnly[event.id] = nil }
         let shown = events.filter { shows($0.channel) && !($0.channel == me?.channel && $0.name == me?.name) }
         guard !shown.isEmpty else { return }
         dirty = true
@@ -212,8 +222,9 @@ struct WatchViewer {
         let sections = shownChannels.map { channel in
             let tally = recount(channel, time: nil)
             let title = me.flatMap { $0.channel == channel && $0.round == tally.round ? $0.title : nil }
+            let relayed = Set(relayedOnly.filter { $0.key.channel == channel && $0.value }.map(\.key.name))
             return TableSection(channel: channel, title: title, peers: peers(in: channel), tally: tally,
-                                unshown: table.unshownCount(in: channel), now: now)
+                                unshown: table.unshownCount(in: channel), relayed: relayed, now: now)
         }
         let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)

@@ -1,0 +1,4 @@
+#ifndef ESTIMATOR_CMOSQUITTO_SHIM_H
+#define ESTIMATOR_CMOSQUITTO_SHIM_H
+#include <mosquitto.h>
+#endif

@@ -1,0 +1,202 @@
+import EstimatorKit
+import Relay
+
+/// The poker side of the relay: which packets go to which topics, and which
+/// messages from the broker become packets for the session
+/// (docs/ARCHITECTURE.md, Relay). Pure: the loop feeds it the session's
+/// lines, the broker's messages and the time, and carries out what it
+/// returns.
+///
+/// Topics: `estimator/1/ROOM/CHANNEL/ID` holds my packet (retained; the
+/// last will clears it), `…/ID/fwd/HASH` the packets of people this
+/// session hears over the air, cleared when they turn stale here.
+struct RelayBridge {
+    /// Something for the loop to do.
+    enum Action: Hashable {
+        /// Publish retained at QoS 1; an empty payload clears the topic.
+        case publish(topic: String, payload: [UInt8])
+        /// Make the last will clear `topic` from the next connection on.
+        case will(topic: String)
+        /// Connect again, so that a new will applies.
+        case reconnect
+        /// Hand the session a packet heard from the broker.
+        case relay([UInt8])
+    }
+
+    /// Longest payload taken from the broker: more than any advertisement holds.
+    static let maximumPayload = ControlRequest.maximumRelayedLength
+    /// Most topics kept from the broker; more are dropped until some clear.
+    static let maximumRemoteTopics = 1024
+    /// How often the packets from the broker are handed to the session
+    /// again: the broker sends a retained packet once, and the session's
+    /// table turns a peer stale after its stale time (6 s) unheard. A third
+    /// of it, at most 2 s.
+    var refreshInterval: Duration { min(.seconds(2), staleAfter / 3) }
+
+    let room: String
+    /// This session's id on the broker (random, per run).
+    let id: String
+    /// How long an air peer stays forwarded after it was last heard here.
+    let staleAfter: Duration
+
+    private(set) var channel: Channel
+    private(set) var mine: [UInt8]?
+    private var myName: String?
+
+    private struct Forwarded { var topic: String; var payload: [UInt8]; var lastHeard: ContinuousClock.Instant }
+    private var forwarded: [PeerID: Forwarded] = [:]
+
+    private struct Remote { var publisher: String; var isForwarded: Bool; var packet: Packet; var payload: [UInt8] }
+    private var remote: [String: Remote] = [:]
+    private var lastRefresh: ContinuousClock.Instant?
+
+    init(room: String, id: String, channel: Channel, staleAfter: Duration) {
+        self.room = room
+        self.id = id
+        self.channel = channel
+        self.staleAfter = staleAfter
+    }
+
+    var prefix: String { "estimator/1/\(room)" }
+    var myTopic: String { "\(prefix)/\(channel.rawValue)/\(id)" }
+    var subscription: String { "\(prefix)/#" }
+
+    // MARK: From the session
+
+    /// Who I am changed: publish my packet (and move topics with my channel).
+    mutating func me(channel newChannel: Channel, name: String, card: Card, round: RoundNumber?) -> [Action] {
+        var actions: [Action] = []
+        if newChannel != channel {
+            actions.append(.publish(topic: myTopic, payload: []))
+            channel = newChannel
+            actions += [.will(topic: myTopic), .reconnect]
+        }
+        myName = name
+        let packet = Array(Packet(version: round.map(Packet.Version.round) ?? .v01, channel: channel, card: card,
+                                  name: name).localName.utf8)
+        guard packet != mine || actions.contains(.reconnect) else { return actions }
+        mine = packet
+        actions.append(.publish(topic: myTopic, payload: packet))
+        return actions
+    }
+
+    /// A packet the session heard. Air peers are forwarded; packets that
+    /// came from the broker never go back to it.
+    mutating func heard(_ localName: [UInt8], relayed: Bool, now: ContinuousClock.Instant) -> [Action] {
+        guard !relayed, localName.count <= Self.maximumPayload, let packet = try? Packet(decoding: localName) else { return [] }
+        let peer = PeerID(channel: packet.channel, name: packet.name)
+        guard !(packet.channel == channel && packet.name == myName) else { return [] }
+        if packet.card == .none {
+            guard let gone = forwarded.removeValue(forKey: peer) else { return [] }
+            return [.publish(topic: gone.topic, payload: [])]
+        }
+        if var known = forwarded[peer] {
+            known.lastHeard = now
+            let changed = known.payload != localName
+            known.payload = localName
+            forwarded[peer] = known
+            return changed ? [.publish(topic: known.topic, payload: localName)] : []
+        }
+        // Someone already brings this person to the broker (another bridge,
+        // or the person's own relay): one copy is enough.
+        if remote.values.contains(where: { $0.packet.channel == packet.channel && $0.packet.name == packet.name }) {
+            return []
+        }
+        let topic = "\(prefix)/\(packet.channel.rawValue)/\(id)/fwd/\(Self.hash(packet))"
+        forwarded[peer] = Forwarded(topic: topic, payload: localName, lastHeard: now)
+        return [.publish(topic: topic, payload: localName)]
+    }
+
+    /// The session is ending: clear everything published.
+    mutating func leave() -> [Action] {
+        var actions: [Action] = [.publish(topic: myTopic, payload: [])]
+        for entry in forwarded.values { actions.append(.publish(topic: entry.topic, payload: [])) }
+        forwarded = [:]
+        mine = nil
+        return actions
+    }
+
+    // MARK: From the broker
+
+    /// The broker connection is gone: what it had is no longer known, so it
+    /// is no longer handed to the session, whose table turns those peers
+    /// stale as it would a silent radio. A new connection's subscription
+    /// brings the retained packets again.
+    mutating func disconnected() {
+        remote = [:]
+    }
+
+    /// Connected (again): everything I publish, once more (a restarted
+    /// broker may have lost it).
+    func republish() -> [Action] {
+        var actions: [Action] = []
+        if let mine { actions.append(.publish(topic: myTopic, payload: mine)) }
+        for entry in forwarded.values { actions.append(.publish(topic: entry.topic, payload: entry.payload)) }
+        return actions
+    }
+
+    /// A message from the broker. Everything about it is untrusted: the
+    /// topic's shape, the channel in it against the packet's, the packet.
+    mutating func received(_ message: BrokerMessage) -> [Action] {
+        guard let levels = Topic.levels(message.topic), levels.count == 5 || levels.count == 7,
+              levels[0] == "estimator", levels[1] == "1", levels[2] == room,
+              let topicChannel = UInt8(levels[3]), String(topicChannel) == levels[3],
+              Topic.isValidLevel(String(levels[4])), levels[4] != id
+        else { return [] }
+        let isForwarded = levels.count == 7
+        if isForwarded { guard levels[5] == "fwd", Topic.isValidLevel(String(levels[6])) else { return [] } }
+        let topic = String(decoding: message.topic, as: UTF8.self)
+        let publisher = String(levels[4])
+        if message.payload.isEmpty {
+            guard let gone = remote.removeValue(forKey: topic) else { return [] }
+            if isForwarded { return [] }
+            // A leaving person (or a session whose last will was sent):
+            // card none makes the session drop the row at once.
+            var leaving = gone.packet
+            leaving.card = .none
+            return [.relay(Array(leaving.localName.utf8))]
+        }
+        guard message.payload.count <= Self.maximumPayload,
+              let packet = try? Packet(decoding: message.payload), packet.channel.rawValue == topicChannel
+        else { return [] }
+        guard remote[topic] != nil || remote.count < Self.maximumRemoteTopics else { return [] }
+        remote[topic] = Remote(publisher: publisher, isForwarded: isForwarded, packet: packet, payload: message.payload)
+        return isPresent(remote[topic]!) ? [.relay(message.payload)] : []
+    }
+
+    /// A forwarded packet counts only while its forwarder is present: a
+    /// bridge killed with `kill -9` has its own topic cleared by its last
+    /// will, but nothing clears what it forwarded.
+    private func isPresent(_ entry: Remote) -> Bool {
+        guard entry.isForwarded else { return true }
+        return remote.values.contains { !$0.isForwarded && $0.publisher == entry.publisher }
+    }
+
+    // MARK: Time
+
+    /// Clears forwarded peers not heard for the stale time, and hands the
+    /// session the broker's packets again every `refreshInterval`.
+    mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        for (peer, entry) in forwarded where now - entry.lastHeard > staleAfter {
+            forwarded[peer] = nil
+            actions.append(.publish(topic: entry.topic, payload: []))
+        }
+        if lastRefresh.map({ now - $0 >= refreshInterval }) ?? true {
+            lastRefresh = now
+            for entry in remote.values where isPresent(entry) { actions.append(.relay(entry.payload)) }
+        }
+        return actions
+    }
+
+    /// The last topic level of a forwarded peer: FNV-1a of channel and name,
+    /// so the topic never carries the (untrusted) name itself.
+    static func hash(_ packet: Packet) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in [packet.channel.rawValue] + Array(packet.name.utf8) {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
+        return HexBytes.text((0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) })
+    }
+}

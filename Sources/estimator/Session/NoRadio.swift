@@ -1,0 +1,24 @@
+import EstimatorKit
+import Synchronization
+
+/// The radio of a session without Bluetooth (`--adapter none`): it hears
+/// nothing and sends nothing, so the session's peers all come through its
+/// relay, and its own packet goes out only through the relay.
+final class NoRadio: SessionRadio {
+    let events: AsyncStream<RadioEvent>
+    private let sink: AsyncStream<RadioEvent>.Continuation
+
+    init() { (events, sink) = AsyncStream.makeStream(of: RadioEvent.self) }
+
+    func start(localName: [UInt8]) async throws(RadioError) {}
+
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
+        RadioUpdate(scanStop: .zero, sent: .now)
+    }
+
+    func stopScanning() async {}
+
+    func stop() async { sink.finish() }
+
+    func onReception(_ take: @escaping @Sendable (Reception) -> Void) {}
+}

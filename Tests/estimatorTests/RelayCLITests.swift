@@ -1,0 +1,309 @@
+import Foundation
+import Testing
+
+/// A teammate's machine for the relay tests: its own XDG directories, so
+/// several sessions without Bluetooth (`--adapter none`) run side by side.
+final class Teammate: Sendable {
+    let root: String
+    let name: String
+
+    init(_ name: String) throws {
+        self.name = name
+        root = try TemporaryDirectory.make()
+        for sub in ["run", "config", "state"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
+        }
+    }
+
+    var configFile: String { "\(root)/config/estimator/config.json" }
+    var log: String { "\(root)/state/estimator/none.log" }
+
+    func environment(password: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
+        environment["XDG_CONFIG_HOME"] = "\(root)/config"
+        environment["XDG_STATE_HOME"] = "\(root)/state"
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["ESTIMATOR_RELAY_PASSWORD"] = password
+        return environment
+    }
+
+    @discardableResult
+    func run(_ arguments: String..., password: String? = TestBroker.password) async throws -> EstimatorProcess.Result {
+        let environment = environment(password: password)
+        return try await offPool { try EstimatorProcess.run(arguments: arguments, environment: environment) }
+    }
+
+    /// Joins `broker`'s room without Bluetooth, with the password in the environment.
+    @discardableResult
+    func join(_ broker: TestBroker, channel: Int = 3, password: String? = TestBroker.password,
+              extra: [String] = []) async throws -> EstimatorProcess.Result {
+        var arguments = ["join", "--adapter", "none", "--name", name, "--channel", String(channel),
+                         "--relay", broker.url, "--relay-user", TestBroker.user]
+        if broker.tls, !extra.contains("--relay-ca") { arguments += ["--relay-ca", broker.caFile] }
+        let environment = environment(password: password)
+        let all = arguments + extra
+        return try await offPool { try EstimatorProcess.run(arguments: all, environment: environment) }
+    }
+
+    /// `estimator watch` on my session, its output as lines.
+    func watch(_ arguments: String...) throws -> (RunningEstimator, LineStream) {
+        let process = Process()
+        process.executableURL = EstimatorProcess.executable
+        process.arguments = ["watch", "--adapter", "none"] + arguments
+        process.environment = environment(password: nil)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (RunningEstimator(process: process, out: out, err: err), LineStream(out))
+    }
+
+    /// The session's pid and its children's (the relay), from /proc.
+    func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_t, relay: pid_t) {
+        let digits = joined.stdout.split(separator: "pid ").last?.prefix { $0.isNumber } ?? ""
+        let session = try #require(pid_t(digits))
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/task")
+        let children = tasks.compactMap { try? String(contentsOfFile: "/proc/\(session)/task/\($0)/children", encoding: .utf8) }
+            .flatMap { $0.split(separator: " ") }.compactMap { pid_t($0) }
+        return (session, try #require(children.first))
+    }
+
+    deinit {
+        let environment = environment(password: nil)
+        let root = root
+        DispatchQueue.global().async {
+            _ = try? EstimatorProcess.run(arguments: ["leave", "--adapter", "none"], environment: environment)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+    }
+}
+
+/// The payload `estimator` publishes for a packet, as mosquitto_sub's %x shows it.
+private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02x", $0) }.joined() }
+
+/// Sessions meeting through a real mosquitto (issue 18): publishing,
+/// retained state, the last will, leaving, reconnecting, refusals and
+/// hostile messages, each through the built `estimator` and `estimator-relay`.
+@Suite struct RelayCLITests {
+    @Test func joinPublishesRetainedOverTLSAndLeaveClears() async throws {
+        let broker = try TestBroker.start(tls: true)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let ann = try Teammate("Ann"), bob = try Teammate("Bob")
+
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout.contains("relay connected to \(broker.url)"), "\(joined.stdout)")
+        let first = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        let annTopic = String(first.split(separator: " ")[0])
+        #expect(annTopic.hasPrefix("estimator/1/room/3/"))
+        let config = try String(contentsOfFile: ann.configFile, encoding: .utf8)
+        #expect(config.contains(#""relay":"mqtts://127.0.0.1:"#) && config.contains(#""relayUser":"ann""#))
+        #expect(!config.contains(TestBroker.password), "no password in config.json")
+
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.status == 0, "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("✔ relay broker: none: \(broker.url) connected"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("system bus"), "no Bluetooth checks for --adapter none")
+
+        try await ann.run("pick", "8", "--adapter", "none")
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("010308Ann"))] 0" }
+
+        // Bob joins after: the broker hands him Ann's retained packet.
+        #expect(try await bob.join(broker).status == 0)
+        let (watch, lines) = try bob.watch("--json", "--open")
+        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#) }
+        let status = try await bob.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("1 person heard in channel 3"), "\(status.stdout)")
+        #expect(status.stdout.contains("relay: \(broker.url) connected"), "\(status.stdout)")
+
+        // A pick travels session → relay → broker → relay → session.
+        let start = ContinuousClock.now
+        try await ann.run("pick", "5", "--adapter", "none")
+        try await lines.next { $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"05""#) }
+        print("FIGURE relay pick -> visible at a remote watch: \(start.duration(to: .now))")
+
+        // Rounds Bob starts reach Ann through the broker. The first one she
+        // adopts (keeping her card only if she has been listening under 4 s);
+        // the next one clears it (round 2: version 22, card FC).
+        #expect(try await bob.run("round", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("210305Ann"))] 0" || $0 == "\(annTopic) [\(hex("2103FCAnn"))] 0" }
+        #expect(try await bob.run("round", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("2203FCAnn"))] 0" }
+
+        // Leaving clears Ann's topic, and Bob drops her at once.
+        #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0 == "\(annTopic) [] 0" }
+        try await lines.next { $0.contains(#""event":"left""#) && $0.contains(#""name":"Ann""#) }
+        #expect(try await bob.run("leave", "--adapter", "none").status == 0)
+        _ = try await offPool { watch.finish() }
+    }
+
+    @Test func lastWillClearsTheTopicWhenTheRelayIsKilled() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let ann = try Teammate("Ann")
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stderr.contains("plain MQTT"), "mqtt:// is warned about")
+        let line = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        let topic = String(line.split(separator: " ")[0])
+        let (session, relay) = try ann.sessionAndRelay(joined)
+        kill(relay, SIGKILL)
+        kill(session, SIGKILL)
+        try await sub.lines.next { $0 == "\(topic) [] 0" }
+    }
+
+    @Test func reconnectsAndRepublishesAfterTheBrokerRestarts() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let ann = try Teammate("Ann")
+        #expect(try await ann.join(broker).status == 0)
+        let sub = try broker.subscribe()
+        try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        sub.stop()
+        // The broker keeps nothing across the restart: what a new subscriber
+        // sees, the relay published again after reconnecting.
+        try broker.restart()
+        let again = try broker.subscribe()
+        defer { again.stop() }
+        let old = try await again.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        let status = try await ann.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("/room connected"), "\(status.stdout)")
+        let log = try String(contentsOfFile: ann.log, encoding: .utf8)
+        #expect(log.contains("reconnecting"), "the log tells of the loss")
+
+        // Switching channel moves the topic: the old one is cleared, the
+        // new one holds the packet (and the last will, after a reconnect).
+        let switched = try await ann.run("join", "--adapter", "none", "--channel", "4")
+        #expect(switched.status == 0, "\(switched.stderr)")
+        let oldTopic = String(old.split(separator: " ")[0])
+        try await again.lines.next { $0 == "\(oldTopic) [] 0" }
+        let newTopic = oldTopic.replacingOccurrences(of: "/room/3/", with: "/room/4/")
+        try await again.lines.next { $0 == "\(newTopic) [\(hex("0104FCAnn"))] 0" }
+    }
+
+    @Test func aBrokerNotReachableYetIsRetriedInTheBackground() async throws {
+        let ann = try Teammate("Ann")
+        // A port nobody listens on: the first port of a broker that was
+        // started and stopped.
+        let broker = try TestBroker.start(tls: false)
+        broker.stop()
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout.contains("not reachable yet"), "\(joined.stdout)")
+        let status = try await ann.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("reconnecting"), "\(status.stdout)")
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.status == 69 && doctor.stdout.contains("✘ relay broker"), "\(doctor.stdout)")
+        #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+    }
+
+    @Test func badCredentialsAreOneSentenceAndExit77() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let ann = try Teammate("Ann")
+        // URLs are checked before anything runs, or by the relay (the room).
+        for url in ["https://b.example/room", "mqtt://127.0.0.1:\(broker.port)/a/b", "mqtt://127.0.0.1:0/room"] {
+            let wrong = try await ann.run("join", "--adapter", "none", "--name", "Ann", "--relay", url)
+            #expect(wrong.status == 64, "\(url): \(wrong.stderr)")
+            #expect(wrong.stderr.split(separator: "\n").filter { !$0.hasPrefix("Warning:") }.count == 1, "\(wrong.stderr)")
+        }
+        let refused = try await ann.join(broker, password: "wrong")
+        #expect(refused.status == 77)
+        #expect(refused.stderr.split(separator: "\n").filter { !$0.hasPrefix("Warning:") }.count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ann.configFile), "nothing remembered")
+        #expect(try await ann.run("status", "--adapter", "none").status == 69, "no session left running")
+
+        // A password file others can read is refused too; mode 0600 works.
+        let file = "\(ann.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let open = try await ann.join(broker, password: nil, extra: ["--relay-password-file", file])
+        #expect(open.status == 77 && open.stderr.contains("0600"), "\(open.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let fine = try await ann.join(broker, password: nil, extra: ["--relay-password-file", file])
+        #expect(fine.status == 0, "\(fine.stderr)")
+        #expect(!(try String(contentsOfFile: ann.configFile, encoding: .utf8)).contains(TestBroker.password))
+    }
+
+    @Test func anUntrustedCertificateIsRefusedWithExit77() async throws {
+        let broker = try TestBroker.start(tls: true)
+        let ann = try Teammate("Ann")
+        let other = try await ann.join(broker, extra: ["--relay-ca", broker.otherCAFile])
+        #expect(other.status == 77, "\(other.stderr)")
+        #expect(other.stderr.contains("certificate"), "\(other.stderr)")
+        // Without --relay-ca the system's CAs are used, which do not know the test CA.
+        let system = try await ann.run("join", "--adapter", "none", "--name", "Ann", "--relay", broker.url,
+                                       "--relay-user", TestBroker.user)
+        #expect(system.status == 77, "\(system.stderr)")
+        #expect(try await ann.run("status", "--adapter", "none").status == 69)
+    }
+
+    @Test func hostileMessagesNeverCrashOrReachTheTerminal() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let bob = try Teammate("Bob")
+        #expect(try await bob.join(broker).status == 0)
+        let (watch, lines) = try bob.watch()
+        let esc: UInt8 = 0x1B
+        let room = "estimator/1/room"
+        try broker.publish("\(room)/3/evil", Array("010305".utf8) + [esc] + Array("[2JEvil".utf8))
+        try broker.publish("\(room)/3/osc", Array("010305".utf8) + [esc] + Array("]52;c;aGk=".utf8) + [0x07])
+        try broker.publish("\(room)/3/c1", Array("010305".utf8) + [0xC2, 0x9B] + Array("31mRed".utf8))
+        try broker.publish("\(room)/3/utf8", Array("010305".utf8) + [0xFF, 0xFE, 0x41])
+        try broker.publish("\(room)/3/big", Array("010305".utf8) + Array(repeating: 0x41, count: 5000))
+        try broker.publish("\(room)/3/text", Array("hello, world".utf8))
+        try broker.publish("\(room)/4/wrongchannel", Array("010305Wrong".utf8))
+        try broker.publish("\(room)/999/x", Array("010305Nine".utf8))
+        try broker.publish("\(room)/3/a/b/c", Array("010305Deep".utf8))
+        try broker.publish("\(room)/3/" + String(repeating: "x", count: 300), Array("010305Long".utf8))
+        try broker.publish("\(room)/3/zed", Array("010305Zed".utf8))
+        try await lines.next { $0.contains("Zed") }
+        let status = try await bob.run("status", "--adapter", "none")
+        #expect(status.status == 0, "the session is alive")
+        #expect(try await bob.run("leave", "--adapter", "none").status == 0)
+        let (out, _) = try await offPool { watch.finish() }
+        let bytes = Array(out.utf8) + lines.seen.flatMap { $0 }
+        #expect(!bytes.contains(esc) && !bytes.contains(0x07), "no escape or bell reaches the terminal")
+        #expect(!out.contains("\u{9B}"), "no C1 control")
+        let shown = lines.seen.map { String(decoding: $0, as: UTF8.self) }
+        #expect(shown.contains { $0.contains("Evil") }, "a hostile name is shown, made safe")
+        for dropped in ["Wrong", "Nine", "Deep", "Long", "AAAA"] {
+            #expect(!shown.contains { $0.contains(dropped) }, "\(dropped) was dropped")
+        }
+    }
+
+    @Test func airPeersAreForwardedAndExpireWhenNoLongerHeard() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        // Carol's session has Bluetooth (the fake bluetoothd) and the relay.
+        let sandbox = try await SessionSandbox.start()
+        let file = "\(sandbox.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "2",
+                                           "--relay", broker.url, "--relay-user", TestBroker.user,
+                                           "--relay-password-file", file)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let dave = try Teammate("Dave")
+        #expect(try await dave.join(broker).status == 0)
+        let (watch, lines) = try dave.watch("--json", "--open")
+
+        // An app user Carol hears over the air reaches Dave through the broker.
+        try sandbox.system.fake.deviceFound("00:AD:00:00:00:01", on: "hci0", name: "010305Phone", rssi: -40,
+                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        let topic = String(forwarded.split(separator: " ")[0])
+        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Phone""#) && $0.contains(#""cardRaw":"05""#) }
+        let seen = try await sandbox.run("watch", "--once", "--adapter", "hci0")
+        #expect(seen.stdout.contains("Dave"), "Carol sees Dave through the relay: \(seen.stdout)")
+
+        // Carol stops hearing it: the forwarded packet is cleared after her stale time.
+        try await sub.lines.next { $0 == "\(topic) [] 0" }
+        #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
+        #expect(try await dave.run("leave", "--adapter", "none").status == 0)
+        _ = try await offPool { watch.finish() }
+    }
+}

@@ -1,0 +1,46 @@
+import EstimatorKit
+import Testing
+
+@testable import estimator
+
+/// Packets from the relay in the session core: the same table as the air,
+/// marked as relayed, and the relay's state in `status`.
+@Suite struct SessionRelayTests {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    @Test func relayedPacketsJoinTheTableAndAreMarkedUntilHeardOverTheAir() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
+                              radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        #expect(ControlRequest.relayed(localName: []).isAnswered == false)
+        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(localName: Array("010108Both".utf8)))
+        _ = await session.handle(.relayed(localName: Array("not a packet".utf8)))
+        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both", "Remy"])
+        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Both", "Remy"])
+        radio.hear(localName: Array("010108Both".utf8), rssi: -50)
+        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Remy"], "heard over the air too")
+        // A cleared topic arrives as card none: the person leaves at once.
+        _ = await session.handle(.relayed(localName: Array("0101FFRemy".utf8)))
+        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both"])
+        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == [])
+
+        #expect(await session.status.relay == nil)
+        _ = await session.handle(.relay(state: "mqtts://b:8883/r connected"))
+        #expect(await session.status.relay == "mqtts://b:8883/r connected")
+    }
+
+    @Test func relayRequestsParseAndRoundTrip() throws {
+        let request = ControlRequest.relayed(localName: [0x30, 0x31, 0xFF])
+        #expect(request.serialized == #"{"request":"relayed","localName":"3031FF"}"#)
+        #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
+        #expect(throws: ControlRequestError.self) {
+            try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"\#(String(repeating: "41", count: 33))"}"#.utf8))
+        }
+        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"0G"}"#.utf8)) }
+        let line = ControlWatchLine.heard(localName: [0x41], rssi: nil, relayed: true)
+        #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
+        #expect(ControlWatchLine.heard(localName: [0x41], rssi: -5).serialized == #"{"heard":{"localName":"41","rssi":-5}}"#)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+
+/// A real mosquitto on a free loopback port, for the relay tests: with
+/// password authentication and, when asked, TLS with a CA made for the test.
+final class TestBroker: @unchecked Sendable {
+    let directory: String
+    private(set) var port: Int
+    let tls: Bool
+    /// The user the broker knows, and the password file holding only the password.
+    static let user = "ann"
+    static let password = "s3cret pass"
+    private var process: Process?
+    private var log: LineStream?
+
+    /// Starts mosquitto and returns once it listens (its log says so). A
+    /// free port can be taken by another test's connection before mosquitto
+    /// binds it: then another port.
+    static func start(tls: Bool) throws -> TestBroker {
+        let broker = try TestBroker(tls: tls)
+        for _ in 0..<5 {
+            if try broker.launch() { return broker }
+            broker.port = try freePort()
+        }
+        throw LineStream.Timeout(seen: ["no free port for mosquitto after 5 tries"])
+    }
+
+    private init(tls: Bool) throws {
+        directory = try TemporaryDirectory.make()
+        self.tls = tls
+        port = try Self.freePort()
+        try run("/usr/bin/mosquitto_passwd", "-b", "-c", "\(directory)/passwd", Self.user, Self.password)
+        var config = """
+            allow_anonymous false
+            password_file \(directory)/passwd
+            persistence false
+            log_dest stderr
+            log_type all
+
+            """
+        // Run as root, mosquitto would switch to its own user, which cannot
+        // read the test's private directory.
+        if getuid() == 0 { config += "user root\n" }
+        if tls {
+            try TestCA.make(in: directory, name: "ca", server: true)
+            try TestCA.make(in: directory, name: "other", server: false)
+            config += "cafile \(directory)/ca.crt\ncertfile \(directory)/server.crt\nkeyfile \(directory)/server.key\n"
+        }
+        try config.write(toFile: "\(directory)/common.conf", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(directory)/passwd")
+    }
+
+    var url: String { "\(tls ? "mqtts" : "mqtt")://127.0.0.1:\(port)/room" }
+    var caFile: String { "\(directory)/ca.crt" }
+    var otherCAFile: String { "\(directory)/other.crt" }
+
+    /// Starts mosquitto on `port`; false when the port was taken meanwhile.
+    private func launch() throws -> Bool {
+        let common = try String(contentsOfFile: "\(directory)/common.conf", encoding: .utf8)
+        try "listener \(port) 127.0.0.1\n\(common)".write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", "\(directory)/mosquitto.conf"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = LineStream(err)
+        // Printed once every listener is open; a failed bind ends it instead.
+        let line = try log.waitFor { $0.contains(" running") || $0.contains("Error: Address already in use") }
+        guard line.contains(" running") else {
+            process.waitUntilExit()
+            return false
+        }
+        self.process = process
+        self.log = log
+        return true
+    }
+
+    /// Kills the broker (it forgets everything: no persistence) and waits for it.
+    /// SIGKILL, because a child of the test process may inherit SIGTERM blocked.
+    func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Starts it again on the same port.
+    func restart() throws {
+        stop()
+        try #require(try launch(), "port \(port) taken while the broker was down")
+    }
+
+    /// A `mosquitto_sub` on everything under the room, subscribed when it
+    /// returns; one line a message: `TOPIC [HEX PAYLOAD] RETAINED` (and its
+    /// debug lines).
+    func subscribe() throws -> Subscriber {
+        let process = Process()
+        // Line-buffered: its debug lines are not flushed by themselves.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
+            + ["-d", "-t", "estimator/1/room/#", "-F", "%t [%x] %r"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let subscriber = Subscriber(process: process, lines: LineStream(out))
+        // With -d it reports the broker's SUBACK: from then on it hears everything.
+        do { try subscriber.lines.waitFor { $0.contains("received SUBACK") } } catch {
+            subscriber.stop()
+            throw error
+        }
+        return subscriber
+    }
+
+    /// Publishes `payload` (any bytes) retained on `topic`.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
+        let file = "\(directory)/payload-\(UUID().uuidString)"
+        try Data(payload).write(to: URL(fileURLWithPath: file))
+        try run("/usr/bin/mosquitto_pub", arguments: clientArguments + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))
+    }
+
+    private var clientArguments: [String] {
+        ["-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password] + (tls ? ["--cafile", caFile] : [])
+    }
+
+    private func run(_ path: String, _ arguments: String...) throws { try run(path, arguments: arguments) }
+
+    private func run(_ path: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(path) \(arguments)")
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A running `mosquitto_sub`.
+struct Subscriber: @unchecked Sendable {
+    let process: Process
+    let lines: LineStream
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// A test CA made with openssl: `NAME.crt`, and with `server`, a server
+/// certificate for 127.0.0.1 signed by it.
+enum TestCA {
+    static func make(in directory: String, name: String, server: Bool) throws {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(["req", "-x509"] + ec + ["-keyout", "\(directory)/\(name).key", "-out", "\(directory)/\(name).crt",
+                     "-subj", "/CN=estimator test \(name)", "-days", "2"])
+        guard server else { return }
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(directory)/san.ext", atomically: true, encoding: .utf8)
+        try openssl(["req"] + ec + ["-keyout", "\(directory)/server.key", "-out", "\(directory)/server.csr", "-subj", "/CN=127.0.0.1"])
+        try openssl(["x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/\(name).crt",
+                     "-CAkey", "\(directory)/\(name).key", "-CAcreateserial", "-out", "\(directory)/server.crt",
+                     "-days", "2", "-extfile", "\(directory)/san.ext"])
+    }
+
+    private static func openssl(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl \(arguments)")
+    }
+}
+
+/// The lines a child writes to a pipe, read as they come, with a limit on
+/// every wait so a missing line fails the test instead of hanging it.
+final class LineStream: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Every line read so far (raw bytes, without newlines).
+    private(set) var seen: [[UInt8]] = []
+    private var ended = false
+    /// Lines before this one were matched or passed over by earlier waits.
+    private var consumed = 0
+
+    init(_ pipe: Pipe) { fd = pipe.fileHandleForReading.fileDescriptor }
+
+    struct Timeout: Error, CustomStringConvertible {
+        let seen: [String]
+        var description: String { "no such line within the limit; saw:\n" + seen.joined(separator: "\n") }
+    }
+
+    /// Reads until a line after the last one matched satisfies `predicate`
+    /// (returned), or `limit` passes.
+    @discardableResult
+    func waitFor(within limit: Duration = .seconds(20), _ predicate: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            while consumed < seen.count {
+                let line = String(decoding: seen[consumed], as: UTF8.self)
+                consumed += 1
+                if predicate(line) { return line }
+            }
+            let left = deadline - .now
+            guard left > .zero, !ended else { throw Timeout(seen: seen.map { String(decoding: $0, as: UTF8.self) }) }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            guard poll(&entry, 1, max(ms, 1)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { ended = true; continue }
+            buffer += chunk[..<n]
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                seen.append(Array(buffer[..<newline]))
+                buffer.removeSubrange(...newline)
+            }
+        }
+    }
+
+    /// Waits for a line, off Swift's cooperative pool.
+    @discardableResult
+    func next(within limit: Duration = .seconds(20), _ predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
+        try await offPool { try self.waitFor(within: limit, predicate) }
+    }
+}
