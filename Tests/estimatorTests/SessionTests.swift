@@ -126,9 +126,9 @@ import Testing
     /// (the tick, if running, wakes into the ended session and stops).
     private func passLeaveBroadcast(sleeping: Int = 1) async {
         await clock.waitForSleepers(sleeping)
-        clock.advance(by: Session.leaveBroadcast / 2)
+        clock.advance(by: RadioSchedule.standard.leaveBroadcast / 2)
         await clock.waitForSleepers()
-        clock.advance(by: Session.leaveBroadcast / 2)
+        clock.advance(by: RadioSchedule.standard.leaveBroadcast / 2)
     }
 
     @Test func leaveBroadcastsNoneForASecondThenStops() async throws {
@@ -183,7 +183,7 @@ import Testing
         #expect(await session.table.peers.first?.isStale == false)
         for _ in 0..<13 {
             await clock.waitForSleepers()
-            clock.advance(by: Session.tickInterval)
+            clock.advance(by: RadioSchedule.standard.tick)
         }
         await clock.waitForSleepers()
         let alice = try #require(await session.table.peers.first)
@@ -243,7 +243,7 @@ import Testing
         await watched.wait(count: 4)
         #expect(await session.status.radio == RadioError.failed("Failed to register advertisement").description)
         await clock.waitForSleepers()  // the retry's
-        clock.advance(by: Session.restartRetry)
+        clock.advance(by: RadioSchedule.standard.restartRetry)
         await watched.wait(count: 5)
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)
