@@ -70,13 +70,21 @@ import Testing
         #expect(ScanSchedule(restartEvery: every).nextInterval() == every)
     }
 
-    @Test func aDueRestartHoldsAfterASightingUpToItsLimit() {
-        let schedule = ScanSchedule(restartEvery: .seconds(1), hold: .milliseconds(250), holdLimit: .milliseconds(400))
+    @Test func aDueRestartHoldsAfterASightingWithABackoffUpToItsLimit() {
+        let schedule = ScanSchedule(
+            restartEvery: .seconds(1), hold: .milliseconds(250), backoff: .milliseconds(100), holdLimit: .milliseconds(400))
+        let none: (ClosedRange<Int64>) -> Int64 = { $0.lowerBound }, most: (ClosedRange<Int64>) -> Int64 = { $0.upperBound }
         #expect(schedule.holdRemaining(sinceSighting: nil, waited: .zero) == .zero)
         #expect(schedule.holdRemaining(sinceSighting: .milliseconds(250), waited: .zero) == .zero)
-        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero) == .milliseconds(150))
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero, random: none) == .milliseconds(150))
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero, random: most) == .milliseconds(250))
+        // Drawn: within the bounds, and not one value for every radio.
+        let draws = (0..<100).map { _ in schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero) }
+        #expect(draws.allSatisfy { $0 >= .milliseconds(150) && $0 <= .milliseconds(250) })
+        #expect(Set(draws).count > 1)
         // A room that is never quiet: the wait ends at the limit.
-        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(300)) == .milliseconds(100))
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(300), random: most)
+                == .milliseconds(100))
         #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(400)) == .zero)
     }
 
