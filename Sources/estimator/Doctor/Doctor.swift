@@ -3,7 +3,8 @@ import BlueZ
 /// The checks behind `estimator doctor`, link by link along the chain
 /// estimator needs: system bus → bluetoothd → D-Bus policy → adapters → the
 /// chosen adapter powered → rfkill → the kernel's controller → advertising
-/// slots. A broken link skips the checks that need it.
+/// slots → the radio schedule a session would run. A broken link skips the
+/// checks that need it.
 struct Doctor {
     /// The adapter asked for (`--adapter`, else the one `join` remembered);
     /// nil: the first powered one.
@@ -26,6 +27,7 @@ struct Doctor {
         checks.append(rfkillCheck())
         checks.append(kernelCheck(chosen))
         checks.append(slotsCheck(chosen))
+        checks.append(scheduleCheck(chosen))
         return checks
     }
 
@@ -136,5 +138,29 @@ struct Doctor {
                          fix: "stop other advertisers (`bluetoothctl advertise off`)")
         }
         return .pass("advertising slots", "\(capacity.free) of \(capacity.supported) free")
+    }
+
+    /// The schedule a session would run on the chosen adapter
+    /// (`RadioSchedule`, with `ESTIMATOR_SCHEDULE`), and why it pauses
+    /// scanning for every announcement.
+    private func scheduleCheck(_ chosen: Adapter?) -> DoctorCheck {
+        let name = "radio schedule"
+        guard let chosen, let capacity = chosen.advertising else { return .skip(name, needs: "an adapter that advertises") }
+        let schedule: RadioSchedule
+        do { schedule = try RadioSchedule.fromEnvironment() } catch {
+            return .fail(name, error.sentence, fix: "correct or unset \(RadioSchedule.variable)")
+        }
+        let cadence = "restarts every \(Self.ms(schedule.restartEvery)) ± \(Self.ms(schedule.jitter)), "
+            + "scanning paused for each announcement"
+            + (Environment.value(RadioSchedule.variable) == nil ? "" : " (\(RadioSchedule.variable) is set)")
+        let why = capacity.extended
+            ? "\(chosen.name) has extended advertising, which would not need the pause; the session does not use it yet"
+            : "\(chosen.name) advertises with legacy commands and refuses a new random address while it scans"
+        return .pass(name, "strict: \(cadence); \(why)")
+    }
+
+    private static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }
