@@ -71,15 +71,25 @@ public struct AdvertisingCapacity: Sendable, Hashable {
     public let active: Int
     /// How many more can be registered.
     public var free: Int { max(0, supported - active) }
+    /// Whether the controller has extended advertising: BlueZ lists
+    /// `HardwareOffload` in `SupportedFeatures` when the kernel drives it
+    /// with the extended commands, where each advertising set has its own
+    /// random address, set without stopping a scan. Without it (legacy
+    /// advertising) the controller refuses a new random address while it
+    /// scans, so every change needs scanning paused.
+    public let extended: Bool
 
-    public init(supported: Int, active: Int) {
+    public init(supported: Int, active: Int, extended: Bool = false) {
         self.supported = supported
         self.active = active
+        self.extended = extended
     }
 
     init(_ properties: [String: Value]) {
+        let features = properties["SupportedFeatures"]?.elements ?? []
         self.init(
             supported: Int(properties["SupportedInstances"]?.integer ?? 0),
-            active: Int(properties["ActiveInstances"]?.integer ?? 0))
+            active: Int(properties["ActiveInstances"]?.integer ?? 0),
+            extended: features.contains { $0.string == "HardwareOffload" })
     }
 }

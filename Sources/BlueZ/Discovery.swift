@@ -8,18 +8,11 @@ extension Adapter {
     /// Sets BlueZ's discovery filter `{Transport: le, DuplicateData: true, UUIDs}`,
     /// starts discovering, reports the devices BlueZ already hears, then every
     /// reception. Controllers (and the emulator) report an advertiser about once
-    /// per scan start, so with `restartEvery` the scan is stopped and started
-    /// again at that cadence, and advertisers still on the air are reported anew.
+    /// per scan start, so with a `schedule` the scan is stopped and started
+    /// again at its cadence, and advertisers still on the air are reported anew
+    /// (see `ScanSchedule` for each step). `clock` times every step.
     ///
     /// Throws `.notPowered` if the adapter is off, `.adapterNotFound` if it is gone.
-    ///
-    /// `quiet` keeps scanning off that long at each restart: Linux pauses a
-    /// legacy controller's advertising while it scans actively, so an adapter
-    /// that also advertises is only on the air (and heard) while it does not scan.
-    ///
-    /// `jitter` varies each interval by up to that much either way, so two
-    /// scanners that restart at the same moment (one bluetoothd brought them
-    /// back together) do not keep their quiet gaps in step for ever.
     ///
     /// `whileStopped` runs at each restart as soon as scanning is off, for work
     /// the controller refuses while it scans (re-announcing an advertisement).
@@ -29,11 +22,12 @@ extension Adapter {
     /// connection's reading thread as BlueZ's signal is read: a consumer that
     /// keeps a table wakes nothing else per reception. It must return quickly.
     public func discover(
-        serviceUUIDs: [String], restartEvery: Duration? = nil, jitter: Duration = .zero, quiet: Duration = .zero,
+        serviceUUIDs: [String], schedule: ScanSchedule? = nil, clock: any RadioClock = ContinuousRadioClock(),
         whileStopped: (@Sendable () async -> Void)? = nil, onSighting: (@Sendable (Sighting) -> Void)? = nil
     ) async throws -> Discovery {
         let manager = ObjectManager(bus: bus)
-        let discovery = Discovery(adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), onSighting: onSighting)
+        let discovery = Discovery(
+            adapter: self, wanted: Set(serviceUUIDs.map { $0.lowercased() }), clock: clock, onSighting: onSighting)
         // Subscribe before anything starts, so no reception is missed.
         // Weakly: the connection holds the handler, and a dropped discovery must still end.
         let changes = try await manager.handleSignals(
@@ -54,8 +48,7 @@ extension Adapter {
             await discovery.stop()
             throw error
         }
-        discovery.run(changes: changes, owners: owners, objects: objects,
-                      restartEvery: restartEvery, jitter: jitter, quiet: quiet, whileStopped: whileStopped)
+        discovery.run(changes: changes, owners: owners, objects: objects, schedule: schedule, whileStopped: whileStopped)
         return discovery
     }
 
@@ -85,18 +78,29 @@ public final class Discovery: AsyncSequence, Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let stopped = Atomic<Bool>(false)
     private let scanLock = ScanLock()
-    private let deliver: @Sendable (Sighting) -> Void
+    private let clock: any RadioClock
+    /// When the last sighting was delivered (`clock.elapsed`), for the hold
+    /// before a restart (see `ScanSchedule`).
+    private let lastSighting = Mutex<Duration?>(nil)
+    private let consumer: @Sendable (Sighting) -> Void
     /// The adapter's devices as last heard, kept on the bus's reading thread.
     /// Nil until the snapshot is in; signals read before it wait in `early`.
     private let cache = Mutex<(devices: [ObjectPath: DeviceRecord]?, early: [Message])>((nil, []))
     private let changes = Mutex<SignalHandler?>(nil)
 
-    init(adapter: Adapter, wanted: Set<String>, onSighting: (@Sendable (Sighting) -> Void)?) {
+    init(adapter: Adapter, wanted: Set<String>, clock: any RadioClock, onSighting: (@Sendable (Sighting) -> Void)?) {
         self.adapter = adapter
         self.wanted = wanted
+        self.clock = clock
         let (stream, continuation) = AsyncThrowingStream<DiscoveryEvent, any Error>.makeStream()
         (self.stream, self.continuation) = (stream, continuation)
-        deliver = onSighting ?? { continuation.yield(.sighting($0)) }
+        consumer = onSighting ?? { continuation.yield(.sighting($0)) }
+    }
+
+    /// Hands a sighting on, noting when (for the hold before a restart).
+    private func deliver(_ sighting: Sighting) {
+        lastSighting.withLock { $0 = clock.elapsed }
+        consumer(sighting)
     }
 
     deinit {
@@ -147,7 +151,7 @@ public final class Discovery: AsyncSequence, Sendable {
                 let result: Result
                 do {
                     result = try await body()
-                    try await Task.sleep(for: settle)
+                    try await clock.sleep(for: settle)
                 } catch {
                     try? await adapter.call("StartDiscovery")
                     throw error
@@ -160,7 +164,7 @@ public final class Discovery: AsyncSequence, Sendable {
 
     func run<Owners: AsyncSequence & Sendable>(
         changes handler: SignalHandler, owners: Owners, objects: [ObjectPath: InterfaceProperties],
-        restartEvery: Duration?, jitter: Duration, quiet: Duration, whileStopped: (@Sendable () async -> Void)?
+        schedule: ScanSchedule?, whileStopped: (@Sendable () async -> Void)?
     ) where Owners.Element == String? {
         let continuation = self.continuation
         let adapter = self.adapter
@@ -193,36 +197,41 @@ public final class Discovery: AsyncSequence, Sendable {
             continuation.finish(throwing: BlueZError(.bluetoothdAbsent, message: "bluetoothd left the bus"))
         }
         var started = [watcher]
-        if let restartEvery {
-            let scanLock = self.scanLock
-            started.append(Task {
-                while !Task.isCancelled {
-                    do {
-                        try await Task.sleep(for: Self.interval(restartEvery, jitter: jitter))
-                        try await scanLock.run {
-                            try await adapter.call("StopDiscovery")
-                            await whileStopped?()
-                            if quiet > .zero { try await Task.sleep(for: quiet) }
-                            try await adapter.call("StartDiscovery")
-                        }
-                        continuation.yield(.restarted(.now))
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        continuation.finish(throwing: error)
-                        return
-                    }
-                }
-            })
+        if let schedule {
+            started.append(Task { await restart(on: schedule, whileStopped: whileStopped) })
         }
         tasks.withLock { $0 = started }
     }
 
-    /// `every` moved by a random amount of at most `jitter` either way.
-    static func interval(_ every: Duration, jitter: Duration) -> Duration {
-        let spread = Int64(jitter / .microseconds(1))
-        guard spread > 0 else { return every }
-        return every + .microseconds(Int64.random(in: -spread...spread))
+    /// Restarts the scan on `schedule` until cancelled or a call fails (which
+    /// ends the sequence): when due, waits for the hold (see `ScanSchedule`),
+    /// then stops scanning, runs `whileStopped`, settles and scans again.
+    private func restart(on schedule: ScanSchedule, whileStopped: (@Sendable () async -> Void)?) async {
+        let (adapter, clock, scanLock) = (self.adapter, self.clock, self.scanLock)
+        while !Task.isCancelled {
+            do {
+                try await clock.sleep(for: schedule.nextInterval())
+                let due = clock.elapsed
+                while true {
+                    let since = lastSighting.withLock { $0 }.map { clock.elapsed - $0 }
+                    let wait = schedule.holdRemaining(sinceSighting: since, waited: clock.elapsed - due)
+                    guard wait > .zero else { break }
+                    try await clock.sleep(for: wait)
+                }
+                try await scanLock.run {
+                    try await adapter.call("StopDiscovery")
+                    await whileStopped?()
+                    if schedule.settle > .zero { try await clock.sleep(for: schedule.settle) }
+                    try await adapter.call("StartDiscovery")
+                }
+                continuation.yield(.restarted(.now))
+            } catch is CancellationError {
+                return
+            } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+        }
     }
 
     /// Takes one of org.bluez's signals, on the bus's reading thread.

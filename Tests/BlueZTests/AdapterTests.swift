@@ -83,4 +83,14 @@ import Testing
         #expect(try await presence.next() == .present(owner: again.connection.uniqueName!))
         #expect(try await bluez.adapters().map(\.name) == ["hci0"])
     }
+
+    @Test func extendedAdvertisingIsReadFromSupportedFeatures() {
+        let legacy = AdvertisingCapacity(["SupportedInstances": .byte(5), "ActiveInstances": .byte(1),
+                                          "SupportedFeatures": .array(element: .string, [.string("CanSetTxPower")])])
+        #expect(legacy == AdvertisingCapacity(supported: 5, active: 1, extended: false))
+        let extended = AdvertisingCapacity(["SupportedInstances": .byte(5), "ActiveInstances": .byte(0),
+                                            "SupportedFeatures": .variant(.array(element: .string, [.string("HardwareOffload")]))])
+        #expect(extended.extended)
+        #expect(!AdvertisingCapacity(["SupportedInstances": .byte(5)]).extended)
+    }
 }

@@ -62,26 +62,83 @@ import Testing
 
     @Test func jitterSpreadsTheRestartIntervalWithinItsBounds() {
         let every = Duration.seconds(2), jitter = Duration.milliseconds(400)
-        let intervals = (0..<200).map { _ in Discovery.interval(every, jitter: jitter) }
+        let schedule = ScanSchedule(restartEvery: every, jitter: jitter)
+        let intervals = (0..<200).map { _ in schedule.nextInterval() }
         #expect(intervals.allSatisfy { $0 >= every - jitter && $0 <= every + jitter })
         // 200 draws over 800,001 microseconds: all in one half is a broken spread.
         #expect(intervals.contains { $0 < every } && intervals.contains { $0 > every })
-        #expect(Discovery.interval(every, jitter: .zero) == every)
+        #expect(ScanSchedule(restartEvery: every).nextInterval() == every)
     }
 
-    @Test func restartsAtTheCadenceAsked() async throws {
+    @Test func aDueRestartHoldsAfterASightingWithABackoffUpToItsLimit() {
+        let schedule = ScanSchedule(
+            restartEvery: .seconds(1), hold: .milliseconds(250), backoff: .milliseconds(100), holdLimit: .milliseconds(400))
+        let none: (ClosedRange<Int64>) -> Int64 = { $0.lowerBound }, most: (ClosedRange<Int64>) -> Int64 = { $0.upperBound }
+        #expect(schedule.holdRemaining(sinceSighting: nil, waited: .zero) == .zero)
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(250), waited: .zero) == .zero)
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero, random: none) == .milliseconds(150))
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero, random: most) == .milliseconds(250))
+        // Drawn: within the bounds, and not one value for every radio.
+        let draws = (0..<100).map { _ in schedule.holdRemaining(sinceSighting: .milliseconds(100), waited: .zero) }
+        #expect(draws.allSatisfy { $0 >= .milliseconds(150) && $0 <= .milliseconds(250) })
+        #expect(Set(draws).count > 1)
+        // A room that is never quiet: the wait ends at the limit.
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(300), random: most)
+                == .milliseconds(100))
+        #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(400)) == .zero)
+    }
+
+    /// The whole restart on the test's clock: due after the interval, held
+    /// after a sighting, then stop -> announce -> bluetoothd has read it
+    /// (the announcement's Ping) -> settle -> start. The restart task is
+    /// asleep on the clock between steps, which `deadlines` shows; so each
+    /// step is seen not to come early without waiting in real time.
+    @Test(.timeLimit(.minutes(1)))
+    func restartsStepByStepOnTheClock() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
         let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
-        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid], restartEvery: .milliseconds(20))
-        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
-        for _ in 0..<2 {
-            #expect(await fake.calls.next { $0 == .stopDiscovery || $0 == .startDiscovery } == .stopDiscovery)
-            #expect(await fake.calls.next { $0 == .stopDiscovery || $0 == .startDiscovery } == .startDiscovery)
+        let ad = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.uuid], localName: "010101Ann"))
+        let clock = StepClock()
+        let schedule = ScanSchedule(
+            restartEvery: .seconds(1), settle: .milliseconds(50), hold: .milliseconds(250), holdLimit: .milliseconds(750))
+        let discovery = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], schedule: schedule, clock: clock, whileStopped: { try? await ad.announceAgain() })
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
+            if case .advertisementChanged = $0 { return true }
+            return $0 == .stopDiscovery || $0 == .startDiscovery
         }
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+
+        // Due after the interval; nothing before.
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.seconds(1)])
+        clock.advance(by: .seconds(1))
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: relevant) == .advertisementChanged(ad.path, ["LocalName": .string("010101Ann")]))
+        // announceAgain returned (bluetoothd answered the Ping): the settle
+        // runs, and scanning starts only at its end.
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1050)])
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+
+        // A peer announces 100 ms before the next restart is due: the
+        // restart holds until 250 ms after it.
         var events = discovery.makeAsyncIterator()
-        guard case .restarted = try await events.next() else { Issue.record("no restart event"); return }
+        #expect({ if case .restarted = $0 { true } else { false } }(try await events.next()))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(2050)])
+        clock.advance(by: .milliseconds(900))
+        try fake.deviceFound("22:22:22:22:22:22", name: "010108Bob", rssi: -60, uuids: [Self.uuid])
+        #expect({ if case .sighting = $0 { true } else { false } }(try await events.next()))
+        clock.advance(by: .milliseconds(100))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(2200)])
+        clock.advance(by: .milliseconds(150))
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
         await discovery.stop()
+        await ad.stop()
     }
 
     @Test func runsTheStoppedWorkBetweenStopAndStart() async throws {
@@ -91,7 +148,7 @@ import Testing
         // The work makes a call the fake records in line with the others.
         let marker: [String: Value] = ["Transport": .string("auto")]
         let discovery = try await adapter.discover(
-            serviceUUIDs: [Self.uuid], restartEvery: .milliseconds(20),
+            serviceUUIDs: [Self.uuid], schedule: ScanSchedule(restartEvery: .milliseconds(20)),
             whileStopped: { try? await adapter.call("SetDiscoveryFilter", marker) })
         let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
             $0 == .stopDiscovery || $0 == .startDiscovery || $0 == .setDiscoveryFilter(marker)

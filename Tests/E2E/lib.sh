@@ -37,6 +37,10 @@
 #   air_record                    btmon records every radio from now on
 #   air_timeline SECONDS [UNTIL]  what the radios did in the SECONDS before
 #                                 UNTIL (HH:MM:SS[.frac], UTC), else the end
+#   air_radio_stats FROM UNTIL    per radio between two such times: the share
+#                                 of time it could not hear (scan off, or on
+#                                 before the kernel's "Discovering") and its
+#                                 advertising starts per minute
 
 # The Estimator app's service UUID (docs/PROTOCOL.md, Advertisement).
 E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
@@ -396,4 +400,29 @@ air_timeline() {
       end = until == "" ? at[n] : sec(until)
       for (i = 1; i <= n; i++) if (at[i] <= end && end - at[i] <= span) print line[i]
     }' | cat -v
+}
+
+# One line per radio: "hciN deaf PERCENT starts PER_MINUTE" between FROM and
+# UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a scan stop to the kernel's next
+# "Discovering", as the kernel drops reports before it. Starts: advertising
+# switched on, each a rebuild of the set (a new random address on a legacy
+# controller) and a new device for every scanner.
+air_radio_stats() {
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
+    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+    BEGIN { a = sec(from); b = sec(until) }
+    {
+      t = sec($1); h = $2
+      if (t < a) { if ($3 == "scan" && $4 == "(0x00)") off[h] = 1; if ($3 == "discovering" && $4 == "(0x01)") off[h] = 0; seen[h] = 1; next }
+      seen[h] = 1
+      if ($3 == "scan" && $4 == "(0x00)" && !off[h]) { off[h] = 1; since[h] = t }
+      if ($3 == "discovering" && $4 == "(0x01)" && off[h]) { off[h] = 0; deaf[h] += t - (since[h] > a ? since[h] : a) }
+      if ($3 == "advertising" && $4 == "(0x01)") starts[h]++
+    }
+    END {
+      for (h in seen) {
+        if (off[h]) deaf[h] += b - (since[h] > a ? since[h] : a)
+        printf "%s deaf %.1f starts %.1f\n", h, 100 * deaf[h] / (b - a), 60 * starts[h] / (b - a)
+      }
+    }' | sort
 }

@@ -24,6 +24,8 @@ import Testing
             "✔ adapter powered: hci0 is on",
             "· rfkill: not checked: needs Bluetooth in the kernel",
             "✔ advertising slots: 5 of 5 free",
+            "✔ radio schedule: strict: restarts every 1500 ms ± 500 ms, scanning paused for each announcement; "
+                + "hci0 advertises with legacy commands and refuses a new random address while it scans",
             "1 problem; fix it and run `estimator doctor` again.",
         ])
         #expect(result.stdout.contains("✘ kernel: no Bluetooth support (AF_BLUETOOTH is missing)\n"))

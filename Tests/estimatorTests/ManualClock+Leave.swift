@@ -13,8 +13,8 @@ extension ManualClock {
     /// (the tick, if running, wakes into the ended session and stops).
     func passLeaveBroadcast(sleeping: Int = 1) async {
         await waitForSleepers(sleeping)
-        advance(by: Session.leaveBroadcast / 2)
+        advance(by: RadioSchedule.standard.leaveBroadcast / 2)
         await waitForSleepers()
-        advance(by: Session.leaveBroadcast / 2)
+        advance(by: RadioSchedule.standard.leaveBroadcast / 2)
     }
 }

@@ -13,7 +13,7 @@ import Testing
         var process = SessionProcess(adapter: "hci0", channel: Channel(rawValue: 1),
                                      name: try PersonName.parse("Ann").name, staleAfter: .seconds(6),
                                      directory: directory, logging: false)
-        process.makeRadio = { _ in radio }
+        process.makeRadio = { _, _ in radio }
         let readiness = Lines()
         let running = Task { await process.run(ready: { _ = readiness.append($0.serialized) }) }
         await readiness.wait(count: 1)

@@ -102,7 +102,7 @@ import Testing
         await session.updatesDone()
         #expect(lastAdvertised() == "230105전수열")
         await clock.waitForSleepers()
-        clock.advance(by: Session.tickInterval)  // the first tick notes the time
+        clock.advance(by: RadioSchedule.standard.tick)  // the first tick notes the time
         await clock.waitForSleepers()
         clock.advance(by: .seconds(40))  // SIGSTOP, or a lid closed
         await clock.waitForSleepers()

@@ -167,7 +167,7 @@ import Testing
         #expect(await session.table.peers.first?.isStale == false)
         for _ in 0..<13 {
             await clock.waitForSleepers()
-            clock.advance(by: Session.tickInterval)
+            clock.advance(by: RadioSchedule.standard.tick)
         }
         await clock.waitForSleepers()
         let alice = try #require(await session.table.peers.first)
@@ -227,7 +227,7 @@ import Testing
         await watched.wait(count: 4)
         #expect(await session.status.radio == RadioError.failed("Failed to register advertisement").description)
         await clock.waitForSleepers()  // the retry's
-        clock.advance(by: Session.restartRetry)
+        clock.advance(by: RadioSchedule.standard.restartRetry)
         await watched.wait(count: 5)
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)

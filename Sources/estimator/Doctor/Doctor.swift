@@ -4,7 +4,8 @@ import Glibc
 /// The checks behind `estimator doctor`, link by link along the chain
 /// estimator needs: system bus → bluetoothd → D-Bus policy → adapters → the
 /// chosen adapter powered → the kernel's controller → rfkill → advertising
-/// slots. A broken link skips the checks that need it, and says which.
+/// slots → the radio schedule a session would run. A broken link skips the
+/// checks that need it, and says which.
 struct Doctor {
     /// The adapter asked for by name or address (`--adapter`, else the one
     /// `join` remembered); nil: the first powered one.
@@ -30,6 +31,7 @@ struct Doctor {
         // pass would say nothing.
         checks.append(kernelHasBluetooth ? rfkillCheck() : .skip("rfkill", needs: "Bluetooth in the kernel"))
         checks.append(slotsCheck(chosen))
+        checks.append(scheduleCheck(chosen))
         return checks
     }
 
@@ -158,5 +160,29 @@ struct Doctor {
             rest = after.dropFirst().drop { $0 == " " }
         }
         return String(rest)
+    }
+
+    /// The schedule a session would run on the chosen adapter
+    /// (`RadioSchedule`, with `ESTIMATOR_SCHEDULE`), and why it pauses
+    /// scanning for every announcement.
+    private func scheduleCheck(_ chosen: Adapter?) -> DoctorCheck {
+        let name = "radio schedule"
+        guard let chosen, let capacity = chosen.advertising else { return .skip(name, needs: "an adapter that advertises") }
+        let schedule: RadioSchedule
+        do { schedule = try RadioSchedule.fromEnvironment() } catch {
+            return .fail(name, error.sentence, fix: "correct or unset \(RadioSchedule.variable)")
+        }
+        let cadence = "restarts every \(Self.ms(schedule.restartEvery)) ± \(Self.ms(schedule.jitter)), "
+            + "scanning paused for each announcement"
+            + (Environment.value(RadioSchedule.variable) == nil ? "" : " (\(RadioSchedule.variable) is set)")
+        let why = capacity.extended
+            ? "\(chosen.name) has extended advertising, which would not need the pause; the session does not use it yet"
+            : "\(chosen.name) advertises with legacy commands and refuses a new random address while it scans"
+        return .pass(name, "strict: \(cadence); \(why)")
+    }
+
+    private static func ms(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }

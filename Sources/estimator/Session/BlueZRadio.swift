@@ -8,28 +8,6 @@ final class BlueZRadio: SessionRadio {
     /// The estimator service UUID (docs/PROTOCOL.md, Advertisement),
     /// advertised and scanned for.
     static let serviceUUID = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
-    /// Discovery is restarted this often, and the advertisement announced
-    /// again at each restart (see `start`): strict controllers and the
-    /// emulated ones report an advertiser only when their scan or its
-    /// advertising starts, and Linux drops about half of the reports a scan
-    /// start brings (they beat its "Discovering" event). So a peer is heard
-    /// at its announcements, and misses those that fall in its own gap.
-    /// Restarting more often makes the gaps longer, as bluetoothd, which
-    /// serves every session's restarts, answers later (docs/ARCHITECTURE.md,
-    /// Radio schedule; the figures are in docs/MEASUREMENTS.md, The air).
-    static let discoveryRestart: Duration = .milliseconds(1500)
-    /// Each restart interval varies by up to this much, so that two sessions'
-    /// gaps (one bluetoothd restarted both, or chance) do not stay together.
-    static let discoveryJitter: Duration = .milliseconds(500)
-    /// Scanning stays off at each restart until bluetoothd has read the
-    /// announcement (`AdvertisementHandle.announceAgain` waits for that), then
-    /// this long more: the controller refuses a new random address while it
-    /// scans (btmon: LE Set Random Address → Command Disallowed), and
-    /// bluetoothd passes an announcement to the kernel in two steps, the
-    /// second 3–8 ms after the first (btmon, room scenario). Shorter is
-    /// better: a peer misses the announcements made while its own gap lasts.
-    static let discoveryQuiet: Duration = .milliseconds(50)
-
     private struct State {
         var bluez: BlueZ?
         var handle: AdvertisementHandle?
@@ -46,11 +24,17 @@ final class BlueZRadio: SessionRadio {
 
     let adapterName: String
     let events: AsyncStream<RadioEvent>
+    /// When the discovery restarts, how long its gaps last, when an update
+    /// is announced again.
+    let schedule: RadioSchedule
+    private let clock: any RadioClock
     private let sink: AsyncStream<RadioEvent>.Continuation
     private let state = Mutex(State())
 
-    init(adapter: String) {
+    init(adapter: String, schedule: RadioSchedule = .standard, clock: any RadioClock = ContinuousRadioClock()) {
         adapterName = adapter
+        self.schedule = schedule
+        self.clock = clock
         (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
     }
 
@@ -73,8 +57,7 @@ final class BlueZRadio: SessionRadio {
                 // "Discovering" is dropped), which leaves a steady peer unheard
                 // long enough to turn stale.
                 discovery = try await adapter.discover(
-                    serviceUUIDs: [Self.serviceUUID], restartEvery: Self.discoveryRestart,
-                    jitter: Self.discoveryJitter, quiet: Self.discoveryQuiet,
+                    serviceUUIDs: [Self.serviceUUID], schedule: schedule.scan, clock: clock,
                     whileStopped: { try? await handle.announceAgain() }
                 ) { sighting in
                     guard let name = sighting.localName else { return }
@@ -97,14 +80,6 @@ final class BlueZRadio: SessionRadio {
             throw Self.radioError(error, adapter: adapterName)
         }
     }
-
-    /// How long scanning stays off after bluetoothd has read an advertisement
-    /// update, for the kernel to apply it (see `discoveryQuiet`).
-    static let updateSettle: Duration = discoveryQuiet
-    /// When an update is announced a second time: a peer misses an
-    /// announcement made while its own scan is off, and no peer's pause
-    /// covers both.
-    static let reannounceAfter: Duration = .milliseconds(500)
 
     @discardableResult
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
@@ -129,14 +104,15 @@ final class BlueZRadio: SessionRadio {
             // Scanning blocks advertisement changes on legacy controllers: see
             // Discovery.pausing.
             if let discovery {
-                timing = try await discovery.pausing(settle: Self.updateSettle, change)
+                timing = try await discovery.pausing(settle: schedule.settle, change)
                 // A peer in its own quiet gap misses that; announce again, once:
                 // two announcements bring pick -> seen well under a second, and
                 // a third makes it slower, not faster (docs/MEASUREMENTS.md,
                 // Tried and dropped).
+                let (clock, schedule) = (self.clock, self.schedule)
                 let reannounce = Task {
-                    do { try await Task.sleep(for: Self.reannounceAfter) } catch { return }
-                    try? await discovery.pausing(settle: Self.discoveryQuiet) { try await handle.announceAgain() }
+                    do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }
+                    try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
                 }
                 state.withLock { $0.reannounce = reannounce }
             } else {

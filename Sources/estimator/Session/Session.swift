@@ -5,17 +5,12 @@ import EstimatorKit
 /// and clock are injected, so every rule here is tested without Bluetooth
 /// and without waiting.
 actor Session {
-    /// How long card none is broadcast before leaving, so peers drop me at once.
-    static let leaveBroadcast: Duration = .seconds(1)
-    /// How often stale peers are looked for.
-    static let tickInterval: Duration = .milliseconds(500)
-    /// How long after a refused restart the radio is tried again.
-    static let restartRetry: Duration = .seconds(1)
-
     let adapter: String
     let pid: Int32
     private let radio: any SessionRadio
     private let clock: any SessionClock
+    /// The leave broadcast, the stale ticks and the restart retries.
+    let schedule: RadioSchedule
     private(set) var channel: Channel
     private(set) var name: PersonName
     private(set) var card: Card = .waiting
@@ -61,12 +56,13 @@ actor Session {
     private var leaveHooks: [@Sendable () async -> Void] = []
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
-         radio: any SessionRadio, clock: any SessionClock, pid: Int32) {
+         radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
         self.adapter = adapter
         self.channel = channel
         self.name = name
         self.radio = radio
         self.clock = clock
+        self.schedule = schedule
         self.pid = pid
         round = ChannelRound(listeningFrom: clock.now)
         let board = PeerBoard(table: table, clock: clock)
@@ -156,8 +152,8 @@ actor Session {
             radioProblem = nil
         } catch {
             radioProblem = error
-            retry = Task { [clock] in
-                do { try await clock.sleep(for: Self.restartRetry) } catch { return }
+            retry = Task { [clock, schedule] in
+                do { try await clock.sleep(for: schedule.restartRetry) } catch { return }
                 await self.retryRestart()
             }
         }
@@ -170,11 +166,11 @@ actor Session {
         changed()
     }
 
-    /// Turns stale peers stale and drops the long gone, every `tickInterval`
+    /// Turns stale peers stale and drops the long gone, every `schedule.tick`
     /// of the injected clock, until the session ends.
     func tick() async {
         while !hasEnded {
-            do { try await clock.sleep(for: Self.tickInterval) } catch { return }
+            do { try await clock.sleep(for: schedule.tick) } catch { return }
             var moved = false
             if let change = round.tick(now: clock.now) { moved = follow(change) }
             let events = board.tick()
@@ -364,9 +360,9 @@ actor Session {
             // both. First as an update (scanning paused around it), then by
             // stopping the scan, which puts it back on the air to stay.
             _ = try? await radio.update(localName: localName)
-            try? await clock.sleep(for: Self.leaveBroadcast / 2)
+            try? await clock.sleep(for: schedule.leaveBroadcast / 2)
             await radio.stopScanning()
-            try? await clock.sleep(for: Self.leaveBroadcast / 2)
+            try? await clock.sleep(for: schedule.leaveBroadcast / 2)
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))

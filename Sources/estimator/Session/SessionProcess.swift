@@ -16,9 +16,9 @@ struct SessionProcess {
     var logging = true
     /// The relay to start beside the session, if any.
     var relay: RelaySettings?
-    /// Makes the adapter's radio; tests hand in their own.
-    var makeRadio: @Sendable (String) throws(RadioError) -> any SessionRadio = {
-        $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0)
+    /// Makes the adapter's radio on the schedule; tests hand in their own.
+    var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
+        $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
     }
 
     /// Runs until the session ends. `ready` is told once, with the line
@@ -53,15 +53,20 @@ struct SessionProcess {
             lock.remove()
             return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
+        let schedule: RadioSchedule
+        do { schedule = try RadioSchedule.fromEnvironment() } catch {
+            await server.stop()
+            return fail(error, ready)
+        }
         let radio: any SessionRadio
-        do { radio = try makeRadio(adapter) } catch {
+        do { radio = try makeRadio(adapter, schedule) } catch {
             await server.stop()
             lock.remove()
             return fail(UserError(error.code, error.description), ready)
         }
         let session = Session(adapter: adapter, channel: channel, name: name,
-                              table: PeerTable(staleAfter: staleAfter), radio: radio,
-                              clock: SystemClock(), pid: getpid())
+                              table: PeerTable(staleAfter: staleAfter, dropAfter: schedule.drop), radio: radio,
+                              clock: SystemClock(), schedule: schedule, pid: getpid())
         do { try await session.start() } catch {
             await server.stop()
             lock.remove()

@@ -19,12 +19,13 @@ final class ScanFeed: WatchFeed {
     /// Starts scanning on `selector` (`hci1`), or on the first powered adapter.
     /// Fails with one sentence and a sysexits code before anything is shown.
     static func open(adapter selector: String?) async throws(UserError) -> ScanFeed {
+        let schedule = try RadioSchedule.fromEnvironment()
         do {
             let bluez = try await BlueZ.system()
             let adapter = try await bluez.adapter(selector)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapter.name) }
             let discovery = try await adapter.discover(
-                serviceUUIDs: [BlueZRadio.serviceUUID], restartEvery: BlueZRadio.discoveryRestart)
+                serviceUUIDs: [BlueZRadio.serviceUUID], schedule: schedule.scan)
             return ScanFeed(adapterName: adapter.name, discovery: discovery)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)

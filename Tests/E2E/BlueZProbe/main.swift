@@ -67,7 +67,8 @@ func advertise(adapter name: String, localName: String, uuid: String) async thro
 
 func discover(adapter name: String, uuid: String, seconds: Double) async throws {
     let adapter = try await BlueZ.system().adapter(name)
-    let discovery = try await adapter.discover(serviceUUIDs: [uuid], restartEvery: .milliseconds(Int(seconds * 1000)))
+    let discovery = try await adapter.discover(
+        serviceUUIDs: [uuid], schedule: ScanSchedule(restartEvery: .milliseconds(Int(seconds * 1000))))
     say("discovering")
     for try await event in discovery {
         switch event {

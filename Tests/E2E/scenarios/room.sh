@@ -114,5 +114,13 @@ kill -9 "$pid"
 stale=$(seen_ms watch0 '"event":"stale","channel":1,"round":null,"name":"Bob"' 10 "$killed")
 metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
 [ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
+steady_from=$(date -u +%T.%N)
 bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' 60
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
+# What the steady minute cost each radio: the share of it spent unable to
+# hear, and its advertising starts per minute (each a rebuild of the set).
+while read -r radio _ deaf _ starts; do
+  [ "$radio" = hci2 ] && continue  # killed above
+  metric "steady_deaf_$radio" "$deaf" %
+  metric "steady_adv_starts_per_min_$radio" "$starts"
+done < <(air_radio_stats "$steady_from" "$(date -u +%T.%N)")

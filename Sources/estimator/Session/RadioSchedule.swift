@@ -1,0 +1,110 @@
+import BlueZ
+
+/// Every timing of the session's radio, with why it is what it is.
+///
+/// The emulated controllers of the rig, and strict real ones, report an
+/// advertiser only when their scan starts or when its advertising starts,
+/// and Linux drops about half of the reports a scan start brings (they beat
+/// its "Discovering" event). So a session hears a peer mostly at the peer's
+/// announcements: each restart of its discovery stops scanning, announces
+/// the advertisement again (which needs scanning off: a legacy controller
+/// refuses the new random address while it scans), and scans again. A
+/// peer's announcement is lost when it falls in the listener's own gap.
+///
+/// Overridable without rebuilding: `ESTIMATOR_SCHEDULE` holds `name=ms`
+/// pairs separated by commas, milliseconds each, for instance
+/// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
+/// `settle`, `hold`, `backoff`, `hold-limit`, `reannounce`, `leave`, `retry`, `tick`,
+/// `drop`. The stale time is `--stale`.
+struct RadioSchedule: Equatable, Sendable {
+    /// Discovery restarts this long after the last restart ended, on
+    /// average: each restart announces the advertisement again, and a peer
+    /// that misses three in a row (6 s, the stale time) turns stale.
+    /// Restarting every 1 s ± 0.3 s made the gaps grow to 0.15-0.33 s, as
+    /// the one bluetoothd serving every session in the rig answered later.
+    var restartEvery: Duration = .milliseconds(1500)
+    /// Each interval moves by up to this much either way, so that two
+    /// sessions whose gaps met (by chance: nothing pulls them together)
+    /// part at the next restart instead of staying in step.
+    var jitter: Duration = .milliseconds(500)
+    /// Scanning stays off this long after bluetoothd has read an
+    /// announcement or a change (`AdvertisementHandle.synchronize`): it
+    /// passes one to the kernel in two steps, the second 3-8 ms after the
+    /// first, and the controller refuses the new random address if the
+    /// scan starts before then. Shorter is better: peers' announcements
+    /// in this gap go unheard.
+    var settle: Duration = .milliseconds(50)
+    /// A due restart waits until this long after the last sighting: a
+    /// sighting is a peer announcing from inside its own gap, which lasts
+    /// 0.12 s at the median and 0.3 s at the 95th percentile after its scan
+    /// stop (the rig under load), the announcement coming 20-40 ms into it.
+    /// Restarting in that moment would put this session's announcement in
+    /// the peer's gap, unheard.
+    var hold: Duration = .milliseconds(250)
+    /// ...and then up to this much more, at random: every session that heard
+    /// one announcement would otherwise restart at the same instant, and
+    /// miss the others' announcements while they miss its own (measured:
+    /// 59 announcements missed in 5 min of 3 sessions with a plain hold, all
+    /// within 40 ms of the listener's own stop, against 51 without a hold).
+    var backoff: Duration = .milliseconds(250)
+    /// The longest a due restart waits for a moment without sightings, so
+    /// a room that announces all the time still restarts.
+    var holdLimit: Duration = .seconds(1)
+    /// A changed advertisement (a pick) is announced again this long after
+    /// the change: a peer in its own gap missed the first, and no gap lasts
+    /// this long.
+    var reannounceAfter: Duration = .milliseconds(500)
+    /// Card none is on the air this long before the session leaves: half
+    /// with scanning paused around the change, half with scanning stopped,
+    /// which puts it on the air a second time (see `Session.leave`).
+    var leaveBroadcast: Duration = .seconds(1)
+    /// After a refused restart of the radio the session tries again this
+    /// often: after bluetoothd is killed the controller goes on scanning
+    /// for a few seconds and refuses a new advertisement meanwhile.
+    var restartRetry: Duration = .seconds(1)
+    /// Stale peers are looked for this often: a tenth of the stale time.
+    var tick: Duration = .milliseconds(500)
+    /// A peer not heard for this long is dropped from the table.
+    var drop: Duration = .seconds(30)
+
+    /// The values above.
+    static let standard = RadioSchedule()
+
+    /// The part `Discovery` runs.
+    var scan: ScanSchedule {
+        ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
+                     holdLimit: holdLimit)
+    }
+
+    /// The environment variable that overrides the schedule.
+    static let variable = "ESTIMATOR_SCHEDULE"
+
+    /// `standard` with the overrides of `ESTIMATOR_SCHEDULE`, if set.
+    static func fromEnvironment() throws(UserError) -> RadioSchedule {
+        guard let text = Environment.value(variable) else { return .standard }
+        return try parse(text)
+    }
+
+    /// `standard` with the overrides in `text` (see the type's comment).
+    static func parse(_ text: String) throws(UserError) -> RadioSchedule {
+        var schedule = RadioSchedule.standard
+        let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
+            "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
+            "hold-limit": \.holdLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
+            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop,
+        ]
+        for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
+            guard parts.count == 2, let field = fields[parts[0]], let ms = Int(parts[1]), ms >= 0, ms <= 600_000
+            else {
+                throw UserError(.usage, "\(variable) takes name=milliseconds pairs separated by commas (names: "
+                                + fields.keys.sorted().joined(separator: ", ") + ", at most 600000 ms each).")
+            }
+            schedule[keyPath: field] = .milliseconds(ms)
+        }
+        guard schedule.jitter < schedule.restartEvery, schedule.tick > Duration.zero else {
+            throw UserError(.usage, "\(variable): jitter must be shorter than restart, and tick above 0.")
+        }
+        return schedule
+    }
+}

@@ -1,0 +1,82 @@
+@testable import BlueZ
+import Synchronization
+
+/// A `RadioClock` that moves only when a test advances it: sleepers wake
+/// when time reaches their deadline, or throw when their task is cancelled.
+final class StepClock: RadioClock {
+    private struct Sleeper {
+        let id: Int
+        let deadline: Duration
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var nextID = 0
+        var sleepers: [Sleeper] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    var elapsed: Duration { state.withLock { $0.now } }
+
+    func sleep(for duration: Duration) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (ready, cancelled) = state.withLock { state in
+                    state.sleepers.append(Sleeper(id: id, deadline: state.now + duration, continuation: continuation))
+                    let count = state.sleepers.count
+                    let ready = state.waiters.filter { $0.count <= count }
+                    state.waiters.removeAll { $0.count <= count }
+                    return (ready, Task.isCancelled)
+                }
+                for waiter in ready { waiter.continuation.resume() }
+                if cancelled { self.cancel(id) }
+            }
+        } onCancel: {
+            cancel(id)
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        let sleeper = state.withLock { state -> Sleeper? in
+            guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.sleepers.remove(at: index)
+        }
+        sleeper?.continuation.resume(throwing: CancellationError())
+    }
+
+    /// When each task sleeping now wakes, soonest first.
+    var deadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
+    /// Returns once at least `count` tasks are sleeping on this clock.
+    func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { continuation in
+            let satisfied = state.withLock { state in
+                if state.sleepers.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if satisfied { continuation.resume() }
+        }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state in
+            state.now += duration
+            let now = state.now
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
