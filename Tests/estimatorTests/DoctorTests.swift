@@ -137,7 +137,7 @@ import Testing
         #expect(json["ok"] as? Bool == false)
         let checks = try #require(json["checks"] as? [[String: Any]])
         #expect(checks.map { $0["check"] as? String } == ["system bus", "org.bluez", "D-Bus policy", "adapters", "adapter powered",
-                                                          "kernel", "rfkill", "advertising slots"])
+                                                          "kernel", "rfkill", "advertising slots", "radio schedule"])
         #expect(checks[4]["result"] as? String == "failed")
         #expect(checks[4]["fix"] as? String == "`bluetoothctl power on` (or `sudo btmgmt --index hci0 power on`)")
         #expect(checks[0]["fix"] is NSNull)

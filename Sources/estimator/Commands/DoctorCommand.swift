@@ -42,7 +42,7 @@ struct DoctorCommand: AsyncParsableCommand {
         if json {
             print(Self.json(checks, failed: failed))
         } else {
-            let unicode = Self.localeIsUTF8
+            let unicode = !TerminalKind.ascii
             for check in checks { for line in check.lines(unicode: unicode) { print(line) } }
             if failed == 0 {
                 print("everything estimator needs is in place")
@@ -60,12 +60,5 @@ struct DoctorCommand: AsyncParsableCommand {
             JSONMember("problems", .int(failed)),
             JSONMember("checks", .array(checks.map(\.json))),
         ]).text
-    }
-
-    /// Whether the locale's characters are UTF-8 (else the marks are ASCII).
-    static var localeIsUTF8: Bool {
-        let name = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { Environment.value($0) }.first ?? ""
-        let lowered = name.lowercased()
-        return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 }
