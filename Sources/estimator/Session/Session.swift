@@ -16,15 +16,11 @@ actor Session {
     private(set) var card: Card = .waiting
     /// My channel's round and its votes.
     private(set) var round: ChannelRound
-    /// When this round's cards were revealed, and the votes reported since
-    /// (by name): a re-vote after the reveal updates the round's record.
-    private var revealed: (at: Timestamp, votes: [String: Card])?
+    /// My channel's revealed round, for the history.
+    private var ledger = RevealLedger()
     private var revealObservers: [@Sendable (RevealedRound) -> Void] = []
-    /// The local names put on the air lately: hearing my name with another
-    /// packet means someone else here has it.
-    private var recentlyAdvertised: [[UInt8]] = []
-    /// When someone else was heard with my name in my channel.
-    private var nameTakenHeard: Timestamp?
+    /// Whether someone else here has my name.
+    private var ownership = NameOwnership()
     /// The peer table, updated as the radio reads each reception.
     private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
@@ -33,11 +29,9 @@ actor Session {
     private(set) var hasEnded = false
     /// Set when leaving is done.
     private var finished = false
-    private var watchers: [UInt64: @Sendable (String) -> Bool] = [:]
-    private var nextWatcher: UInt64 = 0
+    private var lines = WatchLines()
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var observers: [@Sendable () -> Void] = []
-    private var lineObservers: [@Sendable (ControlWatchLine) -> Void] = []
     /// The advertisement update under way, if any (see `advertise`).
     private var updating: Task<Void, Never>?
     /// Set when the local name changed since the running update read it.
@@ -91,21 +85,14 @@ actor Session {
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     func start() async throws(RadioError) {
-        try await radio.start(localName: noteAdvertised())
-    }
-
-    /// The local name, noted as one of mine heard back from now on.
-    private func noteAdvertised() -> [UInt8] {
-        let name = localName
-        recentlyAdvertised = Array((recentlyAdvertised + [name]).suffix(4))
-        return name
+        try await radio.start(localName: ownership.advertising(localName))
     }
 
     /// Whether someone else in my channel has my name, and is still heard:
     /// both are one row (a peer is a channel and a name), so theirs is
     /// hidden as if it were my echo.
     var isNameTaken: Bool {
-        nameTakenHeard != nil && table[PeerID(channel: channel, name: name.text)]?.isStale == false
+        ownership.heardSomeoneElse && table[PeerID(channel: channel, name: name.text)]?.isStale == false
     }
 
     /// Reads the radio's events and the table's changes until the radio
@@ -185,7 +172,7 @@ actor Session {
     private func follow(_ change: RoundState.Change) -> Bool {
         if case .began = change {
             card = .waiting
-            revealed = nil
+            ledger.reset()
         }
         _ = advertise(done: "", received: .now)
         return true
@@ -196,18 +183,8 @@ actor Session {
     /// cards were revealed just now.
     private func recount() -> Bool {
         let tally = round.count(peers: channelPeers, me: (name.text, card), now: clock.now)
-        guard tally.isRevealed else { return false }
-        let counted = Dictionary(tally.entries.filter { !$0.isStale && $0.card.isVote && $0.mark != .waiting }
-            .map { ($0.name, $0.card) }, uniquingKeysWith: { a, _ in a })
-        let first = revealed == nil
-        var record = revealed ?? (at: clock.now, votes: [:])
-        // A vote once cast stays in the record: leaving or turning stale
-        // after the reveal does not take it back; a re-vote replaces it.
-        record.votes.merge(counted) { _, new in new }
-        guard first || record.votes != revealed?.votes else { return false }
-        revealed = record
-        let report = RevealedRound(channel: channel, round: round.current, title: round.state.title,
-                                   revealedAt: record.at, votes: record.votes)
+        let first = !ledger.hasRevealed
+        guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
         for observer in revealObservers { observer(report) }
         return first
     }
@@ -222,13 +199,11 @@ actor Session {
         for await change in board.changes {
             broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed))
             for event in change.events {
-                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \(Self.ms(.now - change.received))")
+                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((.now - change.received).milliseconds)")
             }
             if change.events.contains(where: { $0.channel == channel && $0.name == name.text }),
-               !recentlyAdvertised.contains(change.localName) {
-                let news = !isNameTaken
-                nameTakenHeard = clock.now
-                if news { broadcast(me) }
+               ownership.heard(change.localName) {
+                broadcast(me)
             }
             let mine = change.events.filter { $0.channel == channel && $0.name != name.text }
             if !mine.isEmpty {
@@ -241,7 +216,7 @@ actor Session {
 
     /// Watchers stream every reception and the foreground table redraws on
     /// each; without them only row changes wake the session.
-    private func updateForwarding() { board.forwardAll(!watchers.isEmpty || !observers.isEmpty) }
+    private func updateForwarding() { board.forwardAll(lines.hasWatchers || !observers.isEmpty) }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
@@ -257,7 +232,7 @@ actor Session {
                 return ControlReply(exitCode: 70, message: "The round did not move on.")
             }
             card = .waiting
-            revealed = nil
+            ledger.reset()
             let named = title.map { " (\($0))" } ?? ""
             return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
         case let .join(newChannel, newName):
@@ -265,18 +240,18 @@ actor Session {
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
                 return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
             }
-            if parsed != nil || newChannel != nil { nameTakenHeard = nil }
+            if parsed != nil || newChannel != nil { ownership.forget() }
             if let newChannel, newChannel != channel.rawValue {
                 // Another room: its round is learnt from the air.
                 channel = Channel(rawValue: newChannel)
                 round = ChannelRound(listeningFrom: clock.now)
-                revealed = nil
+                ledger.reset()
             }
             if let parsed { name = parsed }
             var done = "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))"
             // Not advertised yet, so whoever is heard with it is someone else.
             if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
-                nameTakenHeard = clock.now
+                ownership.taken()
                 done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
             }
             return advertise(done: done, received: received)
@@ -331,10 +306,10 @@ actor Session {
             let received = updateRequested ?? .now
             updateRequested = nil
             do {
-                let update = try await radio.update(localName: noteAdvertised())
+                let update = try await radio.update(localName: ownership.advertising(localName))
                 let sent = update.sent - received
-                trace("timing update: request -> PropertiesChanged sent \(Self.ms(sent)) = ours \(Self.ms(sent - update.scanStop))"
-                      + " + scan stop \(Self.ms(update.scanStop)); then settle and scan restart \(Self.ms(.now - update.sent))")
+                trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
+                      + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((.now - update.sent).milliseconds)")
             } catch {
                 radioProblem = error
                 broadcast(.radio(radioState))
@@ -367,7 +342,7 @@ actor Session {
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
         for hook in leaveHooks { await hook() }
-        watchers = [:]
+        lines.dropWatchers()
         updateForwarding()
         finished = true
         changed()
@@ -428,24 +403,17 @@ actor Session {
             guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi, relayed: relayed).serialized)
             else { return }
         }
-        nextWatcher += 1
-        watchers[nextWatcher] = send
+        lines.add(send)
         updateForwarding()
     }
 
     /// Called with every line watchers get, as a value: for the session log,
     /// which would otherwise serialise each signal's line and parse it back
     /// (a tenth of a session's CPU time in a room: perf, make bench-session).
-    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { lineObservers.append(observer) }
+    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { lines.observe(observer) }
 
     private func broadcast(_ line: ControlWatchLine) {
-        for observer in lineObservers { observer(line) }
-        // Most signals reach a session nobody watches: serialising them was
-        // a tenth of its CPU time in a room (perf, make bench-session).
-        guard !watchers.isEmpty else { return }
-        let text = line.serialized
-        for (id, send) in watchers where !send(text) { watchers[id] = nil }
-        if watchers.isEmpty { updateForwarding() }
+        if lines.send(line) { updateForwarding() }
     }
 
     /// Called with a timing line for every advertisement update and every
@@ -456,14 +424,6 @@ actor Session {
         guard !tracers.isEmpty else { return }
         let text = line()
         for tracer in tracers { tracer(text) }
-    }
-
-    /// Milliseconds with two decimals.
-    private static func ms(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let hundredths = seconds * 100_000 + attoseconds / 10_000_000_000_000
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
 
     /// Called after every change, for the foreground table's redraw.
