@@ -52,16 +52,9 @@ enum RelayLauncher {
         let relayPID = pid
         let line: [UInt8]? = await withCheckedContinuation { continuation in
             LoopThread.spawn {
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 1024)
-                while !bytes.contains(0x0A) {
-                    let n = read(readEnd, &chunk, chunk.count)
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { break }
-                    bytes += chunk[..<n]
-                }
+                let line = ReadinessLine.read(from: readEnd)
                 close(readEnd)
-                continuation.resume(returning: bytes.split(separator: 0x0A).first.map(Array.init))
+                continuation.resume(returning: line)
                 var status: Int32 = 0
                 while waitpid(relayPID, &status, 0) < 0, errno == EINTR {}
                 child.markExited()

@@ -58,16 +58,7 @@ enum SessionLauncher {
             throw UserError(.software, "Cannot start the session process (\(SystemCallError(code: spawned, operation: "posix_spawn")))." )
         }
 
-        // The child closes its end after one line, or dies: either way this read ends.
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        while !bytes.contains(0x0A) {
-            let n = read(readEnd, &chunk, chunk.count)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
-        guard let line = bytes.split(separator: 0x0A).first, let reply = try? ControlReply(parsing: line) else {
+        guard let line = ReadinessLine.read(from: readEnd), let reply = try? ControlReply(parsing: line) else {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
             throw UserError(.software, "The session ended before it was ready; see \(log).")
