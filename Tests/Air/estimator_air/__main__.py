@@ -21,7 +21,7 @@ async def serve(transports: list[str], extended: bool) -> None:
     air = Air(extended=extended)
     for name in transports:
         await air.attach(name)
-    addresses = " ".join(str(c.public_address) for c in air.controllers)
+    addresses = " ".join(c.public_address.to_string(False) for c in air.controllers)
     print(f"ready {len(air.controllers)} {addresses}", flush=True)
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

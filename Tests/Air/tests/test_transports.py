@@ -67,7 +67,7 @@ class TransportsTest(unittest.TestCase):
                 ready = air.stdout.readline().split()
                 self.assertEqual(ready[:2], ["ready", str(TRANSPORTS)], air.stderr.read() if not ready else ready)
                 clients.extend(Client(p) for p in paths)
-                addresses = {str(c.command(hci.HCI_Read_BD_ADDR_Command()).bd_addr) for c in clients}
+                addresses = {c.command(hci.HCI_Read_BD_ADDR_Command()).bd_addr.to_string(False) for c in clients}
                 self.assertEqual(addresses, set(ready[2:]))
                 self.assertEqual(len(addresses), TRANSPORTS)
 
@@ -86,7 +86,7 @@ class TransportsTest(unittest.TestCase):
                 advertiser_address = ready[2]
                 for scanner in clients[1:]:
                     report = scanner.first_report().reports[0]
-                    self.assertEqual(str(report.address), advertiser_address)
+                    self.assertEqual(report.address.to_string(False), advertiser_address)
                     self.assertEqual(bytes(report.data), data)
             finally:
                 for client in clients:
