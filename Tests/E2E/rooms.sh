@@ -64,7 +64,8 @@ write_plan() { # $1: the role
 }
 
 # Starts the air with a unix socket per role, which each guest's QEMU
-# connects to, and waits for its line saying every controller is up.
+# connects to, and waits for its line saying every controller is up
+# ("ready N ADDRESS...").
 air_up() {
   local transports=() role
   for role in "${roles[@]}"; do transports+=("unix-server:$run/$role.sock"); done
@@ -72,7 +73,7 @@ air_up() {
   # shellcheck disable=SC2086 # E2E_AIR is a command with its arguments
   $E2E_AIR "${transports[@]}" >"$run/air.log" 2>&1 &
   air=$!
-  grep -q -m1 ' up' < <(timeout 60 tail -n +1 --pid="$air" -f "$run/air.log") ||
+  grep -q -m1 '^ready ' < <(timeout 60 tail -n +1 --pid="$air" -f "$run/air.log") ||
     { log "the air did not come up:"; cat "$run/air.log" >&2; exit 69; }
 }
 
@@ -94,7 +95,7 @@ main() {
   done
   trap air_down EXIT
   air_up
-  log "air up ($(head -1 "$run/air.log")); booting ${#roles[@]} guests"
+  log "air up ($(grep -m1 "^ready " "$run/air.log")); booting ${#roles[@]} guests"
   for role in "${roles[@]}"; do
     boot_guest "$role" "$limit" &
     pids+=($!)
