@@ -86,7 +86,7 @@ air_down() {
 main() {
   "$here/rig.sh" prepare
   rm -rf "$run" && mkdir -p "$run"
-  local role limit=0 started=$SECONDS pids=() status=0
+  local role limit=0 started=$SECONDS pids=() status=0 i ended
   for role in "${roles[@]}"; do
     write_plan "$role"
     local t; t=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$here/rooms/$role.sh" | head -1)
@@ -101,7 +101,9 @@ main() {
     pids+=($!)
   done
   for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || { [ $? -eq 124 ] && log "${roles[$i]}'s guest did not finish within ${limit}s"; }
+    ended=0
+    wait "${pids[$i]}" || ended=$?
+    [ $ended -ne 124 ] || log "${roles[$i]}'s guest did not finish within ${limit}s"
   done
   air_down
   report "$((SECONDS - started))" || status=$?
