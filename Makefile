@@ -49,6 +49,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory man-check
+	@$(MAKE) --no-print-directory air-test
 
 # Binary, shell completions and man pages under $(DESTDIR)$(PREFIX).
 install: build

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Guest side of the rig, started by the initrd's /init in the chroot of the
 # host's / with the plan the host wrote (rig.sh): starts the system bus, then
-# runs each scenario with a fresh stack (radios + bluetoothd) in a cgroup of
-# its own, so everything it started, detached sessions included, is killed
+# runs each scenario with a fresh stack (radios of the run's controller model
+# + bluetoothd) in a cgroup of its own, so everything it started, detached sessions included, is killed
 # before the next one. Prints for the host:
 #   E2E-START <scenario> ...
 #   E2E-METRIC <scenario> <name> <value> [unit]
@@ -11,7 +11,7 @@
 set -uo pipefail
 # shellcheck source=/dev/null
 . "$1"
-export E2E_ROOT E2E_MODE E2E_STEADY
+export E2E_ROOT E2E_MODE E2E_STEADY E2E_CONTROLLER
 export PATH=${E2E_BIN:+$E2E_BIN:}/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8 TERM=${E2E_TERM:-linux}
 # shellcheck source=lib.sh
@@ -41,8 +41,8 @@ run_scenario() {
   export XDG_CONFIG_HOME=$HOME/.config XDG_STATE_HOME=$HOME/.local/state
   mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" && mkdir -m 0700 "$XDG_RUNTIME_DIR"
 
-  echo "E2E-START $name (radios: $radios, limit: ${limit}s)"
-  cg=/sys/fs/cgroup/e2e-$name
+  echo "E2E-START $name (radios: $radios on $E2E_CONTROLLER, limit: ${limit}s)"
+  cg=/sys/fs/cgroup/e2e-${name//@/-}
   mkdir "$cg"
   started=$(now_ms)
   if [ "$live" = live ]; then
@@ -105,11 +105,17 @@ end_cgroup() {
 case $E2E_MODE in
   suite)
     for _ in $(seq "${E2E_REPEAT:-1}"); do
-      for s in "${E2E_SCENARIOS[@]}"; do run_scenario "$s" "$(basename "$s" .sh)"; done
+      for run in "${E2E_RUNS[@]}"; do
+        E2E_CONTROLLER=${run%% *} s=${run#* }
+        name=$(basename "$s" .sh)
+        # The name rig.sh reports the run under (run_name there).
+        [ "$E2E_CONTROLLER" = btvirt ] || name=$name@$E2E_CONTROLLER
+        run_scenario "$s" "$name"
+      done
     done ;;
   demo)
     # The console has no size of its own: give it the host terminal's.
     stty rows "${E2E_TTY_SIZE% *}" cols "${E2E_TTY_SIZE#* }" 2>/dev/null
-    run_scenario "$E2E_ROOT/demo.sh" demo live ;;
+    run_scenario "${E2E_RUNS[0]#* }" demo live ;;
 esac
 echo "E2E-DONE"

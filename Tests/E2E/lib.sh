@@ -196,16 +196,36 @@ bg_stop() {
 }
 
 # ---- the stack: radios, bluetoothd -----------------------------------------
-# Radios only hear each other when one btvirt process emulates them all
-# (btvirt keeps its air as a list inside the process). So the scenario's radios
-# come from one `btvirt -lN`; radio_add makes an extra radio in a process of
-# its own, which hears nobody but can be unplugged alone.
+# Radios only hear each other when one process emulates them all (btvirt and
+# Tests/Air each keep their air inside the process). So the scenario's radios
+# come from one `btvirt -lN`, or on E2E_CONTROLLER=bumble one `python -m
+# estimator_air vhci...`; radio_add makes an extra btvirt radio in a process
+# of its own, which hears nobody but can be unplugged alone.
 
 radios_up() {
   [ "$1" -gt 0 ] || return 0
-  btvirt -L "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
-  echo $! >"$E2E_WORK/radios.pid"
+  if [ "${E2E_CONTROLLER:-btvirt}" = bumble ]; then
+    bumble_radios_up "$1"
+  else
+    btvirt -L "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
+    echo $! >"$E2E_WORK/radios.pid"
+  fi
   wait_until 10 test -e "/sys/class/bluetooth/hci$(($1 - 1))"
+}
+
+# N corrected Bumble controllers (Tests/Air) on one air, each on a /dev/vhci
+# of its own, from the venv at the top of the host's tree (make air-venv).
+# No bytecode: the tree is read-only here. Awaits the model's "ready" line.
+bumble_radios_up() {
+  local top=$E2E_ROOT/../.. transports=() i
+  for i in $(seq "$1"); do transports+=(vhci); done
+  [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"
+  : >"$E2E_WORK/air.out"
+  PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air \
+    "$top/.venv-air/bin/python" -m estimator_air "${transports[@]}" \
+    >"$E2E_WORK/air.out" 2>>"$E2E_WORK/air.log" &
+  echo $! >"$E2E_WORK/radios.pid"
+  wait_until 60 grep -q '^ready ' "$E2E_WORK/air.out"
 }
 
 # Prints the index of the new radio; its btvirt's pid is in radios/hciN.pid.

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Host side of the real-stack rig: a QEMU guest (TCG) boots the Debian kernel,
-# loads the vhci driver and runs emulated LE radios (btvirt), the real system
-# bus and the real bluetoothd. The guest chroots into the host's / shared
+# loads the vhci driver and runs emulated LE radios (BlueZ's btvirt, or the
+# project's corrected Bumble controllers: docs/RIG.md), the real system bus
+# and the real bluetoothd. The guest chroots into the host's / shared
 # read-only over 9p, so whatever the host has built runs unchanged inside.
 # The host's side is read-only to the guest: results come back on the serial
 # console, which this script streams and then parses.
 #
 #   rig.sh prepare               kernel and initrd into the cache (skipped when current)
-#   rig.sh suite [SCENARIO...]   one boot, every scenario (default: scenarios/*.sh);
-#                                exits 1 unless every run of every scenario printed PASS
+#   rig.sh suite [SCENARIO...]   one boot, every scenario (default: scenarios/*.sh) on
+#                                every controller model; exits 1 unless every run of
+#                                every scenario printed PASS
 #   rig.sh demo                  boots with 4 radios and runs demo.sh, console live
 #
 # Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (folders
 # separated by colons, put first on the guest's PATH, e.g. swift's bin paths),
 # E2E_REPEAT (runs of the whole list in the one boot, default 1: a flake shows
 # as a pass count), E2E_STEADY (seconds of the steady phase of the scenarios
-# that have one, default 60; what it adds is added to every scenario's time limit).
+# that have one, default 60; what it adds is added to every scenario's time limit),
+# E2E_CONTROLLERS (the controller models the scenarios run on, in turn, default
+# "btvirt"; "bumble" is Tests/Air's, from the venv .venv-air/ at the top of the
+# tree). A scenario with a header line `# not-on-MODEL: REASON` does not run on
+# MODEL: the summary lists it with its reason.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -130,12 +136,14 @@ scenario_timeout() {
   echo "${t:-120}"
 }
 
-write_plan() { # $1: mode, then scenario paths
+write_plan() { # $1: mode, then runs ("MODEL PATH")
   local mode=$1; shift
   {
     printf 'E2E_MODE=%q\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$mode" "$here" "${E2E_BIN:-}"
     printf 'E2E_REPEAT=%q\nE2E_STEADY=%q\n' "$repeat" "$steady"
-    printf 'E2E_SCENARIOS=(%s)\n' "$(printf '%q ' "$@")"
+    # Each run is "MODEL PATH"; the demo's controller is the first model.
+    printf 'E2E_RUNS=(%s)\n' "$(printf '%q ' "$@")"
+    printf 'E2E_CONTROLLER=%q\n' "${controllers[0]}"
     # The guest's console has no size and no type: the demo's table wants
     # the terminal's it is shown on.
     printf 'E2E_TTY_SIZE=%q\n' "$(stty size 2>/dev/null </dev/tty || echo '40 120')"
@@ -148,6 +156,17 @@ write_plan() { # $1: mode, then scenario paths
 # it, so CI stays a verdict on what is claimed to work; naming it runs it.
 pending_reason() { sed -n 's/^# pending: *//p' "$1" | head -1; }
 
+# Why scenario $1 cannot run on controller model $2, from its `# not-on-$2:`
+# header line; empty when it can.
+not_on_reason() { sed -n "s/^# not-on-$2: *//p" "$1" | head -1; }
+
+# The name a run reports under: the scenario's on btvirt, as it always was,
+# NAME@MODEL on another model.
+run_name() { # $1: model, $2: scenario path
+  local name; name=$(basename "$2" .sh)
+  if [ "$1" = btvirt ]; then echo "$name"; else echo "$name@$1"; fi
+}
+
 suite() {
   local scenarios=("$@") s limit=120 reason
   if [ ${#scenarios[@]} -eq 0 ]; then
@@ -156,14 +175,20 @@ suite() {
       if [ -n "$reason" ]; then pending+=("$(basename "$s" .sh): $reason"); else scenarios+=("$s"); fi
     done
   fi
-  for s in "${scenarios[@]}"; do
-    [ -f "$s" ] || { log "no such scenario: $s"; exit 64; }
-    s=$(readlink -f "$s")
-    # The guest enforces each scenario's limit; this one only catches a guest
-    # that stopped answering. 30 s a scenario for (re)starting the stack.
-    limit=$((limit + ($(scenario_timeout "$s") + (steady > 60 ? steady - 60 : 0) + 30) * repeat))
-    resolved+=("$s")
+  local c
+  for c in "${controllers[@]}"; do
+    for s in "${scenarios[@]}"; do
+      [ -f "$s" ] || { log "no such scenario: $s"; exit 64; }
+      s=$(readlink -f "$s")
+      reason=$(not_on_reason "$s" "$c")
+      if [ -n "$reason" ]; then skipped+=("$(basename "$s" .sh) on $c: $reason"); continue; fi
+      # The guest enforces each scenario's limit; this one only catches a guest
+      # that stopped answering. 30 s a scenario for (re)starting the stack.
+      limit=$((limit + ($(scenario_timeout "$s") + (steady > 60 ? steady - 60 : 0) + 30) * repeat))
+      resolved+=("$c $s")
+    done
   done
+  [ ${#resolved[@]} -gt 0 ] || { log "no scenario runs on ${controllers[*]}"; for s in "${skipped[@]}"; do log "  $s"; done; exit 64; }
   prepare
   write_plan suite "${resolved[@]}"
   local started=$SECONDS status=0
@@ -181,24 +206,27 @@ report() {
   local results; results=$(tr -d '\r' <"$cache/console.log" | grep -E '^E2E-(RESULT|METRIC) ' || true)
   echo
   echo "== e2e summary (${elapsed}s in the VM, console in $cache/console.log)"
-  for s in "$@"; do
-    name=$(basename "$s" .sh)
+  local run model
+  for run in "$@"; do
+    model=${run%% *} s=${run#* }
+    name=$(run_name "$model" "$s")
     runs=$(grep -E "^E2E-RESULT $name " <<<"$results" || true)
     passes=$(grep -cE "^E2E-RESULT $name PASS" <<<"$runs" || true)
     if [ "$repeat" -gt 1 ]; then
       [ "$passes" -eq "$repeat" ] || failed=1
-      echo "  $([ "$passes" -eq "$repeat" ] && echo PASS || echo FAIL)  $passes of $repeat runs passed  $name"
+      echo "  $([ "$passes" -eq "$repeat" ] && echo PASS || echo FAIL)  $model  $passes of $repeat runs passed  $name"
       grep -vE "^E2E-RESULT $name PASS" <<<"$runs" | sed -n "s/^E2E-RESULT $name FAIL /    failed: /p"
       continue
     fi
     line=$(tail -1 <<<"$runs")
     case $line in
-      "E2E-RESULT $name PASS"*) echo "  PASS  ${line#E2E-RESULT $name PASS }  $name" ;;
-      "") echo "  FAIL  no result (guest hung or crashed)  $name"; failed=1 ;;
-      *) echo "  FAIL  ${line#E2E-RESULT $name FAIL }  $name"; failed=1 ;;
+      "E2E-RESULT $name PASS"*) echo "  PASS  $model  ${line#E2E-RESULT $name PASS }  $name" ;;
+      "") echo "  FAIL  $model  no result (guest hung or crashed)  $name"; failed=1 ;;
+      *) echo "  FAIL  $model  ${line#E2E-RESULT $name FAIL }  $name"; failed=1 ;;
     esac
   done
   for line in "${pending[@]}"; do echo "  PENDING  $line"; done
+  for line in "${skipped[@]}"; do echo "  NOT RUN  $line"; done
   if [ "$repeat" -gt 1 ]; then
     grep '^E2E-METRIC ' <<<"$results" | metric_ranges || true
   else
@@ -222,7 +250,7 @@ metric_ranges() {
 
 demo() {
   prepare
-  write_plan demo "$here/demo.sh"
+  write_plan demo "${controllers[0]} $here/demo.sh"
   boot "$cache/plan.sh" 300 || true
   local result; result=$(tr -d '\r' <"$cache/console.log" | grep '^E2E-RESULT demo ' || true)
   case $result in
@@ -232,8 +260,13 @@ demo() {
   esac
 }
 
-resolved=() pending=()
+resolved=() pending=() skipped=()
 repeat=${E2E_REPEAT:-1} steady=${E2E_STEADY:-60}
+read -ra controllers <<<"${E2E_CONTROLLERS:-btvirt}"
+for c in "${controllers[@]}"; do
+  case $c in btvirt | bumble) ;; *) log "unknown controller model $c (btvirt, bumble)"; exit 64 ;; esac
+done
+[ ${#controllers[@]} -gt 0 ] || { log "E2E_CONTROLLERS names no controller model"; exit 64; }
 case "$repeat$steady" in *[!0-9]*) log "E2E_REPEAT and E2E_STEADY take whole numbers"; exit 64 ;; esac
 [ "$repeat" -ge 1 ] || { log "E2E_REPEAT must be 1 or more"; exit 64; }
 case "${1:-}" in

@@ -13,6 +13,7 @@
 #   reports them.
 # radios: 2
 # timeout: 180
+# not-on-bumble: it measures btvirt's own air (what one btvirt process hears, and that nothing repeats)
 
 lone=$(radio_add)
 bg_start lone script -qec "btmgmt --index $lone find -l" /dev/null

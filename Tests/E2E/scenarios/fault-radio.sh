@@ -6,6 +6,7 @@
 # disturbed. Figure: from BlueZ's adapter ready to the advertisement back.
 # radios: 1
 # timeout: 120
+# not-on-bumble: the unplugged radio is a btvirt process of its own (radio_add)
 
 trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
 radio_says() { estimator status --adapter "$1" | grep -q "radio: $2"; }

@@ -3,6 +3,7 @@
 # unplugging a radio, each seen through BlueZ's D-Bus API.
 # radios: 2
 # timeout: 120
+# not-on-bumble: it checks radio_add and radio_remove, whose radio is a btvirt process of its own
 
 # A background program: lines in, lines out, consumed in order, and its end.
 bg_start echo cat

@@ -2,6 +2,7 @@
 # Swift runtime (linked in, or found over the 9p root) load and run.
 # radios: 0
 # timeout: 60
+# not-on-bumble: no radios, nothing of the controller's to run
 
 binary=$(command -v estimator) || fail "no estimator on the guest's PATH ($PATH)"
 if ldd "$binary" | grep 'not found'; then

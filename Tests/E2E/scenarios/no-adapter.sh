@@ -2,6 +2,7 @@
 # with one clear sentence naming the adapter, and leaves no session behind.
 # radios: 0
 # timeout: 60
+# not-on-bumble: no radios, nothing of the controller's to run
 
 status=0
 estimator join --adapter hci0 --channel 1 --name Nobody >"$E2E_WORK/join.out" 2>&1 || status=$?
