@@ -3,29 +3,31 @@
 # scenario: room-watcher.sh, room-alice.sh, room-bob.sh) boots its own QEMU
 # guest from the rig's kernel and initrd (rig.sh prepare), with its own
 # kernel, system bus, bluetoothd and one estimator session. The controllers
-# share one air: one process on the host (E2E_AIR) runs a Bumble controller
-# per guest on one link, and each guest's /dev/vhci is bridged to its
-# controller over a virtio serial port (rooms/vhci-bridge.py in the guest, a
-# unix socket here). The guests' clocks are their own: a role measures only
+# share one air: one process on the host runs the project's corrected Bumble
+# controller (Tests/Air, docs/RIG.md) per guest, and each guest's /dev/vhci
+# is bridged to its controller over a virtio serial port
+# (rooms/vhci-bridge.py in the guest, a unix socket here). The guests' clocks are their own: a role measures only
 # on its own clock, and this script pairs what two roles measured (the
 # ping-pong, docs/ROOMS.md).
 #
 #   rooms.sh      boots the room, waits for every guest, prints the summary;
 #                 exits 1 unless every role printed PASS
 #
-# Environment: E2E_AIR (the air's command, to which a Bumble transport per
-# guest is added; required), E2E_CACHE, E2E_BIN and E2E_STEADY as for rig.sh.
+# Environment: E2E_CACHE, E2E_BIN and E2E_STEADY as for rig.sh; E2E_AIR_FLAGS
+# for the air (--legacy: controllers without extended advertising). The air
+# runs from the venv .venv-air/ at the top of the tree (make air-venv).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${E2E_CACHE:-$(cd "$here/../.." && pwd)/.vm}
+top=$(cd "$here/../.." && pwd)
+cache=${E2E_CACHE:-$top/.vm}
 run=$cache/rooms
 roles=(room-watcher room-alice room-bob)
 steady=${E2E_STEADY:-60}
 
 log() { printf 'rooms: %s\n' "$*" >&2; }
 
-[ -n "${E2E_AIR:-}" ] || { log "E2E_AIR names no air program (make e2e-rooms sets it)"; exit 64; }
+[ -x "$top/.venv-air/bin/python" ] || { log "no $top/.venv-air: make air-venv"; exit 69; }
 case "$steady" in '' | *[!0-9]*) log "E2E_STEADY takes a whole number"; exit 64 ;; esac
 
 # Seconds since $1 (an EPOCHREALTIME), one decimal.
@@ -55,11 +57,13 @@ boot_guest() {
   return "${PIPESTATUS[0]}"
 }
 
+# A run of the role's scenario on the Bumble model, which guest.sh reports
+# as ROLE@bumble; the guest makes no radios of its own (# radios: 0).
 write_plan() { # $1: the role
   {
     printf 'E2E_MODE=suite\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$here" "${E2E_BIN:-}"
     printf 'E2E_REPEAT=1\nE2E_STEADY=%q\n' "$steady"
-    printf 'E2E_SCENARIOS=(%q)\n' "$here/rooms/$1.sh"
+    printf 'E2E_RUNS=(%q)\n' "bumble $here/rooms/$1.sh"
   } >"$run/$1.plan.sh"
 }
 
@@ -70,8 +74,10 @@ air_up() {
   local transports=() role
   for role in "${roles[@]}"; do transports+=("unix-server:$run/$role.sock"); done
   : >"$run/air.log"
-  # shellcheck disable=SC2086 # E2E_AIR is a command with its arguments
-  $E2E_AIR "${transports[@]}" >"$run/air.log" 2>&1 &
+  # No bytecode in the tree, as in the guest (lib.sh, bumble_radios_up).
+  # shellcheck disable=SC2086 # E2E_AIR_FLAGS holds zero or more flags
+  PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air "$top/.venv-air/bin/python" -m estimator_air \
+    ${E2E_AIR_FLAGS:-} "${transports[@]}" >"$run/air.log" 2>&1 &
   air=$!
   grep -q -m1 '^ready ' < <(timeout 60 tail -n +1 --pid="$air" -f "$run/air.log") ||
     { log "the air did not come up:"; cat "$run/air.log" >&2; exit 69; }
@@ -110,9 +116,9 @@ main() {
   return $status
 }
 
-# A role's metric from its console: "E2E-METRIC role name value [unit]".
+# A role's metric from its console: "E2E-METRIC ROLE@bumble NAME VALUE [UNIT]".
 metric_of() {
-  sed -n "s/^E2E-METRIC $1 $2 \([^ ]*\).*/\1/p" "$run/$1.console.log" | tail -1
+  sed -n "s/^E2E-METRIC $1@bumble $2 \([^ ]*\).*/\1/p" "$run/$1.console.log" | tail -1
 }
 
 # Two roles' per-round samples (comma-separated, the same rounds in the same
@@ -132,16 +138,17 @@ paired_difference() {
 # guest) is a failure too. Then the figures: each role's own, and those
 # that take two roles' clocks.
 report() {
-  local elapsed=$1 role line failed=0 boot
+  local elapsed=$1 role name line failed=0 boot
   echo
   echo "== e2e-rooms summary (${elapsed}s from the air's start to the last guest's end; consoles in $run)"
   for role in "${roles[@]}"; do
-    line=$(grep -E "^E2E-RESULT $role " "$run/$role.console.log" 2>/dev/null | tail -1 || true)
+    name=$role@bumble
+    line=$(grep -E "^E2E-RESULT $name " "$run/$role.console.log" 2>/dev/null | tail -1 || true)
     boot=$(cat "$run/$role.boot" 2>/dev/null || echo "?")
     case $line in
-      "E2E-RESULT $role PASS"*) echo "  PASS  ${line#E2E-RESULT $role PASS }  $role (booted in ${boot}s)" ;;
-      "") echo "  FAIL  no result (guest hung or crashed)  $role"; failed=1 ;;
-      *) echo "  FAIL  ${line#E2E-RESULT $role FAIL }  $role (booted in ${boot}s)"; failed=1 ;;
+      "E2E-RESULT $name PASS"*) echo "  PASS  ${line#E2E-RESULT $name PASS }  $name (booted in ${boot}s)" ;;
+      "") echo "  FAIL  no result (guest hung or crashed)  $name"; failed=1 ;;
+      *) echo "  FAIL  ${line#E2E-RESULT $name FAIL }  $name (booted in ${boot}s)"; failed=1 ;;
     esac
   done
   for role in "${roles[@]}"; do
