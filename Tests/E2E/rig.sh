@@ -29,8 +29,9 @@ cache=${E2E_CACHE:-$(cd "$here/../.." && pwd)/.vm}
 
 # Kernel modules the guest needs, in no particular order: prepare adds their
 # dependencies. The algif/cmac/ecb ones give btvirt the kernel crypto it asks
-# for through AF_ALG; without them it cannot open /dev/vhci.
-modules="virtio_pci 9pnet_virtio 9p hci_vhci algif_hash algif_skcipher cmac ecb"
+# for through AF_ALG; without them it cannot open /dev/vhci. virtio_console:
+# the serial port that carries a rooms guest's HCI to the host's air (rooms.sh).
+modules="virtio_pci 9pnet_virtio 9p hci_vhci algif_hash algif_skcipher cmac ecb virtio_console"
 
 log() { printf 'rig: %s\n' "$*" >&2; }
 
