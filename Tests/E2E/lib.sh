@@ -201,9 +201,21 @@ bg_stop() {
 # come from one `btvirt -lN`; radio_add makes an extra radio in a process of
 # its own, which hears nobody but can be unplugged alone.
 
+# The controllers' kind, from the scenario's header "# controller: KIND"
+# (stack_up): legacy (the default) is `btvirt -L`, LE-only controllers with
+# legacy advertising; extended is plain `btvirt`, dual-mode controllers with
+# extended advertising.
+btvirt_kind() {
+  case ${E2E_CONTROLLER:-legacy} in
+    legacy) echo -L ;;
+    extended) ;;
+    *) fail "unknown controller kind '$E2E_CONTROLLER' (legacy or extended)" ;;
+  esac
+}
+
 radios_up() {
   [ "$1" -gt 0 ] || return 0
-  btvirt -L "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
+  btvirt $(btvirt_kind) "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
   echo $! >"$E2E_WORK/radios.pid"
   wait_until 10 test -e "/sys/class/bluetooth/hci$(($1 - 1))"
 }
@@ -213,7 +225,7 @@ radio_add() {
   mkdir -p "$E2E_WORK/radios"
   local before index
   before=$(ls /sys/class/bluetooth 2>/dev/null || true)
-  btvirt -L -l1 >>"$E2E_WORK/btvirt.log" 2>&1 &
+  btvirt $(btvirt_kind) -l1 >>"$E2E_WORK/btvirt.log" 2>&1 &
   local pid=$!
   wait_until 10 new_controller "$before"
   index=$(new_controller "$before")
@@ -284,8 +296,11 @@ adapter_power() {
   if [ "$2" = on ]; then adapter_ready "$1"; else wait_until 10 eval "! adapter_powered $1"; fi
 }
 
-# Called by guest.sh before each scenario with its number of radios.
+# Called by guest.sh before each scenario with its number of radios, in the
+# shell that then sources the scenario ($0: its path, for its header).
 stack_up() {
+  E2E_CONTROLLER=$(sed -n 's/^# controller: *\([a-z]*\).*/\1/p' "$0" | head -1)
+  export E2E_CONTROLLER=${E2E_CONTROLLER:-legacy}
   radios_up "$1"
   bluetoothd_start
 }
@@ -388,6 +403,7 @@ air_timeline() {
       kind = /Device Found/ ? "kernel reported " : /MGMT Command/ ? "to advertise " : "controller heard "
       if (match($0, /\[hci[0-9]+\]/)) idx = substr($0, RSTART + 1, RLENGTH - 2)
       if (/MGMT Command|MGMT Event: Discovering/) { h = $0; sub(/ +(\{0x[0-9a-f]+\} )?\[hci.*$/, "", h); out(h) }
+      if (/Command: LE Set (Advertising Set )?Random Address/) out("new address")
       next
     }
     /Extended scan: |Scanning: / { out("scan " $NF) }
@@ -402,11 +418,14 @@ air_timeline() {
     }' | cat -v
 }
 
-# One line per radio: "hciN deaf PERCENT starts PER_MINUTE" between FROM and
-# UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a scan stop to the kernel's next
-# "Discovering", as the kernel drops reports before it. Starts: advertising
-# switched on, each a rebuild of the set (a new random address on a legacy
-# controller) and a new device for every scanner.
+# One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
+# PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a
+# scan stop to the kernel's next "Discovering", as the kernel drops reports
+# before it. Starts: advertising switched on, each a rebuild of the set (on
+# a legacy controller also the kernel resuming it after a scan) and a new
+# device for every scanner. Addresses: new random addresses asked of the
+# controller (LE Set Random Address, which a legacy controller's scan and
+# advertising share; LE Set Advertising Set Random Address, the set's own).
 air_radio_stats() {
   air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
     function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
@@ -418,11 +437,13 @@ air_radio_stats() {
       if ($3 == "scan" && $4 == "(0x00)" && !off[h]) { off[h] = 1; since[h] = t }
       if ($3 == "discovering" && $4 == "(0x01)" && off[h]) { off[h] = 0; deaf[h] += t - (since[h] > a ? since[h] : a) }
       if ($3 == "advertising" && $4 == "(0x01)") starts[h]++
+      if ($3 == "new" && $4 == "address") addresses[h]++
     }
     END {
       for (h in seen) {
         if (off[h]) deaf[h] += b - (since[h] > a ? since[h] : a)
-        printf "%s deaf %.1f starts %.1f\n", h, 100 * deaf[h] / (b - a), 60 * starts[h] / (b - a)
+        printf "%s deaf %.1f starts %.1f addresses %.1f\n", h, 100 * deaf[h] / (b - a), 60 * starts[h] / (b - a),
+          60 * addresses[h] / (b - a)
       }
     }' | sort
 }

@@ -163,6 +163,13 @@ final class BlueZRadio: SessionRadio {
         if !schedule.pausesScan { try? await handle?.announceAgain() }
     }
 
+    func lookAgain() {
+        // In the strict mode every restart announces the advertisement
+        // again, which peers hear while they scan: they need no extra start.
+        let (discovery, schedule) = state.withLock { ($0.discovery, $0.schedule) }
+        if !schedule.pausesScan { discovery?.lookAgain() }
+    }
+
     func stop() async {
         let watch = state.withLock { state in
             state.stopped = true

@@ -19,7 +19,7 @@ import BlueZ
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
 /// `settle`, `hold`, `backoff`, `hold-limit`, `reannounce`, `leave`, `retry`, `tick`,
-/// `drop`; and `mode=strict` or `mode=light` instead of the mode the
+/// `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
 /// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
     /// How the advertisement and the scan share the controller: nil until
@@ -71,6 +71,14 @@ struct RadioSchedule: Equatable, Sendable {
     /// often: after bluetoothd is killed the controller goes on scanning
     /// for a few seconds and refuses a new advertisement meanwhile.
     var restartRetry: Duration = .seconds(1)
+    /// A peer heard over the air but not for this long is looked for
+    /// again: the scan restarts at each tick until the peer is heard or
+    /// stale. A controller that repeats an advertiser reports a steady peer
+    /// at every restart, at most 2 s apart, so this costs it nothing; one
+    /// that does not (the rig's emulator) reports a peer only as its scan
+    /// starts, and Linux drops about half of those reports. The strict mode
+    /// does without: its peers announce at each of their restarts.
+    var lookAgainAfter: Duration = .seconds(2)
     /// Stale peers are looked for this often: a tenth of the stale time.
     var tick: Duration = .milliseconds(500)
     /// A peer not heard for this long is dropped from the table.
@@ -115,7 +123,7 @@ struct RadioSchedule: Equatable, Sendable {
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
             "hold-limit": \.holdLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
-            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop,
+            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }

@@ -161,6 +161,7 @@ actor Session {
             var moved = false
             if let change = round.tick(now: clock.now) { moved = follow(change) }
             let events = board.tick()
+            if board.hasQuietPeer(after: schedule.lookAgainAfter) { radio.lookAgain() }
             _ = round.observe(events.filter { $0.channel == channel && $0.name != name.text }, peers: channelPeers)
             if recount() || moved || !events.isEmpty { changed() }
         }

@@ -27,6 +27,11 @@ protocol SessionRadio: Sendable {
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 
+    /// Restarts the scan soon, for a peer heard over the air that has gone
+    /// quiet: a controller that does not repeat an advertiser reports it
+    /// only when a scan starts (see `RadioSchedule.lookAgainAfter`).
+    func lookAgain()
+
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async
 
