@@ -418,6 +418,22 @@ air_timeline() {
     }' | cat -v
 }
 
+# What hciN last put on the air, as the kernel told the controller: the
+# PDU type of its advertising parameters, and its advertising data and scan
+# response (btmon's decoding, one line each, fields separated by "; ").
+air_advertisement() {
+  TZ=UTC btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v idx="[hci$1]" '
+    /^[<>@=] / {
+      block = ""
+      if (index($0, idx) && match($0, /LE Set (Extended )?(Advertising Parameters|Advertising Data|Scan Response Data)/)) {
+        block = substr($0, RSTART + 7, RLENGTH - 7); text[block] = ""
+      }
+      next
+    }
+    block != "" { s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s }
+    END { for (b in text) print b ": " text[b] }' | sort | cat -v
+}
+
 # One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
 # PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a
 # scan stop to the kernel's next "Discovering", as the kernel drops reports

@@ -333,8 +333,8 @@ actor Session {
             // A peer hears an advertisement start only while it scans, and
             // each peer stops scanning for a moment every few seconds: so card
             // none starts twice, far enough apart that no peer's pause covers
-            // both. First as an update (scanning paused around it), then by
-            // stopping the scan, which puts it back on the air to stay.
+            // both. First as an update, then as the scan stops (see
+            // `SessionRadio.stopScanning`), to stay on the air.
             _ = try? await radio.update(localName: localName)
             try? await clock.sleep(for: schedule.leaveBroadcast / 2)
             await radio.stopScanning()

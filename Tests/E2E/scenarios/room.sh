@@ -49,6 +49,12 @@ for i in 0 1 2; do
   done
 done
 
+# What a session puts on the air (docs/PROTOCOL.md, Advertisement): the PDU
+# type, the flags (never "discoverable": BlueZ refuses them on a broadcast),
+# the service UUID in the advertising data, the packet as the scan
+# response's name.
+while read -r line; do metric "advertisement_hci1" "$line"; done < <(air_advertisement 1)
+
 # 2. pick -> visible on hci0, 20 picks on hci1 alternating two cards.
 bg_mark watch0
 logs=$XDG_STATE_HOME/estimator
