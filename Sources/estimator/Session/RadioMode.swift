@@ -3,7 +3,7 @@ import BlueZ
 /// How a radio shares its controller between its advertisement and its
 /// scan: the part of its schedule that follows from what the controller can
 /// do (docs/ARCHITECTURE.md, Radio schedule).
-enum RadioMode: String, Sendable, CaseIterable {
+enum RadioMode: String, Sendable {
     /// Scanning stops around every advertisement change, and every
     /// discovery restart announces the advertisement again. A controller
     /// with legacy advertising refuses the new random address a change
