@@ -435,13 +435,15 @@ air_advertisement() {
 }
 
 # One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
-# PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a
+# PER_MINUTE scans PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac],
+# UTC). Deaf: from a
 # scan stop to the kernel's next "Discovering", as the kernel drops reports
 # before it. Starts: advertising switched on, each a rebuild of the set (on
 # a legacy controller also the kernel resuming it after a scan) and a new
 # device for every scanner. Addresses: new random addresses asked of the
 # controller (LE Set Random Address, which a legacy controller's scan and
 # advertising share; LE Set Advertising Set Random Address, the set's own).
+# Scans: scans switched on.
 air_radio_stats() {
   air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
     function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
@@ -454,12 +456,13 @@ air_radio_stats() {
       if ($3 == "discovering" && $4 == "(0x01)" && off[h]) { off[h] = 0; deaf[h] += t - (since[h] > a ? since[h] : a) }
       if ($3 == "advertising" && $4 == "(0x01)") starts[h]++
       if ($3 == "new" && $4 == "address") addresses[h]++
+      if ($3 == "scan" && $4 == "(0x01)") scans[h]++
     }
     END {
       for (h in seen) {
         if (off[h]) deaf[h] += b - (since[h] > a ? since[h] : a)
-        printf "%s deaf %.1f starts %.1f addresses %.1f\n", h, 100 * deaf[h] / (b - a), 60 * starts[h] / (b - a),
-          60 * addresses[h] / (b - a)
+        printf "%s deaf %.1f starts %.1f addresses %.1f scans %.1f\n", h, 100 * deaf[h] / (b - a),
+          60 * starts[h] / (b - a), 60 * addresses[h] / (b - a), 60 * scans[h] / (b - a)
       }
     }' | sort
 }

@@ -128,10 +128,12 @@ bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
 # What the steady phase cost each radio: the share of it spent unable to
 # hear, its advertising starts per minute (each a rebuild of the set) and the
-# new random addresses it asked for (what a phone sees as new devices).
-while read -r radio _ deaf _ starts _ addresses; do
+# new random addresses it asked for (what a phone sees as new devices), and
+# its scan starts per minute.
+while read -r radio _ deaf _ starts _ addresses _ scans; do
   [ "$radio" = hci2 ] && continue  # killed above
   metric "steady_deaf_$radio" "$deaf" %
   metric "steady_adv_starts_per_min_$radio" "$starts"
   metric "steady_new_addresses_per_min_$radio" "$addresses"
+  metric "steady_scan_starts_per_min_$radio" "$scans"
 done < <(air_radio_stats "$steady_from" "$(date -u +%T.%N)")
