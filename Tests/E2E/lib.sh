@@ -403,7 +403,8 @@ air_timeline() {
       kind = /Device Found/ ? "kernel reported " : /MGMT Command/ ? "to advertise " : "controller heard "
       if (match($0, /\[hci[0-9]+\]/)) idx = substr($0, RSTART + 1, RLENGTH - 2)
       if (/MGMT Command|MGMT Event: Discovering/) { h = $0; sub(/ +(\{0x[0-9a-f]+\} )?\[hci.*$/, "", h); out(h) }
-      if (/Command: LE Set (Advertising Set )?Random Address/) out("new address")
+      # By opcode: btmon shortens long command names.
+      if (/HCI Command: .*\(0x08\|0x00(05|35)\)/) out("new address")
       next
     }
     /Extended scan: |Scanning: / { out("scan " $NF) }
@@ -418,19 +419,26 @@ air_timeline() {
     }' | cat -v
 }
 
-# What hciN last put on the air, as the kernel told the controller: the
-# PDU type of its advertising parameters, and its advertising data and scan
-# response (btmon's decoding, one line each, fields separated by "; ").
+# What hciN last put on the air, as the kernel told the controller: the PDU
+# type and interval of its advertising parameters, its advertising data and
+# its scan response (btmon's decoding, one line each, fields separated by
+# "; "). Commands by opcode, legacy and extended: btmon shortens their names.
 air_advertisement() {
   TZ=UTC btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v idx="[hci$1]" '
     /^[<>@=] / {
       block = ""
-      if (index($0, idx) && match($0, /LE Set (Extended )?(Advertising Parameters|Advertising Data|Scan Response Data)/)) {
-        block = substr($0, RSTART + 7, RLENGTH - 7); text[block] = ""
+      if (/^< HCI Command: / && index($0, idx)) {
+        if (/\(0x08\|0x00(06|36)\)/) block = "parameters"
+        if (/\(0x08\|0x00(08|37)\)/) block = "advertising data"
+        if (/\(0x08\|0x00(09|38)\)/) block = "scan response"
+        if (block != "") text[block] = ""
       }
       next
     }
-    block != "" { s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s }
+    block == "parameters" && !/Type:|legacy|interval/ { next }
+    block != "" && !/Handle:|Operation:|Fragment|Length:|length:/ {
+      s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s
+    }
     END { for (b in text) print b ": " text[b] }' | sort | cat -v
 }
 
