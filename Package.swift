@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(
-            name: "estimatorTests", dependencies: ["estimator", "EstimatorKit", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
+            name: "estimatorTests",
+            dependencies: ["estimator", "EstimatorKit", "BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(
@@ -63,7 +64,7 @@ let package = Package(
         .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
 
         // A fake org.bluez on a private bus, for the BlueZ tests and the CLI's subprocess tests.
-        .target(name: "BlueZTestSupport", dependencies: ["DBus", "DBusTestSupport"], path: "Tests/BlueZTestSupport"),
+        .target(name: "BlueZTestSupport", dependencies: ["BlueZ", "DBus", "DBusTestSupport"], path: "Tests/BlueZTestSupport"),
 
         // The fake org.bluez as a process, for mk/cli.mk's bench-pick.
         .executableTarget(

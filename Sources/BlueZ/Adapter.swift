@@ -71,12 +71,16 @@ public struct AdvertisingCapacity: Sendable, Hashable {
     public let active: Int
     /// How many more can be registered.
     public var free: Int { max(0, supported - active) }
-    /// Whether the controller has extended advertising: BlueZ lists
-    /// `HardwareOffload` in `SupportedFeatures` when the kernel drives it
-    /// with the extended commands, where each advertising set has its own
-    /// random address, set without stopping a scan. Without it (legacy
-    /// advertising) the controller refuses a new random address while it
-    /// scans, so every change needs scanning paused.
+    /// Whether the controller has extended advertising, where each
+    /// advertising set has its own random address, set without stopping a
+    /// scan. Without it (legacy advertising) the controller refuses a new
+    /// random address while it scans, so every change needs scanning paused.
+    ///
+    /// BlueZ 5.66 says so in two places: `SupportedSecondaryChannels`, which
+    /// it has only when the kernel reports a secondary PHY (1M always comes
+    /// with extended advertising), and `HardwareOffload` in
+    /// `SupportedFeatures`, which it shows only to a bluetoothd run with
+    /// `--experimental` (Debian's runs without).
     public let extended: Bool
 
     public init(supported: Int, active: Int, extended: Bool = false) {
@@ -87,9 +91,10 @@ public struct AdvertisingCapacity: Sendable, Hashable {
 
     init(_ properties: [String: Value]) {
         let features = properties["SupportedFeatures"]?.elements ?? []
+        let secondary = properties["SupportedSecondaryChannels"]?.elements ?? []
         self.init(
             supported: Int(properties["SupportedInstances"]?.integer ?? 0),
             active: Int(properties["ActiveInstances"]?.integer ?? 0),
-            extended: features.contains { $0.string == "HardwareOffload" })
+            extended: features.contains { $0.string == "HardwareOffload" } || !secondary.isEmpty)
     }
 }

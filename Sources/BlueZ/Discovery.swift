@@ -82,6 +82,8 @@ public final class Discovery: AsyncSequence, Sendable {
     /// When the last sighting was delivered (`clock.elapsed`), for the hold
     /// before a restart (see `ScanSchedule`).
     private let lastSighting = Mutex<Duration?>(nil)
+    /// The wait for the next restart, while it runs: `lookAgain` ends it.
+    private let pendingWait = Mutex<Task<Void, any Error>?>(nil)
     private let consumer: @Sendable (Sighting) -> Void
     /// The adapter's devices as last heard, kept on the bus's reading thread.
     /// Nil until the snapshot is in; signals read before it wait in `early`.
@@ -162,6 +164,14 @@ public final class Discovery: AsyncSequence, Sendable {
         }.value
     }
 
+    /// Restarts the scan now instead of at the end of the current interval
+    /// (the hold still comes first): a controller that reports an
+    /// advertiser only when a scan starts hears a quiet one again only so.
+    /// Does nothing without a schedule, or while a restart is under way.
+    public func lookAgain() {
+        pendingWait.withLock { $0?.cancel() }
+    }
+
     func run<Owners: AsyncSequence & Sendable>(
         changes handler: SignalHandler, owners: Owners, objects: [ObjectPath: InterfaceProperties],
         schedule: ScanSchedule?, whileStopped: (@Sendable () async -> Void)?
@@ -210,7 +220,12 @@ public final class Discovery: AsyncSequence, Sendable {
         let (adapter, clock, scanLock) = (self.adapter, self.clock, self.scanLock)
         while !Task.isCancelled {
             do {
-                try await clock.sleep(for: schedule.nextInterval())
+                // Cut short by lookAgain (cancelling the wait), not by this task's end.
+                let wait = Task { try await clock.sleep(for: schedule.nextInterval()) }
+                pendingWait.withLock { $0 = wait }
+                await withTaskCancellationHandler { _ = try? await wait.value } onCancel: { wait.cancel() }
+                pendingWait.withLock { $0 = nil }
+                try Task.checkCancellation()
                 let due = clock.elapsed
                 while true {
                     let since = lastSighting.withLock { $0 }.map { clock.elapsed - $0 }

@@ -35,6 +35,8 @@ public final class FakeBlueZ: Sendable {
         var address: String
         var powered = true
         var supportedInstances = 5
+        /// Whether the controller has extended advertising.
+        var extended = false
         var advertisements: [ObjectPath: String] = [:]  // path -> owner
     }
 
@@ -50,9 +52,12 @@ public final class FakeBlueZ: Sendable {
     public var advertisementChangesRead: Int { changesRead.load(ordering: .sequentiallyConsistent) }
     private let changesRead = Atomic<Int>(0)
 
-    /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`.
-    public static func start(on bus: TestBus, adapters names: [String] = ["hci0"]) async throws -> FakeBlueZ {
-        let fake = FakeBlueZ(connection: try await bus.connect(), adapters: names)
+    /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`;
+    /// those in `extended` have controllers with extended advertising.
+    public static func start(on bus: TestBus, adapters names: [String] = ["hci0"], extended: Set<String> = [])
+        async throws -> FakeBlueZ
+    {
+        let fake = FakeBlueZ(connection: try await bus.connect(), adapters: names, extended: extended)
         try await fake.exportRoot()
         for name in names { try await fake.exportAdapter(name) }
         let reply = try await fake.connection.call(
@@ -64,10 +69,12 @@ public final class FakeBlueZ: Sendable {
         return fake
     }
 
-    private init(connection: Connection, adapters names: [String]) {
+    private init(connection: Connection, adapters names: [String], extended: Set<String>) {
         self.connection = connection
         var states: [String: AdapterState] = [:]
-        for (index, name) in names.enumerated() { states[name] = AdapterState(address: "00:AA:01:0\(index):00:0\(index)") }
+        for (index, name) in names.enumerated() {
+            states[name] = AdapterState(address: "00:AA:01:0\(index):00:0\(index)", extended: extended.contains(name))
+        }
         adapters = Mutex(states)
         (calls, callContinuation) = AsyncStream.makeStream()
     }
@@ -86,16 +93,19 @@ public final class FakeBlueZ: Sendable {
 
     public func interfaces(of name: String) -> [String: [String: Value]]? {
         guard let state = adapters.withLock({ $0[name] }) else { return nil }
+        var advertising: [String: Value] = [
+            "SupportedInstances": .byte(UInt8(state.supportedInstances)),
+            "ActiveInstances": .byte(UInt8(state.advertisements.count)),
+        ]
+        // As a bluetoothd without --experimental shows an extended controller.
+        if state.extended { advertising["SupportedSecondaryChannels"] = .array(element: .string, [.string("1M")]) }
         return [
             adapterInterface: [
                 "Address": .string(state.address), "Alias": .string("fake \(name)"),
                 "Powered": .boolean(state.powered), "Discovering": .boolean(false),
                 "Roles": .array(element: .string, [.string("central"), .string("peripheral")]),
             ],
-            advertisingInterface: [
-                "SupportedInstances": .byte(UInt8(state.supportedInstances)),
-                "ActiveInstances": .byte(UInt8(state.advertisements.count)),
-            ],
+            advertisingInterface: advertising,
         ]
     }
 

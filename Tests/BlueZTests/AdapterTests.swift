@@ -84,7 +84,7 @@ import Testing
         #expect(try await bluez.adapters().map(\.name) == ["hci0"])
     }
 
-    @Test func extendedAdvertisingIsReadFromSupportedFeatures() {
+    @Test func extendedAdvertisingIsReadFromFeaturesOrSecondaryChannels() {
         let legacy = AdvertisingCapacity(["SupportedInstances": .byte(5), "ActiveInstances": .byte(1),
                                           "SupportedFeatures": .array(element: .string, [.string("CanSetTxPower")])])
         #expect(legacy == AdvertisingCapacity(supported: 5, active: 1, extended: false))
@@ -92,5 +92,11 @@ import Testing
                                             "SupportedFeatures": .variant(.array(element: .string, [.string("HardwareOffload")]))])
         #expect(extended.extended)
         #expect(!AdvertisingCapacity(["SupportedInstances": .byte(5)]).extended)
+        // A bluetoothd without --experimental: only the secondary channels say it.
+        let plain = AdvertisingCapacity(["SupportedInstances": .byte(5),
+                                         "SupportedSecondaryChannels": .array(element: .string, [.string("1M")])])
+        #expect(plain.extended)
+        #expect(!AdvertisingCapacity(["SupportedInstances": .byte(5),
+                                      "SupportedSecondaryChannels": .array(element: .string, [])]).extended)
     }
 }

@@ -141,6 +141,29 @@ import Testing
         await ad.stop()
     }
 
+    /// lookAgain restarts the scan without waiting for the interval, and
+    /// the next interval counts from that restart.
+    @Test(.timeLimit(.minutes(1)))
+    func lookingAgainRestartsAtOnce() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let clock = StepClock()
+        let discovery = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], schedule: ScanSchedule(restartEvery: .seconds(1)), clock: clock)
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = { $0 == .stopDiscovery || $0 == .startDiscovery }
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(300))
+        #expect(clock.deadlines == [.seconds(1)])
+        discovery.lookAgain()
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1300)])
+        await discovery.stop()
+    }
+
     @Test func runsTheStoppedWorkBetweenStopAndStart() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)

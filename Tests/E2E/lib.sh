@@ -202,12 +202,25 @@ bg_stop() {
 # estimator_air vhci...`; radio_add makes an extra btvirt radio in a process
 # of its own, which hears nobody but can be unplugged alone.
 
+# The controllers' advertising, from the scenario's header "# advertising:
+# KIND" (stack_up), on either model: legacy (the default) is `btvirt -L`,
+# LE-only controllers with legacy advertising, or Tests/Air's `--legacy`;
+# extended is plain `btvirt`, dual-mode controllers with extended
+# advertising, or Tests/Air's default.
+btvirt_kind() {
+  case ${E2E_ADVERTISING:-legacy} in
+    legacy) echo -L ;;
+    extended) ;;
+    *) fail "unknown advertising '$E2E_ADVERTISING' (legacy or extended)" ;;
+  esac
+}
+
 radios_up() {
   [ "$1" -gt 0 ] || return 0
   if [ "${E2E_CONTROLLER:-btvirt}" = bumble ]; then
     bumble_radios_up "$1"
   else
-    btvirt -L "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
+    btvirt $(btvirt_kind) "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
     echo $! >"$E2E_WORK/radios.pid"
   fi
   wait_until 10 test -e "/sys/class/bluetooth/hci$(($1 - 1))"
@@ -219,6 +232,7 @@ radios_up() {
 bumble_radios_up() {
   local top=$E2E_ROOT/../.. transports=() i
   for i in $(seq "$1"); do transports+=(vhci); done
+  [ "${E2E_ADVERTISING:-legacy}" = extended ] || transports=(--legacy "${transports[@]}")
   [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"
   : >"$E2E_WORK/air.out"
   PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air \
@@ -233,7 +247,7 @@ radio_add() {
   mkdir -p "$E2E_WORK/radios"
   local before index
   before=$(ls /sys/class/bluetooth 2>/dev/null || true)
-  btvirt -L -l1 >>"$E2E_WORK/btvirt.log" 2>&1 &
+  btvirt $(btvirt_kind) -l1 >>"$E2E_WORK/btvirt.log" 2>&1 &
   local pid=$!
   wait_until 10 new_controller "$before"
   index=$(new_controller "$before")
@@ -304,8 +318,11 @@ adapter_power() {
   if [ "$2" = on ]; then adapter_ready "$1"; else wait_until 10 eval "! adapter_powered $1"; fi
 }
 
-# Called by guest.sh before each scenario with its number of radios.
+# Called by guest.sh before each scenario with its number of radios, in the
+# shell that then sources the scenario ($0: its path, for its header).
 stack_up() {
+  E2E_ADVERTISING=$(sed -n 's/^# advertising: *\([a-z]*\).*/\1/p' "$0" | head -1)
+  export E2E_ADVERTISING=${E2E_ADVERTISING:-legacy}
   radios_up "$1"
   bluetoothd_start
 }
@@ -408,6 +425,8 @@ air_timeline() {
       kind = /Device Found/ ? "kernel reported " : /MGMT Command/ ? "to advertise " : "controller heard "
       if (match($0, /\[hci[0-9]+\]/)) idx = substr($0, RSTART + 1, RLENGTH - 2)
       if (/MGMT Command|MGMT Event: Discovering/) { h = $0; sub(/ +(\{0x[0-9a-f]+\} )?\[hci.*$/, "", h); out(h) }
+      # By opcode: btmon shortens long command names.
+      if (/HCI Command: .*\(0x08\|0x00(05|35)\)/) out("new address")
       next
     }
     /Extended scan: |Scanning: / { out("scan " $NF) }
@@ -422,11 +441,39 @@ air_timeline() {
     }' | cat -v
 }
 
-# One line per radio: "hciN deaf PERCENT starts PER_MINUTE" between FROM and
-# UNTIL (HH:MM:SS[.frac], UTC). Deaf: from a scan stop to the kernel's next
-# "Discovering", as the kernel drops reports before it. Starts: advertising
-# switched on, each a rebuild of the set (a new random address on a legacy
-# controller) and a new device for every scanner.
+# What hciN last put on the air, as the kernel told the controller: the PDU
+# type and interval of its advertising parameters, its advertising data and
+# its scan response (btmon's decoding, one line each, fields separated by
+# "; "). Commands by opcode, legacy and extended: btmon shortens their names.
+air_advertisement() {
+  TZ=UTC btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v idx="[hci$1]" '
+    /^[<>@=] / {
+      block = ""
+      if (/^< HCI Command: / && index($0, idx)) {
+        if (/\(0x08\|0x00(06|36)\)/) block = "parameters"
+        if (/\(0x08\|0x00(08|37)\)/) block = "advertising data"
+        if (/\(0x08\|0x00(09|38)\)/) block = "scan response"
+        if (block != "") text[block] = ""
+      }
+      next
+    }
+    block == "parameters" && !/Type:|legacy|interval/ { next }
+    block != "" && !/Handle:|Operation:|Fragment|Length:|length:/ {
+      s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s
+    }
+    END { for (b in text) print b ": " text[b] }' | sort | cat -v
+}
+
+# One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
+# PER_MINUTE scans PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac],
+# UTC). Deaf: from a
+# scan stop to the kernel's next "Discovering", as the kernel drops reports
+# before it. Starts: advertising switched on, each a rebuild of the set (on
+# a legacy controller also the kernel resuming it after a scan) and a new
+# device for every scanner. Addresses: new random addresses asked of the
+# controller (LE Set Random Address, which a legacy controller's scan and
+# advertising share; LE Set Advertising Set Random Address, the set's own).
+# Scans: scans switched on.
 air_radio_stats() {
   air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
     function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
@@ -438,11 +485,14 @@ air_radio_stats() {
       if ($3 == "scan" && $4 == "(0x00)" && !off[h]) { off[h] = 1; since[h] = t }
       if ($3 == "discovering" && $4 == "(0x01)" && off[h]) { off[h] = 0; deaf[h] += t - (since[h] > a ? since[h] : a) }
       if ($3 == "advertising" && $4 == "(0x01)") starts[h]++
+      if ($3 == "new" && $4 == "address") addresses[h]++
+      if ($3 == "scan" && $4 == "(0x01)") scans[h]++
     }
     END {
       for (h in seen) {
         if (off[h]) deaf[h] += b - (since[h] > a ? since[h] : a)
-        printf "%s deaf %.1f starts %.1f\n", h, 100 * deaf[h] / (b - a), 60 * starts[h] / (b - a)
+        printf "%s deaf %.1f starts %.1f addresses %.1f scans %.1f\n", h, 100 * deaf[h] / (b - a),
+          60 * starts[h] / (b - a), 60 * addresses[h] / (b - a), 60 * scans[h] / (b - a)
       }
     }' | sort
 }

@@ -24,13 +24,26 @@ import Testing
             "✔ adapter powered: hci0 is on",
             "· rfkill: not checked: needs Bluetooth in the kernel",
             "✔ advertising slots: 5 of 5 free",
-            "✔ radio schedule: strict: restarts every 1500 ms ± 500 ms, scanning paused for each announcement; "
-                + "hci0 advertises with legacy commands and refuses a new random address while it scans",
+            "✔ radio schedule: strict: restarts every 1500 ms ± 500 ms, scanning paused for each change and "
+                + "announcement, announced again at each restart; hci0 advertises with legacy commands (it refuses a "
+                + "new random address while scanning)",
             "1 problem; fix it and run `estimator doctor` again.",
         ])
         #expect(result.stdout.contains("✘ kernel: no Bluetooth support (AF_BLUETOOTH is missing)\n"))
         #expect(!result.stdout.contains("✔ rfkill"), "no pass for switches a kernel without Bluetooth cannot have")
         #expect(result.stderr.isEmpty)
+    }
+
+    @Test func anExtendedControllerRunsTheLightSchedule() async throws {
+        let sandbox = try await SessionSandbox.start(try await FakeSystem.start(extended: ["hci1"]))
+        let light = try await sandbox.run("doctor", "--adapter", "hci1")
+        #expect(light.stdout.contains(
+            "✔ radio schedule: light: restarts every 1500 ms ± 500 ms, changes made while scanning, the advertisement "
+            + "left alone between changes; hci1 has extended advertising (its set takes a new random address while "
+            + "scanning)\n"), "\(light.stdout)")
+        let strict = try await sandbox.run("doctor", "--adapter", "hci0", "--json")
+        #expect(strict.stdout.contains(#"{"check":"radio schedule","result":"passed","finding":"strict: "#),
+                "\(strict.stdout)")
     }
 
     @Test func bluetoothdAbsent() async throws {

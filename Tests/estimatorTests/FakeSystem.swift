@@ -13,12 +13,13 @@ final class FakeSystem: Sendable {
 
     /// A bus with a fake bluetoothd owning `org.bluez` and `adapters` on it
     /// (none when `bluetoothd` is false). `policy` replaces the bus's
-    /// allow-all policy (to refuse us as a real system bus can).
-    static func start(adapters: [String] = ["hci0", "hci1"], bluetoothd: Bool = true, policy: String? = nil)
-        async throws -> FakeSystem
+    /// allow-all policy (to refuse us as a real system bus can). Adapters
+    /// in `extended` have extended advertising.
+    static func start(adapters: [String] = ["hci0", "hci1"], extended: Set<String> = [], bluetoothd: Bool = true,
+                      policy: String? = nil) async throws -> FakeSystem
     {
         let bus = try await TestBus.start(policy: policy)
-        let bluez = bluetoothd ? try await FakeBlueZ.start(on: bus, adapters: adapters) : nil
+        let bluez = bluetoothd ? try await FakeBlueZ.start(on: bus, adapters: adapters, extended: extended) : nil
         return FakeSystem(bus: bus, bluez: bluez)
     }
 

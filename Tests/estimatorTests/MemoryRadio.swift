@@ -19,6 +19,7 @@ final class MemoryRadio: SessionRadio {
         var updating = 0
         var mostUpdating = 0
         var take: @Sendable (Reception) -> Void = { _ in }
+        var lookedAgain = 0
     }
 
     private let state = Mutex(State())
@@ -115,6 +116,11 @@ final class MemoryRadio: SessionRadio {
     }
 
     func stopScanning() async { state.withLock { $0.isScanning = false } }
+
+    func lookAgain() { state.withLock { $0.lookedAgain += 1 } }
+
+    /// How often the session asked for a quiet peer to be looked for again.
+    var lookedAgain: Int { state.withLock { $0.lookedAgain } }
 
     func stop() async {
         state.withLock { state in

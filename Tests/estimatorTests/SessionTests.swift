@@ -178,6 +178,45 @@ import Testing
         await ticking.value
     }
 
+    /// A peer heard over the air and quiet for 2 s is looked for again at
+    /// each tick, until it is heard (then not) or stale (then not either).
+    @Test func aQuietPeerIsLookedForAgainUntilHeardOrStale() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Me").name,
+                              table: PeerTable(staleAfter: .seconds(6)), radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let ticking = Task { await session.tick() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        func ticks(_ count: Int) async {
+            for _ in 0..<count {
+                await clock.waitForSleepers()
+                clock.advance(by: RadioSchedule.standard.tick)
+            }
+            await clock.waitForSleepers()
+        }
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
+        await watched.wait(count: 3)
+        await ticks(3)
+        #expect(radio.lookedAgain == 0, "1.5 s: a peer heard at every restart is never this quiet")
+        await ticks(1)
+        #expect(radio.lookedAgain == 1, "2 s")
+        await ticks(2)
+        #expect(radio.lookedAgain == 3, "once a tick")
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
+        await watched.wait(count: 4)
+        await ticks(3)
+        #expect(radio.lookedAgain == 3, "heard again")
+        await ticks(9)
+        #expect(radio.lookedAgain == 11, "2 s to 6 s after the last sighting: 8 ticks")
+        #expect(await session.table.peers.first?.isStale == true)
+        await ticks(2)
+        #expect(radio.lookedAgain == 11, "stale: the restarts go back to their pace")
+        await clock.leave(session, sleeping: 2)
+        await listening.value
+        await ticking.value
+    }
+
     @Test func radioLossIsReportedAndRecoveredWithTheCurrentName() async throws {
         let (session, listening, watched) = try await watchedSession()
         radio.report(.unavailable(.bluetoothdAbsent))

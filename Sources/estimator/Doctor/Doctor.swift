@@ -163,22 +163,23 @@ struct Doctor {
     }
 
     /// The schedule a session would run on the chosen adapter
-    /// (`RadioSchedule`, with `ESTIMATOR_SCHEDULE`), and why it pauses
-    /// scanning for every announcement.
+    /// (`RadioSchedule` fitted to its controller, with `ESTIMATOR_SCHEDULE`),
+    /// and why: its mode follows from what the controller can do.
     private func scheduleCheck(_ chosen: Adapter?) -> DoctorCheck {
         let name = "radio schedule"
         guard let chosen, let capacity = chosen.advertising else { return .skip(name, needs: "an adapter that advertises") }
-        let schedule: RadioSchedule
-        do { schedule = try RadioSchedule.fromEnvironment() } catch {
+        let configured: RadioSchedule
+        do { configured = try RadioSchedule.fromEnvironment() } catch {
             return .fail(name, error.sentence, fix: "correct or unset \(RadioSchedule.variable)")
         }
+        let schedule = configured.fitted(to: capacity)
+        let mode = schedule.mode ?? .strict
         let cadence = "restarts every \(Self.ms(schedule.restartEvery)) ± \(Self.ms(schedule.jitter)), "
-            + "scanning paused for each announcement"
+            + (schedule.pausesScan ? "scanning paused for each change and announcement, announced again at each restart"
+                                   : "changes made while scanning, the advertisement left alone between changes")
             + (Environment.value(RadioSchedule.variable) == nil ? "" : " (\(RadioSchedule.variable) is set)")
-        let why = capacity.extended
-            ? "\(chosen.name) has extended advertising, which would not need the pause; the session does not use it yet"
-            : "\(chosen.name) advertises with legacy commands and refuses a new random address while it scans"
-        return .pass(name, "strict: \(cadence); \(why)")
+        let why = mode.reason(adapter: chosen.name, capacity: capacity, forced: configured.mode != nil)
+        return .pass(name, "\(mode.rawValue): \(cadence); \(why)")
     }
 
     private static func ms(_ duration: Duration) -> String {

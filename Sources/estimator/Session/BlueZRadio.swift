@@ -12,6 +12,8 @@ final class BlueZRadio: SessionRadio {
         var bluez: BlueZ?
         var handle: AdvertisementHandle?
         var discovery: Discovery?
+        /// The schedule fitted to the adapter's controller at the last start.
+        var schedule: RadioSchedule
         var pumps: [Task<Void, Never>] = []
         /// The pending second announcement of the last update.
         var reannounce: Task<Void, Never>?
@@ -24,19 +26,26 @@ final class BlueZRadio: SessionRadio {
 
     let adapterName: String
     let events: AsyncStream<RadioEvent>
-    /// When the discovery restarts, how long its gaps last, when an update
-    /// is announced again.
-    let schedule: RadioSchedule
     private let clock: any RadioClock
+    private let connect: @Sendable () async throws -> BlueZ
     private let sink: AsyncStream<RadioEvent>.Continuation
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(adapter: String, schedule: RadioSchedule = .standard, clock: any RadioClock = ContinuousRadioClock()) {
+    /// A radio on `adapter`: `schedule` says when the discovery restarts,
+    /// how long its gaps last and when an update is announced again, and
+    /// is fitted to the controller at each start (`RadioSchedule.fitted`);
+    /// `clock` times it; `connect` reaches bluetoothd (the system bus).
+    init(adapter: String, schedule: RadioSchedule = .standard, clock: any RadioClock = ContinuousRadioClock(),
+         connect: @escaping @Sendable () async throws -> BlueZ = { try await BlueZ.system() }) {
         adapterName = adapter
-        self.schedule = schedule
         self.clock = clock
+        self.connect = connect
+        state = Mutex(State(schedule: schedule))
         (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
     }
+
+    /// The schedule in use: fitted to the controller once started.
+    var schedule: RadioSchedule { state.withLock { $0.schedule } }
 
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
 
@@ -47,18 +56,24 @@ final class BlueZRadio: SessionRadio {
             let adapter = try await bluez.adapter(adapterName)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapterName) }
             let name = String(decoding: localName, as: UTF8.self)
+            let schedule = state.withLock { state in
+                state.schedule = state.schedule.fitted(to: adapter.advertising ?? AdvertisingCapacity(supported: 0, active: 0))
+                return state.schedule
+            }
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
             let discovery: Discovery
             let take = state.withLock { $0.take }
+            // In the strict mode each restart also re-announces the
+            // advertisement, so peers hear it while their scans run: the
+            // report a scan start brings races Linux's discovery start (a
+            // report just before mgmt "Discovering" is dropped), and Linux
+            // keeps a legacy advertiser off the air while it scans, which
+            // leaves a steady peer unheard long enough to turn stale.
+            let announceAgain: @Sendable () async -> Void = { try? await handle.announceAgain() }
             do {
-                // Each restart also re-announces the advertisement, so peers
-                // hear it while their scans run: the report a scan start brings
-                // races Linux's discovery start (a report just before mgmt
-                // "Discovering" is dropped), which leaves a steady peer unheard
-                // long enough to turn stale.
                 discovery = try await adapter.discover(
                     serviceUUIDs: [Self.serviceUUID], schedule: schedule.scan, clock: clock,
-                    whileStopped: { try? await handle.announceAgain() }
+                    whileStopped: schedule.pausesScan ? announceAgain : nil
                 ) { sighting in
                     guard let name = sighting.localName else { return }
                     take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
@@ -84,9 +99,9 @@ final class BlueZRadio: SessionRadio {
     @discardableResult
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         // A newer card makes the last one's further announcements pointless.
-        let (handle, discovery) = state.withLock { state in
+        let (handle, discovery, schedule) = state.withLock { state in
             state.reannounce?.cancel()
-            return (state.handle, state.discovery)
+            return (state.handle, state.discovery, state.schedule)
         }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
@@ -104,15 +119,20 @@ final class BlueZRadio: SessionRadio {
             // Scanning blocks advertisement changes on legacy controllers: see
             // Discovery.pausing.
             if let discovery {
-                timing = try await discovery.pausing(settle: schedule.settle, change)
+                let pausing = schedule.pausesScan
+                timing = pausing ? try await discovery.pausing(settle: schedule.settle, change) : try await change()
                 // A peer in its own quiet gap misses that; announce again, once:
                 // two announcements bring pick -> seen well under a second, and
                 // a third makes it slower, not faster (docs/MEASUREMENTS.md,
                 // Tried and dropped).
-                let (clock, schedule) = (self.clock, self.schedule)
+                let clock = self.clock
                 let reannounce = Task {
                     do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }
-                    try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
+                    if pausing {
+                        try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
+                    } else {
+                        try? await handle.announceAgain()
+                    }
                 }
                 state.withLock { $0.reannounce = reannounce }
             } else {
@@ -126,17 +146,28 @@ final class BlueZRadio: SessionRadio {
 
     func stopScanning() async {
         // pumps[0] reads the discovery (see start).
-        let (discovery, pump, reannounce) = state.withLock { state in
+        let (discovery, pump, reannounce, handle, schedule) = state.withLock { state in
             defer {
                 state.discovery = nil
                 state.reannounce = nil
                 if !state.pumps.isEmpty { state.pumps.removeFirst() }
             }
-            return (state.discovery, state.pumps.first, state.reannounce)
+            return (state.discovery, state.pumps.first, state.reannounce, state.handle, state.schedule)
         }
         reannounce?.cancel()
         pump?.cancel()
         await discovery?.stop()
+        // The scan's end restarts a legacy advertiser (Linux kept it off
+        // while scanning); an extended set advertises on untouched, so the
+        // light mode starts it again itself.
+        if !schedule.pausesScan { try? await handle?.announceAgain() }
+    }
+
+    func lookAgain() {
+        // In the strict mode every restart announces the advertisement
+        // again, which peers hear while they scan: they need no extra start.
+        let (discovery, schedule) = state.withLock { ($0.discovery, $0.schedule) }
+        if !schedule.pausesScan { discovery?.lookAgain() }
     }
 
     func stop() async {
@@ -166,7 +197,7 @@ final class BlueZRadio: SessionRadio {
 
     private func connection() async throws -> BlueZ {
         if let bluez = state.withLock({ $0.bluez }) { return bluez }
-        let bluez = try await BlueZ.system()
+        let bluez = try await connect()
         state.withLock { $0.bluez = bluez }
         return bluez
     }

@@ -18,6 +18,8 @@ final class NoRadio: SessionRadio {
 
     func stopScanning() async {}
 
+    func lookAgain() {}
+
     func stop() async { sink.finish() }
 
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) {}

@@ -98,6 +98,18 @@ final class PeerBoard: Sendable {
         }
     }
 
+    /// Whether a peer last heard over the air `quiet` or more ago is still
+    /// short of the stale time: one the radio should look for again.
+    func hasQuietPeer(after quiet: Duration) -> Bool {
+        state.withLock { state in
+            let now = clock.now
+            return state.paths.values.contains { paths in
+                guard let air = paths.air else { return false }
+                return now - air >= quiet && now - air < state.table.staleAfter
+            }
+        }
+    }
+
     /// How each peer is heard now.
     var paths: [PeerID: Paths] { state.withLock { $0.paths } }
 

@@ -1,22 +1,31 @@
 import BlueZ
 
-/// Every timing of the session's radio, with why it is what it is.
+/// Every timing of the session's radio, with why it is what it is, and the
+/// mode its controller allows (`RadioMode`).
 ///
 /// The emulated controllers of the rig, and strict real ones, report an
 /// advertiser only when their scan starts or when its advertising starts,
 /// and Linux drops about half of the reports a scan start brings (they beat
-/// its "Discovering" event). So a session hears a peer mostly at the peer's
-/// announcements: each restart of its discovery stops scanning, announces
-/// the advertisement again (which needs scanning off: a legacy controller
-/// refuses the new random address while it scans), and scans again. A
-/// peer's announcement is lost when it falls in the listener's own gap.
+/// its "Discovering" event). Real controllers with duplicate filtering on
+/// (the kernel turns it on for discovery) report a steady advertiser about
+/// once per scan. So discovery restarts at a cadence in every mode. In the
+/// strict mode each restart stops scanning, announces the advertisement
+/// again (which needs scanning off: a legacy controller refuses the new
+/// random address while it scans), and scans again; a peer's announcement
+/// is lost when it falls in the listener's own gap. The light mode
+/// restarts the scan alone.
 ///
 /// Overridable without rebuilding: `ESTIMATOR_SCHEDULE` holds `name=ms`
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
 /// `settle`, `hold`, `backoff`, `hold-limit`, `reannounce`, `leave`, `retry`, `tick`,
-/// `drop`. The stale time is `--stale`.
+/// `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
+/// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
+    /// How the advertisement and the scan share the controller: nil until
+    /// the radio has read its controller (`fitted(to:)`), unless
+    /// `ESTIMATOR_SCHEDULE` names one.
+    var mode: RadioMode?
     /// Discovery restarts this long after the last restart ended, on
     /// average: each restart announces the advertisement again, and a peer
     /// that misses three in a row (6 s, the stale time) turns stale.
@@ -62,6 +71,14 @@ struct RadioSchedule: Equatable, Sendable {
     /// often: after bluetoothd is killed the controller goes on scanning
     /// for a few seconds and refuses a new advertisement meanwhile.
     var restartRetry: Duration = .seconds(1)
+    /// A peer heard over the air but not for this long is looked for
+    /// again: the scan restarts at each tick until the peer is heard or
+    /// stale. A controller that repeats an advertiser reports a steady peer
+    /// at every restart, at most 2 s apart, so this costs it nothing; one
+    /// that does not (the rig's emulator) reports a peer only as its scan
+    /// starts, and Linux drops about half of those reports. The strict mode
+    /// does without: its peers announce at each of their restarts.
+    var lookAgainAfter: Duration = .seconds(2)
     /// Stale peers are looked for this often: a tenth of the stale time.
     var tick: Duration = .milliseconds(500)
     /// A peer not heard for this long is dropped from the table.
@@ -70,10 +87,25 @@ struct RadioSchedule: Equatable, Sendable {
     /// The values above.
     static let standard = RadioSchedule()
 
-    /// The part `Discovery` runs.
+    /// Whether scanning stops around every advertisement change and each
+    /// announcement (the strict mode, and any schedule not yet fitted).
+    var pausesScan: Bool { mode != .light }
+
+    /// This schedule in the mode `capacity`'s controller allows, unless
+    /// `ESTIMATOR_SCHEDULE` chose one.
+    func fitted(to capacity: AdvertisingCapacity) -> RadioSchedule {
+        var fitted = self
+        fitted.mode = mode ?? RadioMode.fitting(capacity)
+        return fitted
+    }
+
+    /// The part `Discovery` runs. In the light mode a restart announces
+    /// nothing, so it needs no settle after it and no hold before it (the
+    /// hold keeps an announcement out of a peer's gap).
     var scan: ScanSchedule {
-        ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
-                     holdLimit: holdLimit)
+        guard pausesScan else { return ScanSchedule(restartEvery: restartEvery, jitter: jitter) }
+        return ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
+                            holdLimit: holdLimit)
     }
 
     /// The environment variable that overrides the schedule.
@@ -91,14 +123,19 @@ struct RadioSchedule: Equatable, Sendable {
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
             "hold-limit": \.holdLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
-            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop,
+            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
+            if parts.count == 2, parts[0] == "mode", let mode = RadioMode(rawValue: parts[1]) {
+                schedule.mode = mode
+                continue
+            }
             guard parts.count == 2, let field = fields[parts[0]], let ms = Int(parts[1]), ms >= 0, ms <= 600_000
             else {
                 throw UserError(.usage, "\(variable) takes name=milliseconds pairs separated by commas (names: "
-                                + fields.keys.sorted().joined(separator: ", ") + ", at most 600000 ms each).")
+                                + fields.keys.sorted().joined(separator: ", ") + ", at most 600000 ms each), "
+                                + "and mode=strict or mode=light.")
             }
             schedule[keyPath: field] = .milliseconds(ms)
         }

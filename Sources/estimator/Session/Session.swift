@@ -161,6 +161,7 @@ actor Session {
             var moved = false
             if let change = round.tick(now: clock.now) { moved = follow(change) }
             let events = board.tick()
+            if board.hasQuietPeer(after: schedule.lookAgainAfter) { radio.lookAgain() }
             _ = round.observe(events.filter { $0.channel == channel && $0.name != name.text }, peers: channelPeers)
             if recount() || moved || !events.isEmpty { changed() }
         }
@@ -332,8 +333,8 @@ actor Session {
             // A peer hears an advertisement start only while it scans, and
             // each peer stops scanning for a moment every few seconds: so card
             // none starts twice, far enough apart that no peer's pause covers
-            // both. First as an update (scanning paused around it), then by
-            // stopping the scan, which puts it back on the air to stay.
+            // both. First as an update, then as the scan stops (see
+            // `SessionRadio.stopScanning`), to stay on the air.
             _ = try? await radio.update(localName: localName)
             try? await clock.sleep(for: schedule.leaveBroadcast / 2)
             await radio.stopScanning()

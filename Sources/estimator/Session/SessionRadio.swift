@@ -21,11 +21,17 @@ protocol SessionRadio: Sendable {
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
 
     /// Stops scanning and keeps advertising, for the second half of the leave
-    /// broadcast: the scan's end starts the advertising afresh, which peers
-    /// hear sooner than a second announcement of card none
-    /// (docs/MEASUREMENTS.md, Tried and dropped).
+    /// broadcast: the advertising starts afresh, which peers hear. A legacy
+    /// controller's does as the scan ends, sooner than after a second
+    /// announcement of card none (docs/MEASUREMENTS.md, Tried and dropped);
+    /// an extended set is announced again.
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async
+
+    /// Restarts the scan soon, for a peer heard over the air that has gone
+    /// quiet: a controller that does not repeat an advertiser reports it
+    /// only when a scan starts (see `RadioSchedule.lookAgainAfter`).
+    func lookAgain()
 
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async

@@ -21,6 +21,9 @@ trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   echo "---- the air, 10 s before ${until:-the end} ----"; air_timeline 10 "$until"
 } >&2' EXIT
 air_record
+# The schedule the sessions run (RadioMode): strict on these legacy
+# controllers, light on extended ones (room-extended.sh).
+metric radio_mode "$( (estimator doctor --adapter hci0 || true) | sed -n 's/.*radio schedule: \([a-z]*\):.*/\1/p')"
 
 names=(전수열 Alice Bob)
 cards=(8 5 coffee)
@@ -45,6 +48,12 @@ for i in 0 1 2; do
       "$E2E_WORK/watch$i.out"
   done
 done
+
+# What a session puts on the air (docs/PROTOCOL.md, Advertisement): the PDU
+# type, the flags (never "discoverable": BlueZ refuses them on a broadcast),
+# the service UUID in the advertising data, the packet as the scan
+# response's name.
+while read -r line; do metric "advertisement_hci1" "$line"; done < <(air_advertisement 1)
 
 # 2. pick -> visible on hci0, 20 picks on hci1 alternating two cards.
 bg_mark watch0
@@ -118,9 +127,13 @@ steady_from=$(date -u +%T.%N)
 bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' "${E2E_STEADY:-60}"
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
 # What the steady phase cost each radio: the share of it spent unable to
-# hear, and its advertising starts per minute (each a rebuild of the set).
-while read -r radio _ deaf _ starts; do
+# hear, its advertising starts per minute (each a rebuild of the set) and the
+# new random addresses it asked for (what a phone sees as new devices), and
+# its scan starts per minute.
+while read -r radio _ deaf _ starts _ addresses _ scans; do
   [ "$radio" = hci2 ] && continue  # killed above
   metric "steady_deaf_$radio" "$deaf" %
   metric "steady_adv_starts_per_min_$radio" "$starts"
+  metric "steady_new_addresses_per_min_$radio" "$addresses"
+  metric "steady_scan_starts_per_min_$radio" "$scans"
 done < <(air_radio_stats "$steady_from" "$(date -u +%T.%N)")

@@ -1,9 +1,9 @@
-@testable import BlueZ
+import BlueZ
 import Synchronization
 
 /// A `RadioClock` that moves only when a test advances it: sleepers wake
 /// when time reaches their deadline, or throw when their task is cancelled.
-final class StepClock: RadioClock {
+public final class StepClock: RadioClock {
     private struct Sleeper {
         let id: Int
         let deadline: Duration
@@ -19,11 +19,11 @@ final class StepClock: RadioClock {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
-    var elapsed: Duration { state.withLock { $0.now } }
+    public var elapsed: Duration { state.withLock { $0.now } }
 
-    func sleep(for duration: Duration) async throws {
+    public func sleep(for duration: Duration) async throws {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -54,10 +54,10 @@ final class StepClock: RadioClock {
     }
 
     /// When each task sleeping now wakes, soonest first.
-    var deadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+    public var deadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
 
     /// Returns once at least `count` tasks are sleeping on this clock.
-    func waitForSleepers(_ count: Int = 1) async {
+    public func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { continuation in
             let satisfied = state.withLock { state in
                 if state.sleepers.count >= count { return true }
@@ -69,7 +69,7 @@ final class StepClock: RadioClock {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now += duration
             let now = state.now

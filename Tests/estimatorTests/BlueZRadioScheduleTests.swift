@@ -1,0 +1,146 @@
+import BlueZ
+import BlueZTestSupport
+import DBus
+import DBusTestSupport
+import Testing
+
+@testable import estimator
+
+/// The session's BlueZ radio against the fake bluetoothd, on the test's
+/// clock: every step and timer of both modes of the schedule, seen in the
+/// order of what bluetoothd is asked (`FakeBlueZ.Call`). A task between two
+/// steps sleeps on the clock, so `deadlines` shows each timer before it
+/// runs out, and no step can come early without the test seeing it.
+@Suite(.timeLimit(.minutes(1))) struct BlueZRadioScheduleTests {
+    /// A radio on hci0 of `fake`'s bus, restarting every 1.5 s exactly.
+    static func radio(on bus: TestBus, clock: StepClock) -> BlueZRadio {
+        var schedule = RadioSchedule.standard
+        schedule.jitter = .zero
+        return BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }
+    }
+
+    static let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
+        switch $0 {
+        case .startDiscovery, .stopDiscovery, .advertisementChanged, .registered, .unregistered: true
+        case .setDiscoveryFilter: false
+        }
+    }
+
+    static func name(_ text: String) -> [String: Value] { ["LocalName": .string(text)] }
+
+    /// Registers "010101Ann" and returns the advertisement's path, once the first scan has started.
+    static func started(_ radio: BlueZRadio, _ fake: FakeBlueZ) async throws -> ObjectPath {
+        try await radio.start(localName: Array("010101Ann".utf8))
+        guard case .registered(let path, _) = await fake.calls.next(where: relevant) else {
+            Issue.record("not registered")
+            return .root
+        }
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        return path
+    }
+
+    @Test func theStrictScheduleStopsAnnouncesSettlesAndStarts() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let clock = StepClock()
+        let radio = Self.radio(on: bus, clock: clock)
+        let ad = try await Self.started(radio, fake)
+        #expect(radio.schedule.mode == .strict)
+
+        // A restart: due after 1.5 s, not before; stop -> announce ->
+        // bluetoothd has read it (the announcement returned) -> 50 ms -> start.
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1500)])
+        clock.advance(by: .milliseconds(1500))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010101Ann")))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1550)])
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(3050)])
+
+        // A change: the same gap around it, then once more 0.5 s later.
+        async let update = radio.update(localName: Array("010102Ann".utf8))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(1600), .milliseconds(3050)])
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        _ = try await update
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(2100), .milliseconds(3050)])
+        clock.advance(by: .milliseconds(500))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(2150), .milliseconds(3050)])
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+
+        // The leave's second half: the scan stops, and the advertisement is
+        // left to the scan's end (Linux restarts a legacy advertiser then).
+        await radio.stopScanning()
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        await radio.stop()
+        #expect(await fake.calls.next(where: Self.relevant) == .unregistered(ad))
+    }
+
+    @Test func theLightScheduleRestartsTheScanAloneAndChangesWhileScanning() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
+        let clock = StepClock()
+        let radio = Self.radio(on: bus, clock: clock)
+        let ad = try await Self.started(radio, fake)
+        #expect(radio.schedule.mode == .light)
+
+        // A restart: stop -> start, no announcement, no settle; the next is
+        // 1.5 s after it.
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1500)])
+        clock.advance(by: .milliseconds(1500))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(3000)])
+
+        // A change goes out while scanning, and once more 0.5 s later, without a gap.
+        try await radio.update(localName: Array("010102Ann".utf8))
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(2000), .milliseconds(3000)])
+        clock.advance(by: .milliseconds(500))
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(3000)])
+
+        // The leave's second half: the scan stops, and the set, which the
+        // scan's end leaves alone, is announced again.
+        await radio.stopScanning()
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await radio.stop()
+        #expect(await fake.calls.next(where: Self.relevant) == .unregistered(ad))
+    }
+
+    @Test func theEnvironmentsModeOverridesTheControllers() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
+        let clock = StepClock()
+        var schedule = RadioSchedule.standard
+        schedule.mode = .strict
+        let radio = BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }
+        let ad = try await Self.started(radio, fake)
+        #expect(radio.schedule.mode == .strict)
+        async let update = radio.update(localName: Array("010102Ann".utf8))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
+        await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        _ = try await update
+        await radio.stop()
+    }
+}
