@@ -113,7 +113,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // Bob joins after: the broker hands him Ann's retained packet.
         #expect(try await bob.join(broker).status == 0)
         let (watch, lines) = try bob.watch("--json", "--open")
-        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#) }
+        try await lines.next {
+            $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#)
+                && $0.contains(#""heard":"relay""#)
+        }
         let status = try await bob.run("status", "--adapter", "none")
         #expect(status.stdout.contains("1 person heard in channel 3"), "\(status.stdout)")
         #expect(status.stdout.contains("relay: \(broker.url) connected"), "\(status.stdout)")
@@ -298,7 +301,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let topic = String(forwarded.split(separator: " ")[0])
         try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Phone""#) && $0.contains(#""cardRaw":"05""#) }
         let seen = try await sandbox.run("watch", "--once", "--adapter", "hci0")
-        #expect(seen.stdout.contains("Dave"), "Carol sees Dave through the relay: \(seen.stdout)")
+        let rows = seen.stdout.split(separator: "\n")
+        #expect(rows.contains { $0.contains("Dave joined") && $0.hasSuffix("(relay)") },
+                "Carol sees Dave through the relay: \(seen.stdout)")
+        #expect(rows.contains { $0.contains("Phone joined") && $0.hasSuffix("(-40 dBm)") }, "and the phone over the air: \(seen.stdout)")
 
         // Carol stops hearing it: the forwarded packet is cleared after her stale time.
         try await sub.lines.next { $0 == "\(topic) [] 0" }

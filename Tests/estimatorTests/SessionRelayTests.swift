@@ -18,13 +18,25 @@ import Testing
         _ = await session.handle(.relayed(localName: Array("010108Both".utf8)))
         _ = await session.handle(.relayed(localName: Array("not a packet".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both", "Remy"])
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Both", "Remy"])
+        #expect(await session.hearing(in: Channel(rawValue: 1)) == ["Both": .relay, "Remy": .relay])
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Remy"], "heard over the air too")
+        radio.hear(localName: Array("010108Air".utf8), rssi: -50)
+        #expect(await session.hearing(in: Channel(rawValue: 1)) == ["Air": .air, "Both": .both, "Remy": .relay],
+                "heard over the air too")
+        // A watch attaching now learns both ways for Both: an air line and a relayed one.
+        let lines = Lines()
+        await session.addWatcher { lines.append($0) }
+        let both = lines.all.filter { $0.contains(HexBytes.text(Array("010108Both".utf8))) }
+        #expect(both.count == 2 && both.contains { $0.contains(#""relayed":true"#) } && both.contains { !$0.contains("relayed") })
+        // The relay stops bringing Both (its topic cleared elsewhere): after
+        // the stale time only the air is left.
+        clock.advance(by: .seconds(7))
+        radio.hear(localName: Array("010108Both".utf8), rssi: -50)
+        #expect(await session.hearing(in: Channel(rawValue: 1))["Both"] == .air)
         // A cleared topic arrives as card none: the person leaves at once.
         _ = await session.handle(.relayed(localName: Array("0101FFRemy".utf8)))
-        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both"])
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == [])
+        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Air", "Both"])
+        #expect(await session.hearing(in: Channel(rawValue: 1))["Remy"] == nil)
 
         #expect(await session.status.relay == nil)
         _ = await session.handle(.relay(state: "mqtts://b:8883/r connected"))

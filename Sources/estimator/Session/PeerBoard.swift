@@ -21,12 +21,6 @@ final class PeerBoard: Sendable {
         let relayed: Bool
     }
 
-    /// How a peer is heard: when last over the air and through the relay.
-    struct Paths: Equatable, Sendable {
-        var air: Timestamp?
-        var relay: Timestamp?
-    }
-
     private struct State {
         var table: PeerTable
         /// Whether every reception goes to the session, not only row changes.
@@ -35,7 +29,7 @@ final class PeerBoard: Sendable {
         /// changes, and decoding it anew was a third of the table's work.
         var packets: [[UInt8]: Packet] = [:]
         /// How each peer in the table is heard.
-        var paths: [PeerID: Paths] = [:]
+        var paths: [PeerID: HeardPaths] = [:]
     }
 
     /// Most local names kept decoded; a flood of names only empties the cache.
@@ -72,7 +66,7 @@ final class PeerBoard: Sendable {
                 if events.contains(where: { $0.id == id && $0.kind == .left }) {
                     state.paths[id] = nil
                 } else if state.paths[id] != nil || events.contains(where: { $0.id == id }) {
-                    if reception.relayed { state.paths[id, default: Paths()].relay = now } else { state.paths[id, default: Paths()].air = now }
+                    state.paths[id, default: HeardPaths()].heard(relayed: reception.relayed, at: now)
                 }
             }
             guard state.forwardsAll || !events.isEmpty else { return }
@@ -99,7 +93,7 @@ final class PeerBoard: Sendable {
     }
 
     /// How each peer is heard now.
-    var paths: [PeerID: Paths] { state.withLock { $0.paths } }
+    var paths: [PeerID: HeardPaths] { state.withLock { $0.paths } }
 
     /// Ends `changes`.
     func finish() { sink.finish() }

@@ -67,9 +67,12 @@ actor Session {
     /// Everyone heard so far.
     var table: PeerTable { board.table }
 
-    /// The names in `channel` heard only through the relay, never over the air.
-    func relayedOnly(in channel: Channel) -> Set<String> {
-        Set(board.paths.filter { $0.key.channel == channel && $0.value.air == nil }.map(\.key.name))
+    /// How each person in `channel` is heard now (air, relay or both).
+    func hearing(in channel: Channel) -> [String: Hearing] {
+        let now = clock.now, window = board.table.staleAfter
+        var hearing: [String: Hearing] = [:]
+        for (id, paths) in board.paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: window) }
+        return hearing
     }
 
     /// The local name advertised now: my round and card, or waiting and no
@@ -395,13 +398,15 @@ actor Session {
     /// several scan restarts (measured in the rig: over 15 s now and then).
     func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
-        let paths = board.paths
+        let paths = board.paths, now = clock.now, window = table.staleAfter
         for peer in table.peers where !peer.isStale {
-            let relayed = paths[peer.id].map { $0.air == nil } ?? false
             let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
                                 card: peer.card, name: peer.name)
-            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi, relayed: relayed).serialized)
-            else { return }
+            let localName = Array(packet.localName.utf8)
+            // A line per way the peer is heard, so the watch knows both.
+            let hearing = paths[peer.id]?.hearing(now: now, window: window) ?? .air
+            if hearing != .relay, !send(ControlWatchLine.heard(localName: localName, rssi: peer.rssi).serialized) { return }
+            if hearing != .air, !send(ControlWatchLine.heard(localName: localName, rssi: nil, relayed: true).serialized) { return }
         }
         lines.add(send)
         updateForwarding()
