@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import Retry
 
 /// One connection to an MQTT broker through libmosquitto, driven by the
 /// caller's own `poll` loop: `descriptor`, `wantsWrite` and `timeout` say

@@ -159,6 +159,36 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         try await sub.lines.next { $0 == "\(topic) [] 0" }
     }
 
+    @Test func aKilledRelayIsStartedAgainAndStatusSaysSo() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let ann = try Teammate("Ann")
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let first = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        let oldTopic = String(first.split(separator: " ")[0])
+        let (_, relay) = try ann.sessionAndRelay(joined)
+        kill(relay, SIGKILL)
+        // The broker clears the dead relay's topic (its last will); the
+        // session starts a new relay, which publishes Ann under its own id.
+        try await sub.lines.next { $0 == "\(oldTopic) [] 0" }
+        let again = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        #expect(!again.hasPrefix(oldTopic + " "))
+        let (_, newRelay) = try ann.sessionAndRelay(joined)
+        #expect(newRelay != relay)
+
+        let status = try await ann.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("relay: \(broker.url) connected; the relay process was restarted 1 time"), "\(status.stdout)")
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.stdout.contains("✔ relay broker: none: \(broker.url) connected; the relay process was restarted 1 time"),
+                "\(doctor.stdout)")
+        let log = try String(contentsOfFile: ann.log, encoding: .utf8)
+        #expect(log.contains("restarting the relay (the relay process was killed by signal 9); trying again in "), "\(log)")
+        #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0.contains("[] 0") && !$0.hasPrefix(oldTopic + " ") }
+    }
+
     @Test func reconnectsAndRepublishesAfterTheBrokerRestarts() async throws {
         let broker = try TestBroker.start(tls: false)
         let ann = try Teammate("Ann")

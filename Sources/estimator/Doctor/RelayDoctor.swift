@@ -23,8 +23,11 @@ enum RelayDoctor {
             checks.append(.pass("relay broker", "\(remembered.url) remembered; no session uses it now"))
         }
         for (adapter, state) in running {
-            if state.hasSuffix(" connected") {
+            if state.hasSuffix(" connected") || state.contains(" connected; ") {
                 checks.append(.pass("relay broker", "\(adapter): \(state)"))
+            } else if state.contains(" restarting the relay (") {
+                checks.append(.fail("relay broker", "\(adapter): \(state)",
+                                    fix: "the session starts the relay again by itself; if it keeps ending, see the session's log"))
             } else if state.contains(" refused (") {
                 checks.append(.fail("relay broker", "\(adapter): \(state)",
                                     fix: "check --relay-user, the password (ESTIMATOR_RELAY_PASSWORD or --relay-password-file) and --relay-ca, then join again"))

@@ -45,6 +45,8 @@ actor Session {
     private var tracers: [@Sendable (String) -> Void] = []
     /// The relay's connection to the broker in words, when there is a relay.
     private(set) var relayState: String?
+    /// How often the relay process was started again after it ended.
+    private(set) var relayRestarts = 0
     /// Run when leaving, after the last line went to the watchers: the relay
     /// clears what it published before the leave is answered.
     private var leaveHooks: [@Sendable () async -> Void] = []
@@ -360,12 +362,16 @@ actor Session {
     /// Sets the relay's state before the relay reports one itself.
     func setRelayState(_ state: String) { relayState = state }
 
-    /// The relay process ended while the session goes on.
-    func relayEnded() {
+    /// The relay process ended while the session goes on; `state` says when
+    /// it starts again (`RelaySupervisor`).
+    func relayRestarting(_ state: String) {
         guard !hasEnded else { return }
-        relayState = "the relay process ended; run `estimator leave` and join again"
+        relayState = state
         changed()
     }
+
+    /// The relay process started again after it ended.
+    func relayRestarted() { relayRestarts += 1 }
 
     /// Returns once the session has ended (the radio stopped).
     func ended() async {
@@ -376,7 +382,12 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relayState)
+                      nameTaken: isNameTaken, relay: relayState.map { $0 + restartsNote })
+    }
+
+    /// Said after the relay's state once the relay process was restarted.
+    private var restartsNote: String {
+        relayRestarts == 0 ? "" : "; the relay process was restarted \(relayRestarts) time\(relayRestarts == 1 ? "" : "s")"
     }
 
     /// The radio's state in words, for `status` and `watch`.
