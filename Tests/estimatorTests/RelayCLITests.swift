@@ -61,12 +61,7 @@ final class Teammate: Sendable {
 
     /// The session's pid and its children's (the relay), from /proc.
     func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_t, relay: pid_t) {
-        let digits = joined.stdout.split(separator: "pid ").last?.prefix { $0.isNumber } ?? ""
-        let session = try #require(pid_t(digits))
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/task")
-        let children = tasks.compactMap { try? String(contentsOfFile: "/proc/\(session)/task/\($0)/children", encoding: .utf8) }
-            .flatMap { $0.split(separator: " ") }.compactMap { pid_t($0) }
-        return (session, try #require(children.first))
+        try estimatorTests.sessionAndRelay(joined)
     }
 
     deinit {
@@ -77,6 +72,16 @@ final class Teammate: Sendable {
             try? FileManager.default.removeItem(atPath: root)
         }
     }
+}
+
+/// The pid of the session `join` started and of its child, the relay, from /proc.
+func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_t, relay: pid_t) {
+    let digits = joined.stdout.split(separator: "pid ").last?.prefix { $0.isNumber } ?? ""
+    let session = try #require(pid_t(digits))
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/task")
+    let children = tasks.compactMap { try? String(contentsOfFile: "/proc/\(session)/task/\($0)/children", encoding: .utf8) }
+        .flatMap { $0.split(separator: " ") }.compactMap { pid_t($0) }
+    return (session, try #require(children.first))
 }
 
 /// The payload `estimator` publishes for a packet, as mosquitto_sub's %x shows it.
@@ -341,5 +346,37 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
         #expect(try await dave.run("leave", "--adapter", "none").status == 0)
         _ = try await offPool { watch.finish() }
+    }
+
+    @Test func whatAKilledForwarderForwardedExpiresOnTheBroker() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let sandbox = try await SessionSandbox.start()
+        let file = "\(sandbox.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        // Stale after 3 s: forwarded packets expire on the broker after 9 s.
+        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "3",
+                                           "--relay", broker.url, "--relay-user", TestBroker.user,
+                                           "--relay-password-file", file)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        try sandbox.system.fake.deviceFound("00:AD:00:00:00:02", on: "hci0", name: "010305Phone", rssi: -40,
+                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        let published = ContinuousClock.now
+        let topic = String(forwarded.split(separator: " ")[0])
+        // Killed without a word (the session just after, before its first
+        // restart delay ends): the last will clears the relay's own topic,
+        // not the forwarded one.
+        let (session, relay) = try sessionAndRelay(joined)
+        kill(relay, SIGKILL)
+        kill(session, SIGKILL)
+        try await sub.lines.next { $0.hasSuffix(" [] 0") && !$0.contains("/fwd/") }
+        #expect(try broker.holdsRetained(topic), "a new subscriber still gets the forwarded packet before it expires")
+        // The expiry is the rule under test: nothing announces it, so the
+        // test lets the interval pass, then asks as a new subscriber.
+        try await Task.sleep(until: published + .seconds(9) + .milliseconds(1100))
+        #expect(try !broker.holdsRetained(topic), "gone once expired")
     }
 }
