@@ -43,6 +43,42 @@ import Testing
         #expect(await session.status.relay == "mqtts://b:8883/r connected")
     }
 
+    @Test func theRelaysStreamLeavesOutWhatCameThroughTheRelay() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
+                              radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let relay = Lines(), watch = Lines()
+        await session.addWatcher(airOnly: true) { relay.append($0) }
+        await session.addWatcher { watch.append($0) }
+        let start = watch.all.count
+        // Remy from the relay, again (a refresh, no change), then a phone over the air.
+        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        radio.hear(localName: Array("010108Phone".utf8), rssi: -40)
+        await watch.wait(count: start + 3)
+        let remy = HexBytes.text(Array("010105Remy".utf8)), phone = HexBytes.text(Array("010108Phone".utf8))
+        #expect(watch.all.dropFirst(start).map { $0.contains(remy) } == [true, true, false], "a watch gets every reception")
+        // The same broadcast reached the relay's stream: the phone alone.
+        #expect(relay.all.filter { $0.contains("heard") }.count == 1 && relay.all.contains { $0.contains(phone) })
+        await clock.leave(session)
+        await listening.value
+    }
+
+    @Test func withOnlyTheRelayWatchingARefreshFromTheRelayWakesNobody() async {
+        let board = PeerBoard(table: PeerTable(), clock: clock)
+        board.forward(.air)
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
+        board.finish()
+        var changes: [(Bool, Int)] = []
+        for await change in board.changes { changes.append((change.relayed, change.events.count)) }
+        #expect(changes.map(\.0) == [true, false, false], "the refresh from the relay is not passed on; air receptions are")
+        #expect(changes.map(\.1) == [1, 0, 0])
+    }
+
     @Test func relayRequestsParseAndRoundTrip() throws {
         let request = ControlRequest.relayed(localName: [0x30, 0x31, 0xFF])
         #expect(request.serialized == #"{"request":"relayed","localName":"3031FF"}"#)
@@ -51,6 +87,10 @@ import Testing
             try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"\#(String(repeating: "41", count: 33))"}"#.utf8))
         }
         #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"0G"}"#.utf8)) }
+        #expect(ControlRequest.watchAir.serialized == #"{"request":"watch","heard":"air"}"#)
+        #expect(try ControlRequest(parsing: Array(ControlRequest.watchAir.serialized.utf8)) == .watchAir)
+        #expect(try ControlRequest(parsing: Array(#"{"request":"watch"}"#.utf8)) == .watch)
+        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"watch","heard":"relay"}"#.utf8)) }
         let line = ControlWatchLine.heard(localName: [0x41], rssi: nil, relayed: true)
         #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         #expect(ControlWatchLine.heard(localName: [0x41], rssi: -5).serialized == #"{"heard":{"localName":"41","rssi":-5}}"#)

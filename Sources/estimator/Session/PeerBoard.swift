@@ -23,8 +23,8 @@ final class PeerBoard: Sendable {
 
     private struct State {
         var table: PeerTable
-        /// Whether every reception goes to the session, not only row changes.
-        var forwardsAll = false
+        /// Which receptions go to the session beside those that change a row.
+        var forwarding = Forwarding.changes
         /// Local names decoded lately: a peer repeats its own until its card
         /// changes, and decoding it anew was a third of the table's work.
         var packets: [[UInt8]: Packet] = [:]
@@ -49,9 +49,18 @@ final class PeerBoard: Sendable {
 
     var table: PeerTable { state.withLock { $0.table } }
 
-    /// Makes every reception a change (a watcher streams them all) or only
-    /// those that change a row.
-    func forwardAll(_ all: Bool) { state.withLock { $0.forwardsAll = all } }
+    /// Which receptions the session is woken for.
+    enum Forwarding: Sendable {
+        /// Those that change a row.
+        case changes
+        /// Those, and every one heard over the air (the relay forwards them).
+        case air
+        /// Every one (a `watch` streams them all).
+        case all
+    }
+
+    /// Sets which receptions the session is woken for.
+    func forward(_ forwarding: Forwarding) { state.withLock { $0.forwarding = forwarding } }
 
     /// Takes one reception: updates the table and passes the reception on if
     /// it changed a row or everything is wanted.
@@ -69,7 +78,11 @@ final class PeerBoard: Sendable {
                     state.paths[id, default: HeardPaths()].heard(relayed: reception.relayed, at: now)
                 }
             }
-            guard state.forwardsAll || !events.isEmpty else { return }
+            switch state.forwarding {
+            case .all: break
+            case .air: guard !events.isEmpty || !reception.relayed else { return }
+            case .changes: guard !events.isEmpty else { return }
+            }
             // Yielded under the lock, so changes keep the table's order.
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
                               events: events, relayed: reception.relayed))

@@ -220,8 +220,11 @@ actor Session {
     }
 
     /// Watchers stream every reception and the foreground table redraws on
-    /// each; without them only row changes wake the session.
-    private func updateForwarding() { board.forwardAll(lines.hasWatchers || !observers.isEmpty) }
+    /// each; the relay streams only those from the air; without them only
+    /// row changes wake the session.
+    private func updateForwarding() {
+        board.forward(lines.wantsEveryReception || !observers.isEmpty ? .all : lines.hasWatchers ? .air : .changes)
+    }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
@@ -265,7 +268,7 @@ actor Session {
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
         case .status:
             return ControlReply(exitCode: 0, message: radioState, status: status)
-        case .watch:
+        case .watch, .watchAir:
             return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
@@ -407,7 +410,8 @@ actor Session {
     /// is gone. Without the peers heard so far, a watch attached mid-session
     /// would show each peer only when heard again, which takes the radio
     /// several scan restarts (measured in the rig: over 15 s now and then).
-    func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
+    /// `airOnly` (the relay) leaves out what came through the relay.
+    func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
         let paths = board.paths, now = clock.now, window = table.staleAfter
         for peer in table.peers where !peer.isStale {
@@ -417,9 +421,10 @@ actor Session {
             // A line per way the peer is heard, so the watch knows both.
             let hearing = paths[peer.id]?.hearing(now: now, window: window) ?? .air
             if hearing != .relay, !send(ControlWatchLine.heard(localName: localName, rssi: peer.rssi).serialized) { return }
-            if hearing != .air, !send(ControlWatchLine.heard(localName: localName, rssi: nil, relayed: true).serialized) { return }
+            if hearing != .air, !airOnly,
+               !send(ControlWatchLine.heard(localName: localName, rssi: nil, relayed: true).serialized) { return }
         }
-        lines.add(send)
+        lines.add(send, airOnly: airOnly)
         updateForwarding()
     }
 

@@ -137,9 +137,9 @@ struct SessionProcess {
                               received: ContinuousClock.Instant, session: Session, server: ControlServer) async {
         if !request.isAnswered {
             _ = await session.handle(request, received: received)
-        } else if request == .watch {
+        } else if request == .watch || request == .watchAir {
             server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
-            await session.addWatcher { server.send($0, to: client) }
+            await session.addWatcher(airOnly: request == .watchAir) { server.send($0, to: client) }
         } else {
             server.send(await session.handle(request, received: received).serialized, to: client)
         }
