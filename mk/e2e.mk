@@ -3,6 +3,9 @@
 #
 #   make e2e                       every scenario in one boot; fails if any fails
 #   make e2e SCENARIOS="Tests/E2E/scenarios/smoke.sh ..."   only those
+#   make e2e SCENARIOS=... REPEAT=20   the list 20 times in one boot: pass counts,
+#                                  each metric's min/median/max
+#   make e2e SCENARIOS=... STEADY=600  a 10-minute steady phase in `room`
 #   make demo                      4 radios, Tests/E2E/demo.sh, console live
 #   make e2e-prepare               only the cached kernel and initrd (.vm/)
 
@@ -13,6 +16,8 @@
 E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools jq \
 	mosquitto mosquitto-clients
 SCENARIOS ?=
+REPEAT ?= 1
+STEADY ?= 60
 
 .PHONY: e2e e2e-prepare e2e-build demo
 e2e-prepare:
@@ -30,7 +35,7 @@ E2E_PATH = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path):$$($(SWIFT) build
 e2e-build: build
 
 e2e: e2e-prepare e2e-build
-	@E2E_BIN="$(E2E_PATH)" Tests/E2E/rig.sh suite $(SCENARIOS)
+	@E2E_BIN="$(E2E_PATH)" E2E_REPEAT="$(REPEAT)" E2E_STEADY="$(STEADY)" Tests/E2E/rig.sh suite $(SCENARIOS)
 
 demo: e2e-prepare e2e-build
 	@E2E_BIN="$(E2E_PATH)" Tests/E2E/rig.sh demo

@@ -11,7 +11,7 @@
 set -uo pipefail
 # shellcheck source=/dev/null
 . "$1"
-export E2E_ROOT E2E_MODE
+export E2E_ROOT E2E_MODE E2E_STEADY
 export PATH=${E2E_BIN:+$E2E_BIN:}/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8 TERM=${E2E_TERM:-linux}
 # shellcheck source=lib.sh
@@ -32,7 +32,8 @@ header() {
 run_scenario() {
   local path=$1 name=$2 live=${3:-} radios limit cg rc started reason
   radios=$(header "$path" radios 2)
-  limit=$(header "$path" timeout 120)
+  # A steady phase longer than its usual minute (E2E_STEADY) needs the time.
+  limit=$(($(header "$path" timeout 120) + (${E2E_STEADY:-60} > 60 ? ${E2E_STEADY:-60} - 60 : 0)))
   export E2E_SCENARIO=$name E2E_WORK=/tmp/e2e/$name
   rm -rf "$E2E_WORK" && mkdir -p "$E2E_WORK"
   # Everything a program may write goes to tmpfs; the host's / is read-only.
@@ -103,7 +104,9 @@ end_cgroup() {
 
 case $E2E_MODE in
   suite)
-    for s in "${E2E_SCENARIOS[@]}"; do run_scenario "$s" "$(basename "$s" .sh)"; done ;;
+    for _ in $(seq "${E2E_REPEAT:-1}"); do
+      for s in "${E2E_SCENARIOS[@]}"; do run_scenario "$s" "$(basename "$s" .sh)"; done
+    done ;;
   demo)
     # The console has no size of its own: give it the host terminal's.
     stty rows "${E2E_TTY_SIZE% *}" cols "${E2E_TTY_SIZE#* }" 2>/dev/null

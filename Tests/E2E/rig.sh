@@ -8,11 +8,14 @@
 #
 #   rig.sh prepare               kernel and initrd into the cache (skipped when current)
 #   rig.sh suite [SCENARIO...]   one boot, every scenario (default: scenarios/*.sh);
-#                                exits 1 unless every scenario printed PASS
+#                                exits 1 unless every run of every scenario printed PASS
 #   rig.sh demo                  boots with 4 radios and runs demo.sh, console live
 #
 # Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (folders
-# separated by colons, put first on the guest's PATH, e.g. swift's bin paths).
+# separated by colons, put first on the guest's PATH, e.g. swift's bin paths),
+# E2E_REPEAT (runs of the whole list in the one boot, default 1: a flake shows
+# as a pass count), E2E_STEADY (seconds of the steady phase of the scenarios
+# that have one, default 60; what it adds is added to every scenario's time limit).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -130,6 +133,7 @@ write_plan() { # $1: mode, then scenario paths
   local mode=$1; shift
   {
     printf 'E2E_MODE=%q\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$mode" "$here" "${E2E_BIN:-}"
+    printf 'E2E_REPEAT=%q\nE2E_STEADY=%q\n' "$repeat" "$steady"
     printf 'E2E_SCENARIOS=(%s)\n' "$(printf '%q ' "$@")"
     # The guest's console has no size and no type: the demo's table wants
     # the terminal's it is shown on.
@@ -156,7 +160,7 @@ suite() {
     s=$(readlink -f "$s")
     # The guest enforces each scenario's limit; this one only catches a guest
     # that stopped answering. 30 s a scenario for (re)starting the stack.
-    limit=$((limit + $(scenario_timeout "$s") + 30))
+    limit=$((limit + ($(scenario_timeout "$s") + (steady > 60 ? steady - 60 : 0) + 30) * repeat))
     resolved+=("$s")
   done
   prepare
@@ -167,17 +171,26 @@ suite() {
   report "$((SECONDS - started))" "${resolved[@]}"
 }
 
-# Every scenario must have said PASS; a missing result (a hang, a crash of the
-# guest) is a failure too.
+# Every run of every scenario must have said PASS; a missing result (a hang,
+# a crash of the guest) is a failure too. Repeated runs are counted, and each
+# metric is summed up as its lowest, median and highest value.
 report() {
   local elapsed=$1; shift
-  local s name line failed=0
+  local s name line failed=0 passes runs
   local results; results=$(tr -d '\r' <"$cache/console.log" | grep -E '^E2E-(RESULT|METRIC) ' || true)
   echo
   echo "== e2e summary (${elapsed}s in the VM, console in $cache/console.log)"
   for s in "$@"; do
     name=$(basename "$s" .sh)
-    line=$(grep -E "^E2E-RESULT $name " <<<"$results" | tail -1 || true)
+    runs=$(grep -E "^E2E-RESULT $name " <<<"$results" || true)
+    passes=$(grep -cE "^E2E-RESULT $name PASS" <<<"$runs" || true)
+    if [ "$repeat" -gt 1 ]; then
+      [ "$passes" -eq "$repeat" ] || failed=1
+      echo "  $([ "$passes" -eq "$repeat" ] && echo PASS || echo FAIL)  $passes of $repeat runs passed  $name"
+      grep -vE "^E2E-RESULT $name PASS" <<<"$runs" | sed -n "s/^E2E-RESULT $name FAIL /    failed: /p"
+      continue
+    fi
+    line=$(tail -1 <<<"$runs")
     case $line in
       "E2E-RESULT $name PASS"*) echo "  PASS  ${line#E2E-RESULT $name PASS }  $name" ;;
       "") echo "  FAIL  no result (guest hung or crashed)  $name"; failed=1 ;;
@@ -185,8 +198,25 @@ report() {
     esac
   done
   for line in "${pending[@]}"; do echo "  PENDING  $line"; done
-  grep '^E2E-METRIC ' <<<"$results" | sed 's/^E2E-METRIC /  metric  /' || true
+  if [ "$repeat" -gt 1 ]; then
+    grep '^E2E-METRIC ' <<<"$results" | metric_ranges || true
+  else
+    grep '^E2E-METRIC ' <<<"$results" | sed 's/^E2E-METRIC /  metric  /' || true
+  fi
   return $failed
+}
+
+# "E2E-METRIC scenario name value [unit]" lines in, one line per scenario and
+# name out: the number of runs and the lowest, median and highest value.
+metric_ranges() {
+  awk '{ key = $2 " " $3; unit[key] = $5; v[key] = v[key] " " $4; if (!(key in n)) order[++keys] = key; n[key]++ }
+    END {
+      for (k = 1; k <= keys; k++) {
+        key = order[k]; count = split(substr(v[key], 2), xs, " ")
+        for (i = 2; i <= count; i++) for (j = i; j > 1 && xs[j - 1] + 0 > xs[j] + 0; j--) { t = xs[j]; xs[j] = xs[j - 1]; xs[j - 1] = t }
+        printf "  metric  %s  %d runs: min %s, median %s, max %s%s\n", key, count, xs[1], xs[int((count + 1) / 2)], xs[count], unit[key] ? " " unit[key] : ""
+      }
+    }'
 }
 
 demo() {
@@ -202,6 +232,9 @@ demo() {
 }
 
 resolved=() pending=()
+repeat=${E2E_REPEAT:-1} steady=${E2E_STEADY:-60}
+case "$repeat$steady" in *[!0-9]*) log "E2E_REPEAT and E2E_STEADY take whole numbers"; exit 64 ;; esac
+[ "$repeat" -ge 1 ] || { log "E2E_REPEAT must be 1 or more"; exit 64; }
 case "${1:-}" in
   prepare) prepare ;;
   suite) shift; suite "$@" ;;
