@@ -143,7 +143,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // Leaving clears Ann's topic, and Bob drops her at once.
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
         try await sub.lines.next { $0 == "\(annTopic) [] 0" }
-        try await lines.next { $0.contains(#""event":"left""#) && $0.contains(#""name":"Ann""#) }
+        try await lines.next { $0.contains(#""event":"left""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""heard":"relay""#) }
         #expect(try await bob.run("leave", "--adapter", "none").status == 0)
         _ = try await offPool { watch.finish() }
     }

@@ -121,14 +121,12 @@ struct WatchViewer {
         case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
             let now = clock.now
-            let events = table.observe(PeerSighting(packet, rssi: rssi, time: now))
             let id = PeerID(channel: packet.channel, name: packet.name)
-            if table[id] == nil {
-                paths[id] = nil
-            } else {
-                paths[id, default: HeardPaths()].heard(relayed: relayed, at: now)
-            }
-            take(events)
+            // Noted first, so that a leave says the way it came.
+            paths[id, default: HeardPaths()].heard(relayed: relayed, at: now)
+            take(table.observe(PeerSighting(packet, rssi: rssi, time: now)))
+            // Not in the table (a leave, or beyond the channel's cap): forgotten.
+            if table[id] == nil { paths[id] = nil }
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
