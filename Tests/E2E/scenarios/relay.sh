@@ -23,6 +23,8 @@ trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   echo "---- broker ----"; tail -n 30 "$E2E_WORK/broker.out"
 } >&2' EXIT
 
+# The guest's init brings no network up, not even loopback.
+ip link set lo up
 port=1883
 url=mqtt://127.0.0.1:$port/e2e
 {
