@@ -187,7 +187,7 @@ report() {
     if [ "$repeat" -gt 1 ]; then
       [ "$passes" -eq "$repeat" ] || failed=1
       echo "  $([ "$passes" -eq "$repeat" ] && echo PASS || echo FAIL)  $passes of $repeat runs passed  $name"
-      grep -vE "^E2E-RESULT $name PASS" <<<"$runs" | sed -n "s/^E2E-RESULT $name FAIL /    failed: /p"
+      grep -vE "^E2E-RESULT $name PASS" <<<"$runs" | sed -n "s/^E2E-RESULT $name FAIL /    failed: /p" || true
       continue
     fi
     line=$(tail -1 <<<"$runs")
