@@ -30,14 +30,17 @@ let package = Package(
         // org.bluez client: knows nothing of poker.
         .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
         // An MQTT broker client over libmosquitto: knows nothing of poker.
-        .target(name: "Relay", dependencies: ["CMosquitto"]),
+        .target(name: "Relay", dependencies: ["CMosquitto", "Retry"]),
+        // When to try again after a failure (exponential, with jitter): the
+        // broker client's reconnects and the session's relay restarts.
+        .target(name: "Retry"),
         // Cards, packets, peer table, stats, terminal text: pure, no I/O.
         .target(name: "EstimatorKit"),
         // Commands, session daemon, control socket, rendering.
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "EstimatorKit", "Rendering", "BlueZ",
+                "EstimatorKit", "Rendering", "BlueZ", "Retry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -84,6 +87,6 @@ let package = Package(
         // The man pages, from the commands' help (`make man`): ArgumentParser's
         // generate-manual plugin drops every character beyond ASCII.
         .executableTarget(name: "manual-pages", path: "Tools/ManualPages"),
-        .testTarget(name: "RelayTests", dependencies: ["Relay", "EstimatorKit", "estimator-relay"]),
+        .testTarget(name: "RelayTests", dependencies: ["Relay", "Retry", "EstimatorKit", "estimator-relay"]),
     ]
 )

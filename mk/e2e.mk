@@ -14,8 +14,10 @@
 
 # bluez: bluetoothd, btmgmt, bluetoothctl; bluez-test-tools: btvirt;
 # dbus-bin: dbus-send; kmod: depmod for the kernel's modules; jq: the
-# hostile-input scenarios check every --json line with it.
-E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools jq
+# hostile-input scenarios check every --json line with it; mosquitto: the
+# relay scenario's broker, run inside the guest from the host's /.
+E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools jq \
+	mosquitto mosquitto-clients
 SCENARIOS ?=
 REPEAT ?= 1
 STEADY ?= 60
@@ -34,8 +36,9 @@ e2e-prepare:
 # dynamically linked, takes seconds to start in the emulated guest, and
 # every pick and leave there starts one.
 E2E_PATH = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path):$$($(SWIFT) build --show-bin-path)
-e2e-build: deps
-	$(SWIFT) build $(RELEASE_FLAGS) --product estimator
+# `build`: estimator and, beside it, estimator-relay, which the relay
+# scenario's sessions start.
+e2e-build: build
 
 e2e: e2e-prepare e2e-build $(if $(filter bumble,$(CONTROLLER)),air-venv)
 	@E2E_BIN="$(E2E_PATH)" E2E_REPEAT="$(REPEAT)" E2E_STEADY="$(STEADY)" E2E_CONTROLLERS="$(CONTROLLER)" \

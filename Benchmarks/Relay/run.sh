@@ -76,9 +76,13 @@ cards=(1 2 3 5 8 13 20 40)
 pickers=()
 for r in $(seq 1 "$rooms"); do
     (
+        held=()
         for k in $(seq 1 "$picks"); do
             p=$(( (RANDOM % (people - 1)) + 2 ))
             card=${cards[$(( (k + r) % 8 ))]}
+            # A card the person already holds changes nothing to see.
+            [ "$card" != "${held[$p]:-}" ] || card=${cards[$(( (k + r + 1) % 8 ))]}
+            held[$p]=$card
             t0=$(date +%s.%N)
             as "$r" "$p" pick "$card" --adapter none >/dev/null
             echo "$r P$p $card $t0" >> "$dir/picks-$r.txt"

@@ -13,6 +13,11 @@ public enum ControlRequest: Equatable, Sendable {
     case status
     /// Keep the connection open and stream what the session hears.
     case watch
+    /// The relay's stream, `{"request":"watch","heard":"air"}`: as `watch`,
+    /// but of the receptions only those heard over the air (which the
+    /// relay forwards), so packets the relay itself brought from the broker
+    /// never wake the session on their way back.
+    case watchAir
     /// A packet the relay heard from the broker: taken like a reception from
     /// the air (the same decoder, sanitiser and peer cap). Not answered.
     case relayed(localName: [UInt8])
@@ -90,7 +95,13 @@ public enum ControlRequest: Equatable, Sendable {
             self = .relay(state: text)
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
-        case "watch": allowed = ["request"]; self = .watch
+        case "watch":
+            allowed = ["request", "heard"]
+            switch json["heard"] {
+            case nil: self = .watch
+            case .string("air"): self = .watchAir
+            default: throw .wrongType(field: "heard", expected: "\"air\"")
+            }
         default: throw .unknownRequest(name)
         }
         if let extra = members.first(where: { !allowed.contains($0.key) }) { throw .unknownField(extra.key) }
@@ -115,6 +126,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
+        case .watchAir: json = .object([JSONMember("request", .string("watch")), JSONMember("heard", .string("air"))])
         case let .relayed(localName):
             json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(HexBytes.text(localName)))])
         case let .relay(state):

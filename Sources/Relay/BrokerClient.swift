@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import Retry
 
 /// One connection to an MQTT broker through libmosquitto, driven by the
 /// caller's own `poll` loop: `descriptor`, `wantsWrite` and `timeout` say
@@ -39,6 +40,8 @@ public final class BrokerClient {
         }
         self.handle = handle
         self.options = options
+        // MQTT 5 for its message expiry (see `publish`).
+        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, user, code in BrokerClient.client(user)?.accepted(code: code) }
         mosquitto_disconnect_callback_set(handle) { _, user, code in BrokerClient.client(user)?.lost(code: code) }
@@ -137,13 +140,23 @@ public final class BrokerClient {
         }
     }
 
-    /// Publishes at QoS 1. Returns false when not connected (the owner
-    /// publishes its state again in `onConnected`).
+    /// Publishes at QoS 1. With `expiry`, the broker drops the message
+    /// once it is that old (MQTT 5 message expiry; whole seconds, at least
+    /// one), a retained one too: what a publisher killed without a last
+    /// word left behind vanishes by itself. Returns false when not
+    /// connected (the owner publishes its state again in `onConnected`).
     @discardableResult
-    public func publish(topic: String, payload: [UInt8], retain: Bool) -> Bool {
+    public func publish(topic: String, payload: [UInt8], retain: Bool, expiry: Duration? = nil) -> Bool {
         var id: Int32 = 0
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        if let expiry {
+            let seconds = UInt32(clamping: max(1, expiry.components.seconds))
+            guard mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), seconds)
+                == Self.success else { return false }
+        }
         let code = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, &id, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+            mosquitto_publish_v5(handle, &id, topic, Int32(bytes.count), bytes.baseAddress, 1, retain, properties)
         }
         guard code == Self.success else { return false }
         unacknowledged.insert(id)
@@ -192,13 +205,14 @@ public final class BrokerClient {
 
     private func accepted(code: Int32) {
         guard code == 0 else {
-            // CONNACK return codes of MQTT 3.1.1.
+            // CONNACK reason codes of MQTT 5 (and the return codes of
+            // 3.1.1, which a broker of that version answers with).
             let why = switch code {
-            case 1: "the broker does not speak MQTT 3.1.1"
-            case 2: "the broker refused the client id"
-            case 3: "the broker is unavailable"
-            case 4: "bad user name or password"
-            case 5: "not authorised: check the user name and password"
+            case 1, 132: "the broker does not speak MQTT 5"
+            case 2, 133: "the broker refused the client id"
+            case 3, 136, 137: "the broker is unavailable"
+            case 4, 134: "bad user name or password"
+            case 5, 135: "not authorised: check the user name and password"
             default: "CONNACK \(code)"
             }
             fail(.refused(why))

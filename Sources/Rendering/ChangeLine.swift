@@ -2,12 +2,13 @@ import EstimatorKit
 
 /// The line printed for a change when the output is not a terminal (a pipe
 /// or a file): one line per change, no cursor movement, no color, for
-/// example `2026-11-22T03:51:46.722Z channel 1 Alice voted (-60 dBm)`.
+/// example `2026-11-22T03:51:46.722Z channel 1 Alice voted (-60 dBm)`, or
+/// `(relay)` and `(-60 dBm + relay)` for a peer heard through the relay.
 public enum ChangeLine {
     /// The line for `change`, its names sanitised.
     public static func line(_ change: WatchChange) -> String {
         switch change {
-        case let .peer(event, mark, _):
+        case let .peer(event, mark, _, hearing):
             let name = TerminalText.sanitize(event.name)
             let shown = face(mark)
             let what: String
@@ -20,7 +21,13 @@ public enum ChangeLine {
             }
             // A signal is news only when the peer was just heard.
             let heard = event.kind != .stale && event.kind != .left
-            let signal = heard ? event.rssi.map { " (\($0) dBm)" } ?? "" : ""
+            let dBm = event.rssi.map { "\($0) dBm" }
+            let signal = switch (heard, hearing) {
+            case (false, _): ""
+            case (true, .air): dBm.map { " (\($0))" } ?? ""
+            case (true, .relay): " (relay)"
+            case (true, .both): " (" + (dBm.map { $0 + " + " } ?? "") + "relay)"
+            }
             return "\(RFC3339.string(event.time)) channel \(event.channel) \(name) \(what)\(signal)"
         case let .revealed(channel, tally, time):
             let cards = tally.entries.compactMap { entry -> String? in

@@ -16,20 +16,20 @@ public struct TableRow: Equatable, Sendable {
     public var isMe: Bool
     /// Whether the peer has not been heard lately (shown dim).
     public var isStale: Bool
-    /// Whether the peer is heard only through the relay, not over the air
-    /// (the signal column says `relay`).
-    public var isRelayed: Bool
+    /// How the peer is heard: the signal column shows bars for the air,
+    /// `relay` for the relay alone, and bars with `+r` for both.
+    public var heard: Hearing
 
     /// A row; mine and fresh unless told otherwise.
     public init(name: String, mark: Tally.Mark, rssi: Int?, lastSeen: Duration, isMe: Bool = false, isStale: Bool = false,
-                isRelayed: Bool = false) {
+                heard: Hearing = .air) {
         self.name = name
         self.mark = mark
         self.rssi = rssi
         self.lastSeen = lastSeen
         self.isMe = isMe
         self.isStale = isStale
-        self.isRelayed = isRelayed
+        self.heard = heard
     }
 }
 
@@ -111,16 +111,16 @@ extension TableSection {
     /// A channel's section from the peer table and the round's tally: my
     /// row (when I am in this channel) and every peer, with ages measured
     /// at `now`. A peer with my own name is my own advertisement heard
-    /// back, not a second row. `relayed` names the peers heard only through
-    /// the relay.
+    /// back, not a second row. `hearing` says how each peer is heard (by
+    /// name; a peer not in it is heard over the air).
     public init(channel: Channel, title: String? = nil, peers: [Peer], tally: Tally, unshown: Int = 0,
-                relayed: Set<String> = [], now: Timestamp) {
+                hearing: [String: Hearing] = [:], now: Timestamp) {
         let byName = Dictionary(peers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = tally.entries.map { entry in
             let peer = entry.isMe ? nil : byName[entry.name]
             return TableRow(name: entry.name, mark: entry.mark, rssi: peer?.rssi,
                             lastSeen: peer.map { now - $0.lastHeard } ?? .zero, isMe: entry.isMe, isStale: entry.isStale,
-                            isRelayed: !entry.isMe && relayed.contains(entry.name))
+                            heard: entry.isMe ? .air : hearing[entry.name] ?? .air)
         }
         self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
     }

@@ -167,7 +167,14 @@ private struct PreparedRow {
             cardWidth = card.count
         case let .shown(shown): (card, cardWidth) = (shown.description, Self.cardWidths[Int(shown.rawValue)])
         }
-        signal = row.isRelayed ? "relay" : SignalBars.bars(rssi: row.rssi)
+        switch row.heard {
+        case .air: signal = SignalBars.bars(rssi: row.rssi)
+        case .relay: signal = "relay"
+        case .both:
+            // The bars keep their four cells; the mark fits the column's six.
+            let bars = SignalBars.bars(rssi: row.rssi)
+            signal = TextFitting.pad(bars, width: bars.count, to: SignalBars.width) + "+r"
+        }
         // Dimming is not there without color: the words are.
         seen = SeenAge.text(row.lastSeen) + (row.isStale ? " stale" : "")
     }
@@ -193,8 +200,8 @@ private struct PreparedSection {
 private struct Columns {
     static let you = " (you)"
     static let shortYou = "*"
-    /// Four cells of bars under a six-cell title.
-    static let signal = max(SignalBars.width, 6)
+    /// Four cells of bars and the relay's two-cell `+r` under a six-cell title.
+    static let signal = max(SignalBars.width + 2, 6)
     let name: Int
     let card: Int
     let seen: Int

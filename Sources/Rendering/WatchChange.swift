@@ -4,9 +4,9 @@ import EstimatorKit
 /// a new round.
 public enum WatchChange: Equatable, Sendable {
     /// A change of the peer table, with what the round lets show of the
-    /// card (a vote before the reveal is only `hidden`) and the channel's
-    /// round.
-    case peer(PeerEvent, mark: Tally.Mark, round: RoundNumber?)
+    /// card (a vote before the reveal is only `hidden`), the channel's
+    /// round, and how the peer is heard.
+    case peer(PeerEvent, mark: Tally.Mark, round: RoundNumber?, heard: Hearing = .air)
     /// Everyone present voted: the cards, together.
     case revealed(channel: Channel, tally: Tally, time: Timestamp)
     /// A new round began (heard, or started by my session).
@@ -18,7 +18,7 @@ extension WatchChange {
     /// `voted` for a card change that stays hidden.
     var eventName: String {
         switch self {
-        case let .peer(event, mark, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
+        case let .peer(event, mark, _, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
         case .revealed: "revealed"
         case .round: "round"
         }

@@ -3,14 +3,15 @@ import EstimatorKit
 /// The `watch --json` line for a change: one object, keys in a fixed order.
 ///
 /// Peer events (`joined`, `card`, `voted`, `stale`, `back`, `left`) have
-/// exactly `event, channel, round, name, card, cardRaw, rssi, time`. `card`
+/// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time`. `card`
 /// is what the table shows: named as in `packet decode --json` (`"8"`,
 /// `"0.5"`, `"?"`, `"coffee"`, `"waiting"`, `"none"`, or `null` for an
 /// unknown byte), or `"hidden"` (with `cardRaw` null) for a vote not yet
 /// revealed. `revealed` has `event, channel, round, cards, time`, each card
 /// `{name, card, cardRaw}`; `round` has `event, channel, round, title,
 /// time`. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
-/// `null`, `time` is RFC 3339 in UTC. Names are the decoded names,
+/// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
+/// `"both"`), `time` is RFC 3339 in UTC. Names are the decoded names,
 /// JSON-escaped (controls as `\uXXXX`), not sanitised: scripts get what was
 /// sent, and the escaping keeps the line one valid JSON object a terminal
 /// cannot act on.
@@ -19,7 +20,7 @@ public enum WatchEventJSON {
     public static func line(_ change: WatchChange) -> String {
         let object: JSONValue
         switch change {
-        case let .peer(event, mark, round):
+        case let .peer(event, mark, round, heard):
             let (card, raw) = fields(mark)
             object = [
                 "event": .string(change.eventName),
@@ -29,6 +30,7 @@ public enum WatchEventJSON {
                 "card": card,
                 "cardRaw": raw,
                 "rssi": event.rssi.map(JSONValue.int) ?? .null,
+                "heard": .string(heard.rawValue),
                 "time": .string(RFC3339.string(event.time)),
             ]
         case let .revealed(channel, tally, time):

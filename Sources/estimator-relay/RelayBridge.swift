@@ -9,12 +9,15 @@ import Relay
 ///
 /// Topics: `estimator/1/ROOM/CHANNEL/ID` holds my packet (retained; the
 /// last will clears it), `…/ID/fwd/HASH` the packets of people this
-/// session hears over the air, cleared when they turn stale here.
+/// session hears over the air, cleared when they turn stale here, and
+/// published with an expiry (refreshed while heard), so that the broker
+/// drops them by itself when this relay is killed.
 struct RelayBridge {
     /// Something for the loop to do.
     enum Action: Hashable {
         /// Publish retained at QoS 1; an empty payload clears the topic.
-        case publish(topic: String, payload: [UInt8])
+        /// With `expiry`, the broker drops the message once it is that old.
+        case publish(topic: String, payload: [UInt8], expiry: Duration? = nil)
         /// Make the last will clear `topic` from the next connection on.
         case will(topic: String)
         /// Connect again, so that a new will applies.
@@ -38,12 +41,21 @@ struct RelayBridge {
     let id: String
     /// How long an air peer stays forwarded after it was last heard here.
     let staleAfter: Duration
+    /// How long the broker keeps a forwarded packet: three of its refreshes
+    /// (every `staleAfter` while the person is heard), so a late refresh or
+    /// two lose nothing, and what a killed relay forwarded is gone soon.
+    var forwardExpiry: Duration { staleAfter * 3 }
 
     private(set) var channel: Channel
     private(set) var mine: [UInt8]?
     private var myName: String?
 
-    private struct Forwarded { var topic: String; var payload: [UInt8]; var lastHeard: ContinuousClock.Instant }
+    private struct Forwarded {
+        var topic: String
+        var payload: [UInt8]
+        var lastHeard: ContinuousClock.Instant
+        var lastPublished: ContinuousClock.Instant
+    }
     private var forwarded: [PeerID: Forwarded] = [:]
 
     private struct Remote { var publisher: String; var isForwarded: Bool; var packet: Packet; var payload: [UInt8] }
@@ -94,8 +106,9 @@ struct RelayBridge {
             known.lastHeard = now
             let changed = known.payload != localName
             known.payload = localName
+            if changed { known.lastPublished = now }
             forwarded[peer] = known
-            return changed ? [.publish(topic: known.topic, payload: localName)] : []
+            return changed ? [.publish(topic: known.topic, payload: localName, expiry: forwardExpiry)] : []
         }
         // Someone already brings this person to the broker (another bridge,
         // or the person's own relay): one copy is enough.
@@ -103,8 +116,8 @@ struct RelayBridge {
             return []
         }
         let topic = "\(prefix)/\(packet.channel.rawValue)/\(id)/fwd/\(Self.hash(packet))"
-        forwarded[peer] = Forwarded(topic: topic, payload: localName, lastHeard: now)
-        return [.publish(topic: topic, payload: localName)]
+        forwarded[peer] = Forwarded(topic: topic, payload: localName, lastHeard: now, lastPublished: now)
+        return [.publish(topic: topic, payload: localName, expiry: forwardExpiry)]
     }
 
     /// The session is ending: clear everything published.
@@ -131,7 +144,9 @@ struct RelayBridge {
     func republish() -> [Action] {
         var actions: [Action] = []
         if let mine { actions.append(.publish(topic: myTopic, payload: mine)) }
-        for entry in forwarded.values { actions.append(.publish(topic: entry.topic, payload: entry.payload)) }
+        for entry in forwarded.values {
+            actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: forwardExpiry))
+        }
         return actions
     }
 
@@ -166,7 +181,7 @@ struct RelayBridge {
 
     /// A forwarded packet counts only while its forwarder is present: a
     /// bridge killed with `kill -9` has its own topic cleared by its last
-    /// will, but nothing clears what it forwarded.
+    /// will at once, while what it forwarded stays until its expiry.
     private func isPresent(_ entry: Remote) -> Bool {
         guard entry.isForwarded else { return true }
         return remote.values.contains { !$0.isForwarded && $0.publisher == entry.publisher }
@@ -174,13 +189,19 @@ struct RelayBridge {
 
     // MARK: Time
 
-    /// Clears forwarded peers not heard for the stale time, and hands the
-    /// session the broker's packets again every `refreshInterval`.
+    /// Clears forwarded peers not heard for the stale time and publishes
+    /// the others again every `staleAfter` (before their expiry), and
+    /// hands the session the broker's packets again every `refreshInterval`.
     mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
-        for (peer, entry) in forwarded where now - entry.lastHeard > staleAfter {
-            forwarded[peer] = nil
-            actions.append(.publish(topic: entry.topic, payload: []))
+        for (peer, entry) in forwarded {
+            if now - entry.lastHeard > staleAfter {
+                forwarded[peer] = nil
+                actions.append(.publish(topic: entry.topic, payload: []))
+            } else if now - entry.lastPublished >= staleAfter {
+                forwarded[peer]?.lastPublished = now
+                actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: forwardExpiry))
+            }
         }
         if lastRefresh.map({ now - $0 >= refreshInterval }) ?? true {
             lastRefresh = now

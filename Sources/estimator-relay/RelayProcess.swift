@@ -124,7 +124,7 @@ final class RelayProcess {
     private func perform(_ actions: [RelayBridge.Action]) {
         for action in actions {
             switch action {
-            case let .publish(topic, payload): client.publish(topic: topic, payload: payload, retain: true)
+            case let .publish(topic, payload, expiry): client.publish(topic: topic, payload: payload, retain: true, expiry: expiry)
             case let .will(topic): client.setWill(topic: topic, payload: [], retain: true)
             case .reconnect: client.reconnect()
             case let .relay(localName): link?.send(.relayed(localName: localName))

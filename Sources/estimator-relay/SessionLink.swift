@@ -2,7 +2,7 @@ import EstimatorKit
 import Glibc
 
 /// The relay's connection to its session's control socket: one `watch`
-/// stream in, the relay's own requests (`relayed`, `relay`) out, on the
+/// stream of `me` lines and air receptions in, the relay's own requests (`relayed`, `relay`) out, on the
 /// same connection. Non-blocking; the loop polls `descriptor`.
 final class SessionLink {
     let descriptor: Int32
@@ -27,7 +27,7 @@ final class SessionLink {
         guard connected == 0 else { close(fd); return nil }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         descriptor = fd
-        send(ControlRequest.watch)
+        send(ControlRequest.watchAir)
     }
 
     deinit { close(descriptor) }

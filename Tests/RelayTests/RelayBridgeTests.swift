@@ -28,15 +28,20 @@ import Testing
         _ = bridge.me(channel: Channel(rawValue: 3), name: "Ann", card: .waiting, round: nil)
         let phone = Array("010305Phone".utf8)
         let actions = bridge.heard(phone, relayed: false, now: start)
-        guard case let .publish(topic, payload) = try #require(actions.first) else { Issue.record("no publish"); return }
+        guard case let .publish(topic, payload, expiry) = try #require(actions.first) else { Issue.record("no publish"); return }
         #expect(topic.hasPrefix("estimator/1/r/3/ME/fwd/") && payload == phone)
+        #expect(expiry == .seconds(18), "the broker drops it by itself if this relay is killed")
         #expect(bridge.heard(phone, relayed: false, now: start + .seconds(1)) == [], "heard again, unchanged")
         #expect(bridge.heard(Array("0103FCAnn".utf8), relayed: false, now: start) == [], "my own echo")
         #expect(bridge.heard(Array("010305Bob".utf8), relayed: true, now: start) == [], "from the broker: never sent back")
-        #expect(bridge.tick(now: start + .seconds(6)) == [], "not stale yet")
-        #expect(bridge.tick(now: start + .seconds(8)) == [.publish(topic: topic, payload: [])])
-        _ = bridge.heard(phone, relayed: false, now: start + .seconds(9))
-        #expect(bridge.heard(Array("0103FFPhone".utf8), relayed: false, now: start + .seconds(9)) == [.publish(topic: topic, payload: [])])
+        #expect(bridge.tick(now: start + .seconds(5)) == [], "not stale yet")
+        _ = bridge.heard(phone, relayed: false, now: start + .seconds(5))
+        #expect(bridge.tick(now: start + .seconds(6)) == [.publish(topic: topic, payload: phone, expiry: .seconds(18))],
+                "still heard: published again before it expires")
+        #expect(bridge.tick(now: start + .seconds(7)) == [])
+        #expect(bridge.tick(now: start + .seconds(12)) == [.publish(topic: topic, payload: [])])
+        _ = bridge.heard(phone, relayed: false, now: start + .seconds(13))
+        #expect(bridge.heard(Array("0103FFPhone".utf8), relayed: false, now: start + .seconds(13)) == [.publish(topic: topic, payload: [])])
     }
 
     @Test mutating func brokerPacketsReachTheSessionAndClearingOneIsALeave() {

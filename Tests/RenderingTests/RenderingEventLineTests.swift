@@ -15,14 +15,20 @@ import Testing
 
     @Test func aJoinedEventIsOneObjectWithExactlyTheDocumentedKeysInOrder() {
         #expect(WatchEventJSON.line(event(.joined)) == """
-            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"time":"2026-11-22T03:51:46.722Z"}
+            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"heard":"air","time":"2026-11-22T03:51:46.722Z"}
             """)
+    }
+
+    @Test(arguments: Hearing.allCases) func peerEventsSayHowThePeerIsHeard(_ heard: Hearing) {
+        guard case let .peer(event, mark, round, _) = event(.card) else { return }
+        let line = WatchEventJSON.line(.peer(event, mark: mark, round: round, heard: heard))
+        #expect(line.contains(#""rssi":-61,"heard":"\#(heard.rawValue)","time""#))
     }
 
     @Test(arguments: PeerEvent.Kind.allCases) func everyKindParsesWithTheSameKeys(_ kind: PeerEvent.Kind) throws {
         let line = WatchEventJSON.line(event(kind))
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "time"])
+        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "heard", "time"])
         #expect(object["event"] as? String == kind.rawValue)
     }
 
@@ -59,11 +65,13 @@ import Testing
     @Test func aHiddenVoteIsVotedWithoutItsCard() {
         let event = PeerEvent(.card, PeerID(channel: Channel(rawValue: 1), name: "Alice"), card: .eight,
                               round: RoundNumber(wrapping: 3), rssi: -50, time: time)
-        let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3))
+        let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3), heard: .both)
         #expect(WatchEventJSON.line(change) == """
-            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"time":"2026-11-22T03:51:46.722Z"}
+            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"heard":"both","time":"2026-11-22T03:51:46.722Z"}
             """)
-        #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm)")
+        #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm + relay)")
+        #expect(ChangeLine.line(.peer(event, mark: .hidden, round: nil, heard: .relay)).hasSuffix(" Alice voted (relay)"))
+        #expect(ChangeLine.line(.peer(event, mark: .hidden, round: nil)).hasSuffix(" Alice voted (-50 dBm)"))
         let waiting = WatchChange.peer(event, mark: .waiting, round: RoundNumber(wrapping: 4))
         #expect(WatchEventJSON.line(waiting).contains(#""event":"card","channel":1,"round":4,"name":"Alice","card":"waiting","cardRaw":"FC""#))
         #expect(ChangeLine.line(waiting).hasSuffix(" Alice has no card (-50 dBm)"))

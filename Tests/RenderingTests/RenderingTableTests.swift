@@ -46,21 +46,33 @@ import Testing
         #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
-    @Test func peersHeardOnlyThroughTheRelaySayRelayInTheSignalColumn() {
+    @Test func theSignalColumnSaysHowEachPeerIsHeard() {
         let rows = [
             TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),
             TableRow(name: "Alice", mark: .hidden, rssi: -56, lastSeen: .milliseconds(400)),
-            TableRow(name: "Remy", mark: .waiting, rssi: nil, lastSeen: .milliseconds(800), isRelayed: true),
+            TableRow(name: "Bea", mark: .hidden, rssi: -40, lastSeen: .milliseconds(100), heard: .both),
+            TableRow(name: "Cy", mark: .hidden, rssi: -80, lastSeen: .milliseconds(100), heard: .both),
+            TableRow(name: "Remy", mark: .waiting, rssi: nil, lastSeen: .milliseconds(800), heard: .relay),
         ]
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0", isObserving: false)
         #expect(renderTable(table, color: false, size: wide) == [
-            " channel 1 · 3 people · 2 voted                                            hci0",
+            " channel 1 · 5 people · 4 voted                                            hci0",
             " NAME       CARD  SIGNAL  SEEN",
             " You (you)  ✓             now ",
             " Alice      ✓     ━━━╸    0.4s",
+            " Bea        ✓     ━━━━+r  0.1s",
+            " Cy         ✓     ━╸  +r  0.1s",
             " Remy       ·     relay   0.8s",
-            " 2 of 3 voted · waiting for Remy",
+            " 4 of 5 voted · waiting for Remy",
         ])
+        // The marks are ASCII already, and a narrow terminal cuts the
+        // names, never the marks.
+        var ascii = TableRenderer(color: false, ascii: true)
+        let narrow = ascii.lines(table, size: TerminalSize(columns: 26, rows: 24))
+        #expect(narrow[3] == " Ali~  *     ===-    0.4s")
+        #expect(narrow[4] == " Bea   *     ====+r  0.1s")
+        #expect(narrow[5] == " Cy    *     =-  +r  0.1s")
+        #expect(narrow[6] == " Remy  .     relay   0.8s")
     }
 
     @Test func rowsAlignByDisplayWidthWithHangulAndEmoji() {

@@ -7,6 +7,20 @@ import Testing
 /// private bus. This machine's kernel has no AF_BLUETOOTH, so the kernel
 /// check fails here, cleanly: every case exits 69.
 @Suite struct DoctorTests {
+    @Test func theRelayBrokerCheckReadsTheSessionsRelayState() {
+        let url = "mqtts://b.example:8883/r"
+        #expect(RelayDoctor.broker(adapter: "none", state: "\(url) connected").passed)
+        #expect(RelayDoctor.broker(adapter: "none", state: "\(url) connected; the relay process was restarted 2 times").passed)
+        let restarting = RelayDoctor.broker(
+            adapter: "hci0", state: "\(url) restarting the relay (the relay process was killed by signal 9); trying again in 0.6 s")
+        #expect(restarting.outcome == .failed(fix: "the session starts the relay again by itself; if it keeps ending, see the session's log"))
+        #expect(restarting.finding.hasPrefix("hci0: \(url) restarting"))
+        guard case let .failed(fix) = RelayDoctor.broker(adapter: "none", state: "\(url) refused (bad user name or password)").outcome
+        else { Issue.record("a refusal passed"); return }
+        #expect(fix.contains("--relay-user"))
+        #expect(!RelayDoctor.broker(adapter: "none", state: "\(url) reconnecting (connection lost)").passed)
+    }
+
     /// Doctor's lines other than the kernel's (which depend on the machine).
     static func lines(_ output: String) -> [String] {
         output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("✘ kernel:") && !$0.hasPrefix("    fix: load") }

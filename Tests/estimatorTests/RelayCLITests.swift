@@ -61,12 +61,7 @@ final class Teammate: Sendable {
 
     /// The session's pid and its children's (the relay), from /proc.
     func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_t, relay: pid_t) {
-        let digits = joined.stdout.split(separator: "pid ").last?.prefix { $0.isNumber } ?? ""
-        let session = try #require(pid_t(digits))
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/task")
-        let children = tasks.compactMap { try? String(contentsOfFile: "/proc/\(session)/task/\($0)/children", encoding: .utf8) }
-            .flatMap { $0.split(separator: " ") }.compactMap { pid_t($0) }
-        return (session, try #require(children.first))
+        try estimatorTests.sessionAndRelay(joined)
     }
 
     deinit {
@@ -77,6 +72,16 @@ final class Teammate: Sendable {
             try? FileManager.default.removeItem(atPath: root)
         }
     }
+}
+
+/// The pid of the session `join` started and of its child, the relay, from /proc.
+func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_t, relay: pid_t) {
+    let digits = joined.stdout.split(separator: "pid ").last?.prefix { $0.isNumber } ?? ""
+    let session = try #require(pid_t(digits))
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/task")
+    let children = tasks.compactMap { try? String(contentsOfFile: "/proc/\(session)/task/\($0)/children", encoding: .utf8) }
+        .flatMap { $0.split(separator: " ") }.compactMap { pid_t($0) }
+    return (session, try #require(children.first))
 }
 
 /// The payload `estimator` publishes for a packet, as mosquitto_sub's %x shows it.
@@ -113,7 +118,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // Bob joins after: the broker hands him Ann's retained packet.
         #expect(try await bob.join(broker).status == 0)
         let (watch, lines) = try bob.watch("--json", "--open")
-        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#) }
+        try await lines.next {
+            $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#)
+                && $0.contains(#""heard":"relay""#)
+        }
         let status = try await bob.run("status", "--adapter", "none")
         #expect(status.stdout.contains("1 person heard in channel 3"), "\(status.stdout)")
         #expect(status.stdout.contains("relay: \(broker.url) connected"), "\(status.stdout)")
@@ -135,7 +143,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // Leaving clears Ann's topic, and Bob drops her at once.
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
         try await sub.lines.next { $0 == "\(annTopic) [] 0" }
-        try await lines.next { $0.contains(#""event":"left""#) && $0.contains(#""name":"Ann""#) }
+        try await lines.next { $0.contains(#""event":"left""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""heard":"relay""#) }
         #expect(try await bob.run("leave", "--adapter", "none").status == 0)
         _ = try await offPool { watch.finish() }
     }
@@ -154,6 +162,36 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         kill(relay, SIGKILL)
         kill(session, SIGKILL)
         try await sub.lines.next { $0 == "\(topic) [] 0" }
+    }
+
+    @Test func aKilledRelayIsStartedAgainAndStatusSaysSo() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let ann = try Teammate("Ann")
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let first = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        let oldTopic = String(first.split(separator: " ")[0])
+        let (_, relay) = try ann.sessionAndRelay(joined)
+        kill(relay, SIGKILL)
+        // The broker clears the dead relay's topic (its last will); the
+        // session starts a new relay, which publishes Ann under its own id.
+        try await sub.lines.next { $0 == "\(oldTopic) [] 0" }
+        let again = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        #expect(!again.hasPrefix(oldTopic + " "))
+        let (_, newRelay) = try ann.sessionAndRelay(joined)
+        #expect(newRelay != relay)
+
+        let status = try await ann.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("relay: \(broker.url) connected; the relay process was restarted 1 time"), "\(status.stdout)")
+        let doctor = try await ann.run("doctor")
+        #expect(doctor.stdout.contains("✔ relay broker: none: \(broker.url) connected; the relay process was restarted 1 time"),
+                "\(doctor.stdout)")
+        let log = try String(contentsOfFile: ann.log, encoding: .utf8)
+        #expect(log.contains("restarting the relay (the relay process was killed by signal 9); trying again in "), "\(log)")
+        #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+        try await sub.lines.next { $0.contains("[] 0") && !$0.hasPrefix(oldTopic + " ") }
     }
 
     @Test func reconnectsAndRepublishesAfterTheBrokerRestarts() async throws {
@@ -298,12 +336,47 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let topic = String(forwarded.split(separator: " ")[0])
         try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Phone""#) && $0.contains(#""cardRaw":"05""#) }
         let seen = try await sandbox.run("watch", "--once", "--adapter", "hci0")
-        #expect(seen.stdout.contains("Dave"), "Carol sees Dave through the relay: \(seen.stdout)")
+        let rows = seen.stdout.split(separator: "\n")
+        #expect(rows.contains { $0.contains("Dave joined") && $0.hasSuffix("(relay)") },
+                "Carol sees Dave through the relay: \(seen.stdout)")
+        #expect(rows.contains { $0.contains("Phone joined") && $0.hasSuffix("(-40 dBm)") }, "and the phone over the air: \(seen.stdout)")
 
         // Carol stops hearing it: the forwarded packet is cleared after her stale time.
         try await sub.lines.next { $0 == "\(topic) [] 0" }
         #expect(try await sandbox.run("leave", "--adapter", "hci0").status == 0)
         #expect(try await dave.run("leave", "--adapter", "none").status == 0)
         _ = try await offPool { watch.finish() }
+    }
+
+    @Test func whatAKilledForwarderForwardedExpiresOnTheBroker() async throws {
+        let broker = try TestBroker.start(tls: false)
+        let sub = try broker.subscribe()
+        defer { sub.stop() }
+        let sandbox = try await SessionSandbox.start()
+        let file = "\(sandbox.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        // Stale after 3 s: forwarded packets expire on the broker after 9 s.
+        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "3",
+                                           "--relay", broker.url, "--relay-user", TestBroker.user,
+                                           "--relay-password-file", file)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        try sandbox.system.fake.deviceFound("00:AD:00:00:00:02", on: "hci0", name: "010305Phone", rssi: -40,
+                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        let published = ContinuousClock.now
+        let topic = String(forwarded.split(separator: " ")[0])
+        // Killed without a word (the session just after, before its first
+        // restart delay ends): the last will clears the relay's own topic,
+        // not the forwarded one.
+        let (session, relay) = try sessionAndRelay(joined)
+        kill(relay, SIGKILL)
+        kill(session, SIGKILL)
+        try await sub.lines.next { $0.hasSuffix(" [] 0") && !$0.contains("/fwd/") }
+        #expect(try broker.holdsRetained(topic), "a new subscriber still gets the forwarded packet before it expires")
+        // The expiry is the rule under test: nothing announces it, so the
+        // test lets the interval pass, then asks as a new subscriber.
+        try await Task.sleep(until: published + .seconds(9) + .milliseconds(1100))
+        #expect(try !broker.holdsRetained(topic), "gone once expired")
     }
 }

@@ -18,17 +18,65 @@ import Testing
         _ = await session.handle(.relayed(localName: Array("010108Both".utf8)))
         _ = await session.handle(.relayed(localName: Array("not a packet".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both", "Remy"])
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Both", "Remy"])
+        #expect(await session.hearing(in: Channel(rawValue: 1)) == ["Both": .relay, "Remy": .relay])
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == ["Remy"], "heard over the air too")
+        radio.hear(localName: Array("010108Air".utf8), rssi: -50)
+        #expect(await session.hearing(in: Channel(rawValue: 1)) == ["Air": .air, "Both": .both, "Remy": .relay],
+                "heard over the air too")
+        // A watch attaching now learns both ways for Both: an air line and a relayed one.
+        let lines = Lines()
+        await session.addWatcher { lines.append($0) }
+        let both = lines.all.filter { $0.contains(HexBytes.text(Array("010108Both".utf8))) }
+        #expect(both.count == 2 && both.contains { $0.contains(#""relayed":true"#) } && both.contains { !$0.contains("relayed") })
+        // The relay stops bringing Both (its topic cleared elsewhere): after
+        // the stale time only the air is left.
+        clock.advance(by: .seconds(7))
+        radio.hear(localName: Array("010108Both".utf8), rssi: -50)
+        #expect(await session.hearing(in: Channel(rawValue: 1))["Both"] == .air)
         // A cleared topic arrives as card none: the person leaves at once.
         _ = await session.handle(.relayed(localName: Array("0101FFRemy".utf8)))
-        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both"])
-        #expect(await session.relayedOnly(in: Channel(rawValue: 1)) == [])
+        #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Air", "Both"])
+        #expect(await session.hearing(in: Channel(rawValue: 1))["Remy"] == nil)
 
         #expect(await session.status.relay == nil)
         _ = await session.handle(.relay(state: "mqtts://b:8883/r connected"))
         #expect(await session.status.relay == "mqtts://b:8883/r connected")
+    }
+
+    @Test func theRelaysStreamLeavesOutWhatCameThroughTheRelay() async throws {
+        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
+                              radio: radio, clock: clock, pid: 1)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let relay = Lines(), watch = Lines()
+        await session.addWatcher(airOnly: true) { relay.append($0) }
+        await session.addWatcher { watch.append($0) }
+        let start = watch.all.count
+        // Remy from the relay, again (a refresh, no change), then a phone over the air.
+        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        radio.hear(localName: Array("010108Phone".utf8), rssi: -40)
+        await watch.wait(count: start + 3)
+        let remy = HexBytes.text(Array("010105Remy".utf8)), phone = HexBytes.text(Array("010108Phone".utf8))
+        #expect(watch.all.dropFirst(start).map { $0.contains(remy) } == [true, true, false], "a watch gets every reception")
+        // The same broadcast reached the relay's stream: the phone alone.
+        #expect(relay.all.filter { $0.contains("heard") }.count == 1 && relay.all.contains { $0.contains(phone) })
+        await clock.leave(session)
+        await listening.value
+    }
+
+    @Test func withOnlyTheRelayWatchingARefreshFromTheRelayWakesNobody() async {
+        let board = PeerBoard(table: PeerTable(), clock: clock)
+        board.forward(.air)
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
+        board.finish()
+        var changes: [(Bool, Int)] = []
+        for await change in board.changes { changes.append((change.relayed, change.events.count)) }
+        #expect(changes.map(\.0) == [true, false, false], "the refresh from the relay is not passed on; air receptions are")
+        #expect(changes.map(\.1) == [1, 0, 0])
     }
 
     @Test func relayRequestsParseAndRoundTrip() throws {
@@ -39,6 +87,10 @@ import Testing
             try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"\#(String(repeating: "41", count: 33))"}"#.utf8))
         }
         #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"0G"}"#.utf8)) }
+        #expect(ControlRequest.watchAir.serialized == #"{"request":"watch","heard":"air"}"#)
+        #expect(try ControlRequest(parsing: Array(ControlRequest.watchAir.serialized.utf8)) == .watchAir)
+        #expect(try ControlRequest(parsing: Array(#"{"request":"watch"}"#.utf8)) == .watch)
+        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"watch","heard":"relay"}"#.utf8)) }
         let line = ControlWatchLine.heard(localName: [0x41], rssi: nil, relayed: true)
         #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         #expect(ControlWatchLine.heard(localName: [0x41], rssi: -5).serialized == #"{"heard":{"localName":"41","rssi":-5}}"#)

@@ -114,6 +114,30 @@ final class TestBroker: @unchecked Sendable {
         return subscriber
     }
 
+    /// Whether a new subscriber gets a retained message on `topic`. It
+    /// subscribes to `topic`, then to a marker topic the test publishes
+    /// retained: the broker sends each filter's retained messages in that
+    /// order, so the marker's arrival says that `topic`'s would have come.
+    func holdsRetained(_ topic: String) throws -> Bool {
+        let marker = "test/marker"
+        try publish(marker, Array("marker".utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
+            + ["-V", "mqttv5", "--retained-only", "-t", topic, "-t", marker, "-F", "%t"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { Subscriber(process: process, lines: LineStream(out)).stop() }
+        var held = false
+        _ = try LineStream(out).waitFor { line in
+            if line == topic { held = true }
+            return line == marker
+        }
+        return held
+    }
+
     /// Publishes `payload` (any bytes) retained on `topic`.
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
         let file = "\(directory)/payload-\(UUID().uuidString)"

@@ -17,9 +17,14 @@ struct WatchCommand: AsyncParsableCommand {
             revealed until the next round (`estimator round`). --open shows cards at \
             once, as the iOS app does, and is remembered (--no-open to go back).
 
+            The signal column says how each person is heard: bars for the air, relay \
+            for the relay alone (`join --relay`), bars and +r for both. One person is \
+            one row however many ways they are heard.
+
             Ctrl-C or q ends the watch and leaves the last table on the screen. On a \
             pipe it prints a line per change; --json prints one JSON object per change \
-            (events joined, card, voted, stale, back, left, revealed, round); --once \
+            (events joined, card, voted, stale, back, left, revealed, round; a person's \
+            events carry heard: air, relay or both); --once \
             prints the table after listening for two seconds and exits.
 
             Examples:

@@ -22,17 +22,26 @@ enum RelayDoctor {
         if running.isEmpty, let remembered {
             checks.append(.pass("relay broker", "\(remembered.url) remembered; no session uses it now"))
         }
-        for (adapter, state) in running {
-            if state.hasSuffix(" connected") {
-                checks.append(.pass("relay broker", "\(adapter): \(state)"))
-            } else if state.contains(" refused (") {
-                checks.append(.fail("relay broker", "\(adapter): \(state)",
-                                    fix: "check --relay-user, the password (ESTIMATOR_RELAY_PASSWORD or --relay-password-file) and --relay-ca, then join again"))
-            } else {
-                checks.append(.fail("relay broker", "\(adapter): \(state)",
-                                    fix: "check that the broker runs and that this machine reaches it; the session keeps trying"))
-            }
-        }
+        for (adapter, state) in running { checks.append(broker(adapter: adapter, state: state)) }
         return checks
+    }
+
+    /// The broker check of one running session, from the relay state its
+    /// `status` reports.
+    static func broker(adapter: String, state: String) -> DoctorCheck {
+        let finding = "\(adapter): \(state)"
+        if state.hasSuffix(" connected") || state.contains(" connected; ") {
+            return .pass("relay broker", finding)
+        }
+        if state.contains(" restarting the relay (") {
+            return .fail("relay broker", finding,
+                         fix: "the session starts the relay again by itself; if it keeps ending, see the session's log")
+        }
+        if state.contains(" refused (") {
+            return .fail("relay broker", finding,
+                         fix: "check --relay-user, the password (ESTIMATOR_RELAY_PASSWORD or --relay-password-file) and --relay-ca, then join again")
+        }
+        return .fail("relay broker", finding,
+                     fix: "check that the broker runs and that this machine reaches it; the session keeps trying")
     }
 }

@@ -21,21 +21,15 @@ final class PeerBoard: Sendable {
         let relayed: Bool
     }
 
-    /// How a peer is heard: when last over the air and through the relay.
-    struct Paths: Equatable, Sendable {
-        var air: Timestamp?
-        var relay: Timestamp?
-    }
-
     private struct State {
         var table: PeerTable
-        /// Whether every reception goes to the session, not only row changes.
-        var forwardsAll = false
+        /// Which receptions go to the session beside those that change a row.
+        var forwarding = Forwarding.changes
         /// Local names decoded lately: a peer repeats its own until its card
         /// changes, and decoding it anew was a third of the table's work.
         var packets: [[UInt8]: Packet] = [:]
         /// How each peer in the table is heard.
-        var paths: [PeerID: Paths] = [:]
+        var paths: [PeerID: HeardPaths] = [:]
     }
 
     /// Most local names kept decoded; a flood of names only empties the cache.
@@ -55,9 +49,18 @@ final class PeerBoard: Sendable {
 
     var table: PeerTable { state.withLock { $0.table } }
 
-    /// Makes every reception a change (a watcher streams them all) or only
-    /// those that change a row.
-    func forwardAll(_ all: Bool) { state.withLock { $0.forwardsAll = all } }
+    /// Which receptions the session is woken for.
+    enum Forwarding: Sendable {
+        /// Those that change a row.
+        case changes
+        /// Those, and every one heard over the air (the relay forwards them).
+        case air
+        /// Every one (a `watch` streams them all).
+        case all
+    }
+
+    /// Sets which receptions the session is woken for.
+    func forward(_ forwarding: Forwarding) { state.withLock { $0.forwarding = forwarding } }
 
     /// Takes one reception: updates the table and passes the reception on if
     /// it changed a row or everything is wanted.
@@ -72,10 +75,14 @@ final class PeerBoard: Sendable {
                 if events.contains(where: { $0.id == id && $0.kind == .left }) {
                     state.paths[id] = nil
                 } else if state.paths[id] != nil || events.contains(where: { $0.id == id }) {
-                    if reception.relayed { state.paths[id, default: Paths()].relay = now } else { state.paths[id, default: Paths()].air = now }
+                    state.paths[id, default: HeardPaths()].heard(relayed: reception.relayed, at: now)
                 }
             }
-            guard state.forwardsAll || !events.isEmpty else { return }
+            switch state.forwarding {
+            case .all: break
+            case .air: guard !events.isEmpty || !reception.relayed else { return }
+            case .changes: guard !events.isEmpty else { return }
+            }
             // Yielded under the lock, so changes keep the table's order.
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
                               events: events, relayed: reception.relayed))
@@ -111,7 +118,7 @@ final class PeerBoard: Sendable {
     }
 
     /// How each peer is heard now.
-    var paths: [PeerID: Paths] { state.withLock { $0.paths } }
+    var paths: [PeerID: HeardPaths] { state.withLock { $0.paths } }
 
     /// Ends `changes`.
     func finish() { sink.finish() }

@@ -45,6 +45,8 @@ actor Session {
     private var tracers: [@Sendable (String) -> Void] = []
     /// The relay's connection to the broker in words, when there is a relay.
     private(set) var relayState: String?
+    /// How often the relay process was started again after it ended.
+    private(set) var relayRestarts = 0
     /// Run when leaving, after the last line went to the watchers: the relay
     /// clears what it published before the leave is answered.
     private var leaveHooks: [@Sendable () async -> Void] = []
@@ -67,9 +69,12 @@ actor Session {
     /// Everyone heard so far.
     var table: PeerTable { board.table }
 
-    /// The names in `channel` heard only through the relay, never over the air.
-    func relayedOnly(in channel: Channel) -> Set<String> {
-        Set(board.paths.filter { $0.key.channel == channel && $0.value.air == nil }.map(\.key.name))
+    /// How each person in `channel` is heard now (air, relay or both).
+    func hearing(in channel: Channel) -> [String: Hearing] {
+        let now = clock.now, window = board.table.staleAfter
+        var hearing: [String: Hearing] = [:]
+        for (id, paths) in board.paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: window) }
+        return hearing
     }
 
     /// The local name advertised now: my round and card, or waiting and no
@@ -216,8 +221,11 @@ actor Session {
     }
 
     /// Watchers stream every reception and the foreground table redraws on
-    /// each; without them only row changes wake the session.
-    private func updateForwarding() { board.forwardAll(lines.hasWatchers || !observers.isEmpty) }
+    /// each; the relay streams only those from the air; without them only
+    /// row changes wake the session.
+    private func updateForwarding() {
+        board.forward(lines.wantsEveryReception || !observers.isEmpty ? .all : lines.hasWatchers ? .air : .changes)
+    }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
@@ -261,7 +269,7 @@ actor Session {
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
         case .status:
             return ControlReply(exitCode: 0, message: radioState, status: status)
-        case .watch:
+        case .watch, .watchAir:
             return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
@@ -358,12 +366,16 @@ actor Session {
     /// Sets the relay's state before the relay reports one itself.
     func setRelayState(_ state: String) { relayState = state }
 
-    /// The relay process ended while the session goes on.
-    func relayEnded() {
+    /// The relay process ended while the session goes on; `state` says when
+    /// it starts again (`RelaySupervisor`).
+    func relayRestarting(_ state: String) {
         guard !hasEnded else { return }
-        relayState = "the relay process ended; run `estimator leave` and join again"
+        relayState = state
         changed()
     }
+
+    /// The relay process started again after it ended.
+    func relayRestarted() { relayRestarts += 1 }
 
     /// Returns once the session has ended (the radio stopped).
     func ended() async {
@@ -374,7 +386,12 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relayState)
+                      nameTaken: isNameTaken, relay: relayState.map { $0 + restartsNote })
+    }
+
+    /// Said after the relay's state once the relay process was restarted.
+    private var restartsNote: String {
+        relayRestarts == 0 ? "" : "; the relay process was restarted \(relayRestarts) time\(relayRestarts == 1 ? "" : "s")"
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -394,17 +411,21 @@ actor Session {
     /// is gone. Without the peers heard so far, a watch attached mid-session
     /// would show each peer only when heard again, which takes the radio
     /// several scan restarts (measured in the rig: over 15 s now and then).
-    func addWatcher(_ send: @escaping @Sendable (String) -> Bool) {
+    /// `airOnly` (the relay) leaves out what came through the relay.
+    func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
-        let paths = board.paths
+        let paths = board.paths, now = clock.now, window = table.staleAfter
         for peer in table.peers where !peer.isStale {
-            let relayed = paths[peer.id].map { $0.air == nil } ?? false
             let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
                                 card: peer.card, name: peer.name)
-            guard send(ControlWatchLine.heard(localName: Array(packet.localName.utf8), rssi: peer.rssi, relayed: relayed).serialized)
-            else { return }
+            let localName = Array(packet.localName.utf8)
+            // A line per way the peer is heard, so the watch knows both.
+            let hearing = paths[peer.id]?.hearing(now: now, window: window) ?? .air
+            if hearing != .relay, !send(ControlWatchLine.heard(localName: localName, rssi: peer.rssi).serialized) { return }
+            if hearing != .air, !airOnly,
+               !send(ControlWatchLine.heard(localName: localName, rssi: nil, relayed: true).serialized) { return }
         }
-        lines.add(send)
+        lines.add(send, airOnly: airOnly)
         updateForwarding()
     }
 

@@ -77,24 +77,15 @@ struct SessionProcess {
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging
-            let started = await RelayLauncher.start(relay, socket: path, channel: channel,
-                                                    staleSeconds: staleAfter.components.seconds) { status in
-                if logging { SessionLog.write("relay: the relay process ended (status \(status))") }
-                Task { await session.relayEnded() }
-            }
-            var failure: UserError?
-            switch started {
-            case let .success((reply, child)) where reply.exitCode == 0:
+            let supervisor = RelaySupervisor(settings: relay, socket: path, staleSeconds: staleAfter.components.seconds,
+                                             session: session) { if logging { SessionLog.write($0) } }
+            switch await supervisor.start() {
+            case let .success(reply):
                 joined += "; " + reply.message
                 // The relay clears my topics when it sees the end; the leave
                 // is answered after that.
-                await session.onLeave { await child.waitForExit(limit: .seconds(3)) }
-            case let .success((reply, _)):
-                failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
-            case let .failure(error):
-                failure = error
-            }
-            if let failure {
+                await session.onLeave { await supervisor.stop(limit: .seconds(3)) }
+            case let .failure(failure):
                 await session.leave()
                 await server.stop()
                 return fail(failure, ready)
@@ -146,9 +137,9 @@ struct SessionProcess {
                               received: ContinuousClock.Instant, session: Session, server: ControlServer) async {
         if !request.isAnswered {
             _ = await session.handle(request, received: received)
-        } else if request == .watch {
+        } else if request == .watch || request == .watchAir {
             server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
-            await session.addWatcher { server.send($0, to: client) }
+            await session.addWatcher(airOnly: request == .watchAir) { server.send($0, to: client) }
         } else {
             server.send(await session.handle(request, received: received).serialized, to: client)
         }

@@ -3,31 +3,48 @@ import EstimatorKit
 /// Where the session's watch lines go: the `watch` clients streaming them
 /// as text, and the observers (the session log) taking them as values.
 struct WatchLines {
-    private var watchers: [UInt64: @Sendable (String) -> Bool] = [:]
+    private struct Watcher {
+        let send: @Sendable (String) -> Bool
+        /// Whether it wants only what was heard over the air (the relay).
+        let airOnly: Bool
+    }
+
+    private var watchers: [UInt64: Watcher] = [:]
     private var nextWatcher: UInt64 = 0
     private var observers: [@Sendable (ControlWatchLine) -> Void] = []
 
     /// Whether a `watch` client is streaming.
     var hasWatchers: Bool { !watchers.isEmpty }
 
-    /// Adds a client; `send` returns false once it is gone.
-    mutating func add(_ send: @escaping @Sendable (String) -> Bool) {
+    /// Whether a client wants every reception, the relay's included.
+    var wantsEveryReception: Bool { watchers.values.contains { !$0.airOnly } }
+
+    /// Adds a client; `send` returns false once it is gone. An `airOnly`
+    /// client gets no `heard` line of a packet that came through the relay.
+    mutating func add(_ send: @escaping @Sendable (String) -> Bool, airOnly: Bool = false) {
         nextWatcher += 1
-        watchers[nextWatcher] = send
+        watchers[nextWatcher] = Watcher(send: send, airOnly: airOnly)
     }
 
     /// Adds an observer of every line, as a value.
     mutating func observe(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { observers.append(observer) }
 
-    /// Sends `line` to everyone; returns whether the last client just left.
+    /// Sends `line` to everyone who wants it; returns whether a client just
+    /// left (what the session forwards may change).
     mutating func send(_ line: ControlWatchLine) -> Bool {
         for observer in observers { observer(line) }
+        var relayed = false
+        if case .heard(_, _, true) = line { relayed = true }
         // Most signals reach a session nobody watches: serialising them
         // would be a tenth of its CPU time in a room (perf, make bench-session).
-        guard !watchers.isEmpty else { return false }
+        guard watchers.values.contains(where: { !(relayed && $0.airOnly) }) else { return false }
         let text = line.serialized
-        for (id, send) in watchers where !send(text) { watchers[id] = nil }
-        return watchers.isEmpty
+        var left = false
+        for (id, watcher) in watchers where !(relayed && watcher.airOnly) && !watcher.send(text) {
+            watchers[id] = nil
+            left = true
+        }
+        return left
     }
 
     /// Lets every client go (the session ended).

@@ -77,7 +77,7 @@ enum ForegroundTable {
         let tally = round.count(peers: peers, me: (name, await session.card), open: (try? Config.load().openCards ?? false) ?? false, now: now)
         let section = TableSection(channel: channel, title: round.state.title, peers: peers, tally: tally,
                                    unshown: table.unshownCount(in: channel),
-                                   relayed: await session.relayedOnly(in: channel), now: now)
+                                   hearing: await session.hearing(in: channel), now: now)
         return LiveTable(sections: [section], adapter: session.adapter)
     }
 }

@@ -20,8 +20,8 @@ struct WatchViewer {
     private var adapter: String
     private var table: PeerTable
     private var rounds: [Channel: ChannelRound] = [:]
-    /// Peers heard only through the relay so far (false once heard over the air).
-    private var relayedOnly: [PeerID: Bool] = [:]
+    /// When each peer was last heard over the air and through the relay.
+    private var paths: [PeerID: HeardPaths] = [:]
     private var me: Me?
     private var screen = TerminalScreen()
     private var dirty = true
@@ -120,14 +120,13 @@ struct WatchViewer {
             if output != .table { fflush(nil) }
         case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
-            let events = table.observe(PeerSighting(packet, rssi: rssi, time: clock.now))
+            let now = clock.now
             let id = PeerID(channel: packet.channel, name: packet.name)
-            if table[id] == nil {
-                relayedOnly[id] = nil
-            } else if relayedOnly[id] != false {
-                relayedOnly[id] = relayed
-            }
-            take(events)
+            // Noted first, so that a leave says the way it came.
+            paths[id, default: HeardPaths()].heard(relayed: relayed, at: now)
+            take(table.observe(PeerSighting(packet, rssi: rssi, time: now)))
+            // Not in the table (a leave, or beyond the channel's cap): forgotten.
+            if table[id] == nil { paths[id] = nil }
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
@@ -158,7 +157,9 @@ struct WatchViewer {
     /// Takes the peer table's changes: each shown channel's round follows
     /// them, then they are reported with what the round lets show.
     private mutating func take(_ events: [PeerEvent]) {
-        for event in events where event.kind == .left { relayedOnly[event.id] = nil }
+        // Read before a leaving peer's paths are forgotten.
+        let heard = Dictionary(events.map { ($0.id, hearing(of: $0.id)) }, uniquingKeysWith: { first, _ in first })
+        for event in events where event.kind == .left { paths[event.id] = nil }
         let shown = events.filter { shows($0.channel) && !($0.channel == me?.channel && $0.name == me?.name) }
         guard !shown.isEmpty else { return }
         dirty = true
@@ -172,7 +173,7 @@ struct WatchViewer {
             // cause: a last vote is a vote, then the reveal shows every card.
             let hides = !open && rounds[channel]?.ballot.isRevealed != true
             let tally = recount(channel, time: nil)
-            for event in here { report(event, tally: tally, hiding: hides) }
+            for event in here { report(event, tally: tally, hiding: hides, heard: heard[event.id] ?? .air) }
             if hides, tally.isRevealed { emit(.revealed(channel: channel, tally: tally, time: time)) }
         }
         if output != .table { fflush(nil) }  // a pipe is block-buffered; each change goes out now
@@ -196,10 +197,15 @@ struct WatchViewer {
         emit(.round(channel: channel, round: round, title: title, time: time))
     }
 
-    private func report(_ event: PeerEvent, tally: Tally, hiding: Bool) {
+    private func report(_ event: PeerEvent, tally: Tally, hiding: Bool, heard: Hearing) {
         var mark = tally.entries.first { !$0.isMe && $0.name == event.name }?.mark ?? .shown(event.card)
         if event.kind == .left { mark = .shown(event.card) } else if hiding, case .shown = mark { mark = .hidden }
-        emit(.peer(event, mark: mark, round: tally.round))
+        emit(.peer(event, mark: mark, round: tally.round, heard: heard))
+    }
+
+    /// How a peer is heard now, as the stream's lines said.
+    private func hearing(of id: PeerID) -> Hearing {
+        paths[id]?.hearing(now: clock.now, window: table.staleAfter) ?? .air
     }
 
     private func emit(_ change: WatchChange) {
@@ -222,9 +228,10 @@ struct WatchViewer {
         let sections = shownChannels.map { channel in
             let tally = recount(channel, time: nil)
             let title = me.flatMap { $0.channel == channel && $0.round == tally.round ? $0.title : nil }
-            let relayed = Set(relayedOnly.filter { $0.key.channel == channel && $0.value }.map(\.key.name))
+            var hearing: [String: Hearing] = [:]
+            for id in paths.keys where id.channel == channel { hearing[id.name] = self.hearing(of: id) }
             return TableSection(channel: channel, title: title, peers: peers(in: channel), tally: tally,
-                                unshown: table.unshownCount(in: channel), relayed: relayed, now: now)
+                                unshown: table.unshownCount(in: channel), hearing: hearing, now: now)
         }
         let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)

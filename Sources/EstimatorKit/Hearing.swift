@@ -1,0 +1,40 @@
+/// How a person is heard: over the air, through the relay, or both. A
+/// person is one row (channel and name) however many ways they are heard;
+/// the table and `watch --json` say which.
+public enum Hearing: String, Equatable, Sendable, CaseIterable {
+    case air, relay, both
+}
+
+/// When a person was last heard over the air and through the relay.
+public struct HeardPaths: Equatable, Sendable {
+    public var air: Timestamp?
+    public var relay: Timestamp?
+
+    public init(air: Timestamp? = nil, relay: Timestamp? = nil) {
+        self.air = air
+        self.relay = relay
+    }
+
+    /// Notes a reception at `time`, through the relay or over the air.
+    public mutating func heard(relayed: Bool, at time: Timestamp) {
+        if relayed { relay = time } else { air = time }
+    }
+
+    /// How the person is heard at `now`: a way counts while it was used
+    /// within `window` (the stale time; the relay hands every packet on
+    /// again well within it). When neither is that recent, the later one
+    /// says how the person was last heard.
+    public func hearing(now: Timestamp, window: Duration) -> Hearing {
+        let airFresh = air.map { now - $0 <= window } ?? false
+        let relayFresh = relay.map { now - $0 <= window } ?? false
+        switch (airFresh, relayFresh) {
+        case (true, true): return .both
+        case (true, false): return .air
+        case (false, true): return .relay
+        case (false, false):
+            guard let relay else { return .air }
+            guard let air else { return .relay }
+            return relay > air ? .relay : .air
+        }
+    }
+}

@@ -1,0 +1,129 @@
+# Issue 18: remote teammates through an MQTT broker, on the real stack. A
+# mosquitto inside the guest (plain mqtt:// on loopback: TLS and passwords
+# are covered by RelayCLITests against a real mosquitto on the host); Ann on
+# hci0 with the air alone; Bob on hci1 with the air and the relay (the
+# bridge); Remy with the relay alone (`--adapter none`); Carol's iPhone in
+# the app's format on hci2 (btmgmt: "0101DCarol", card 13 as the app sends it).
+# 1. Remy's watch shows Ann, Bob and Carol with their cards, all through the
+#    relay; Bob's shows Ann and Carol over the air and Remy through the relay.
+# 2. Pick -> visible through the relay, to the time in the watch's own line
+#    (see seen_ms): Ann's picks on hci0 seen by Remy's watch (air, Bob's
+#    session, Bob's relay, broker, Remy's relay, Remy's session), and Remy's
+#    seen by Bob's watch (Remy's relay, broker, Bob's relay, Bob's session).
+#    Remy's picks do not reach Ann: Bob advertises only himself.
+# 3. A round Remy starts reaches Ann through Bob: Bob's session follows it
+#    and advertises it, Ann's follows Bob; both their cards are cleared.
+# 4. Remy leaves: Bob's watch drops Remy at once.
+# radios: 3
+# timeout: 300
+
+trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
+  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  for w in watch0 watch1 watchR; do echo "---- $w ----"; tail -n 30 "$E2E_WORK/$w.out"; done
+  echo "---- broker ----"; tail -n 30 "$E2E_WORK/broker.out"
+} >&2' EXIT
+
+# The guest's init brings no network up, not even loopback.
+ip link set lo up
+port=1883
+url=mqtt://127.0.0.1:$port/e2e
+{
+  printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n' "$port"
+  [ "$(id -u)" != 0 ] || echo "user root"
+} >"$E2E_WORK/mosquitto.conf"
+bg_start broker mosquitto -c "$E2E_WORK/mosquitto.conf"
+bg_expect broker ' running' 15 >/dev/null
+
+# Each teammate has configuration and state of their own, as on their own
+# laptop: the relay URL one remembers is not the others'. The control
+# sockets share the runtime folder; each session has its own adapter.
+as() { # as N COMMAND...: estimator as teammate N (0 Ann, 1 Bob, R Remy)
+  local n=$1; shift
+  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
+}
+as 0 join --adapter hci0 --channel 1 --name Ann >"$E2E_WORK/join0.out" 2>&1 ||
+  fail "join on hci0: $(cat "$E2E_WORK/join0.out")"
+as 1 join --adapter hci1 --channel 1 --name Bob --relay "$url" >"$E2E_WORK/join1.out" 2>&1 ||
+  fail "join on hci1 with the relay: $(cat "$E2E_WORK/join1.out")"
+grep -q "relay connected to $url" "$E2E_WORK/join1.out" || fail "hci1's join said: $(cat "$E2E_WORK/join1.out")"
+as R join --adapter none --channel 1 --name Remy --relay "$url" >"$E2E_WORK/joinR.out" 2>&1 ||
+  fail "join without Bluetooth: $(cat "$E2E_WORK/joinR.out")"
+
+# Carol's phone: one interactive btmgmt on hci2 re-adding her advertisement
+# every second, as a phone repeats it (the emulated radio reports an
+# advertiser only when it starts: see air.sh).
+carol=$(ad_local_name 0101DCarol)
+bg_start carol script -qfec "btmgmt --index 2" /dev/null
+( while :; do printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$carol" >"$E2E_WORK/carol.in"; sleep 1; done ) &
+
+# --open: what is checked is what crosses the relay, not the reveal.
+bg_start watch0 as 0 watch --adapter hci0 --json --open
+bg_start watch1 as 1 watch --adapter hci1 --json --open
+bg_start watchR as R watch --adapter none --json --open
+as 0 pick --adapter hci0 8 >/dev/null || fail "pick 8 on hci0"
+as 1 pick --adapter hci1 5 >/dev/null || fail "pick 5 on hci1"
+as R pick --adapter none 3 >/dev/null || fail "pick 3 without Bluetooth"
+
+# 1. Everyone where they should be, each heard the way they are.
+shows() { # shows WATCH NAME CARDRAW HEARD: WATCH has had such a line
+  wait_until 30 grep -aq "\"name\":\"$2\",\"card\":\"[^\"]*\",\"cardRaw\":\"$3\",\"rssi\":[^,]*,\"heard\":\"$4\"" \
+    "$E2E_WORK/$1.out"
+}
+shows watchR Ann 08 relay
+shows watchR Bob 05 relay
+shows watchR Carol 0D relay
+shows watch1 Ann 08 air
+shows watch1 Carol 0D air
+shows watch1 Remy 03 relay
+shows watch0 Bob 05 air
+shows watch0 Carol 0D air
+status=$(as 1 status --adapter hci1)
+[[ $status == *"relay: $url connected"* ]] || fail "hci1's status: $status"
+
+# 2. Pick -> visible through the relay, both ways, alternating two cards.
+percentile() { # P of the numbers on standard input, nearest rank
+  sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
+}
+seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
+timed_picks() { # timed_picks WHO ADAPTER NAME WATCH: 8 picks, ms each
+  local who=$1 adapter=$2 name=$3 watch=$4 n card hex started
+  bg_mark "$watch"
+  for n in $(seq 1 8); do
+    if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=2 hex=02; fi
+    started=$(now_ms)
+    as "$who" pick --adapter "$adapter" $card >/dev/null || fail "pick $card on $adapter"
+    seen_ms "$watch" "\"event\":\"card\",\"channel\":1,\"round\":null,\"name\":\"$name\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 15 "$started"
+  done
+}
+air_to_relay=($(timed_picks 0 hci0 Ann watchR))
+relay_to_air=($(timed_picks R none Remy watch1))
+all=("${air_to_relay[@]}" "${relay_to_air[@]}")
+for p in 50 95; do
+  metric "relay_pick_to_visible_p$p" "$(printf '%s\n' "${all[@]}" | percentile $p | seconds)" s
+  metric "relay_hci0_pick_to_remote_p$p" "$(printf '%s\n' "${air_to_relay[@]}" | percentile $p | seconds)" s
+  metric "relay_remote_pick_to_hci1_p$p" "$(printf '%s\n' "${relay_to_air[@]}" | percentile $p | seconds)" s
+done
+
+# 3. Remy's rounds reach Ann through Bob. The first round one hears may be
+# joined as it runs (keeping the card); the second clears every card.
+as R round --adapter none >/dev/null || fail "round without Bluetooth"
+wait_until 30 eval '[[ $(as 0 status --adapter hci0) == *"round 1;"* ]]'
+as 0 pick --adapter hci0 8 >/dev/null || fail "pick 8 on hci0 in round 1"
+as 1 pick --adapter hci1 5 >/dev/null || fail "pick 5 on hci1 in round 1"
+bg_expect watchR '"event":"card","channel":1,"round":1,"name":"Ann","card":"8","cardRaw":"08"' 30 >/dev/null
+bg_mark watch0
+started=$(now_ms)
+reply=$(as R round --adapter none) || fail "second round without Bluetooth: $reply"
+[[ $reply == *"round 2 began in channel 1"* ]] || fail "Remy's round said: $reply"
+round=$(seen_ms watch0 '"event":"round","channel":1,"round":2' 30 "$started")
+bg_expect watch0 '"event":"card","channel":1,"round":2,"name":"Bob","card":"waiting","cardRaw":"FC"' 30 >/dev/null
+status=$(as 0 status --adapter hci0)
+[[ $status == *"round 2;"* && $status == *"no card"* ]] || fail "hci0's status after Remy's round: $status"
+metric relay_round_to_hci0 "$(seconds <<<"$round")" s
+
+# 4. Leaving through the relay is seen at once.
+bg_mark watch1
+started=$(now_ms)
+as R leave --adapter none >/dev/null || fail "leave without Bluetooth"
+gone=$(seen_ms watch1 '"event":"left","channel":1,"round":2,"name":"Remy"' 10 "$started")
+metric relay_leave_to_gone "$(seconds <<<"$gone")" s
