@@ -7,6 +7,6 @@
 # radios: 3
 # timeout: 300
 # controller: extended
-# pending: btvirt reports an advertiser only as a scan starts, and Linux drops such a report when it beats "Discovering"; with no announcements at restarts (the light mode) a steady peer turned stale in 1 of 5 runs even with look-again (docs/MEASUREMENTS.md, Strict and light)
+# pending: btvirt reports an advertiser only as a scan starts, and Linux drops such a report when it beats "Discovering"; with no announcements at restarts (the light mode) a steady peer turned stale in 1 of 6 runs even with look-again (docs/MEASUREMENTS.md, Strict and light)
 
 . "$(dirname "$0")/room.sh"
