@@ -237,8 +237,11 @@ report() {
 
 # "E2E-METRIC scenario name value [unit]" lines in, one line per scenario and
 # name out: the number of runs and the lowest, median and highest value.
+# Metrics whose value is words (the radio's mode, what it advertised) are
+# left out: each run's own lines have them.
 metric_ranges() {
-  awk '{ key = $2 " " $3; unit[key] = $5; v[key] = v[key] " " $4; if (!(key in n)) order[++keys] = key; n[key]++ }
+  awk '$4 !~ /^-?[0-9.]+$/ { next }
+    { key = $2 " " $3; unit[key] = $5; v[key] = v[key] " " $4; if (!(key in n)) order[++keys] = key; n[key]++ }
     END {
       for (k = 1; k <= keys; k++) {
         key = order[k]; count = split(substr(v[key], 2), xs, " ")
