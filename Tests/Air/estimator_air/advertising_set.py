@@ -10,13 +10,13 @@ from bumble.controller import AdvertisingSet
 
 from estimator_air.advertising_event import AdvertisingEvent
 from estimator_air.legacy_advertiser import INTERVAL_UNIT_S
-from estimator_air.repeater import Repeater
+from estimator_air.repeater import Repeater, RepeatingAdvertiser
 
 _PROPERTIES = hci.HCI_LE_Set_Extended_Advertising_Parameters_Command.AdvertisingProperties
 
 
 @dataclasses.dataclass
-class AdvertisingSetOnAir(AdvertisingSet):
+class AdvertisingSetOnAir(RepeatingAdvertiser, AdvertisingSet):
     """Bumble's advertising set sending the PDU its event properties ask
     for: with the legacy bit, ADV_IND, ADV_SCAN_IND or ADV_NONCONN_IND as
     the kernel requests for an ordinary advertisement; without it, an
@@ -31,14 +31,6 @@ class AdvertisingSetOnAir(AdvertisingSet):
 
     def interval_s(self) -> float:
         return self.parameters.primary_advertising_interval_min * INTERVAL_UNIT_S
-
-    def start(self) -> None:
-        self.enabled = True
-        self.repeater.start()
-
-    def stop(self) -> None:
-        self.enabled = False
-        self.repeater.stop()
 
     def send_extended_advertising_data(self) -> None:
         # A set without parameters, or with a random address not yet set,

@@ -10,7 +10,7 @@ from bumble import hci
 from bumble.controller import LegacyAdvertiser
 
 from estimator_air.advertising_event import AdvertisingEvent
-from estimator_air.repeater import Repeater
+from estimator_air.repeater import Repeater, RepeatingAdvertiser
 
 # LE Set Advertising Parameters' interval is in units of 0.625 ms (Vol 4,
 # Part E, 7.8.5); the kernel's default 0x0800 is 1.28 s.
@@ -29,7 +29,7 @@ _PDU_SHAPES = {
 
 
 @dataclasses.dataclass
-class LegacyAdvertising(LegacyAdvertiser):
+class LegacyAdvertising(RepeatingAdvertiser, LegacyAdvertiser):
     """Bumble's legacy advertiser with the PDU its parameters ask for
     (Bumble sends ADV_IND only), the scan response data attached, and the
     interval in 0.625 ms units (Bumble reads it as milliseconds)."""
@@ -42,14 +42,6 @@ class LegacyAdvertising(LegacyAdvertiser):
 
     def interval_s(self) -> float:
         return self.advertising_interval_min * INTERVAL_UNIT_S
-
-    def start(self) -> None:
-        self.enabled = True
-        self.repeater.start()
-
-    def stop(self) -> None:
-        self.enabled = False
-        self.repeater.stop()
 
     def send_advertising_data(self) -> None:
         shape = _PDU_SHAPES.get(self.advertising_type)

@@ -41,3 +41,16 @@ class Repeater:
         self._send()
         delay = self._interval() + self._rng.uniform(0, ADV_DELAY_MAX_S)
         self._timer = asyncio.get_running_loop().call_later(delay, self._fire)
+
+
+class RepeatingAdvertiser:
+    """Start and stop for an advertiser whose events a `Repeater` sends
+    (`self.repeater`): Bumble's own start and stop send one event, or none."""
+
+    def start(self) -> None:
+        self.enabled = True
+        self.repeater.start()
+
+    def stop(self) -> None:
+        self.enabled = False
+        self.repeater.stop()
