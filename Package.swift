@@ -27,6 +27,9 @@ let package = Package(
 
         // Typed libdbus layer: knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation"]),
+        // Children that inherit nothing but what they are given: the session,
+        // the relay and the tests' dbus-daemons (posix_spawn's closefrom).
+        .target(name: "CSpawn"),
         // org.bluez client: knows nothing of poker.
         .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
         // An MQTT broker client over libmosquitto: knows nothing of poker.
@@ -40,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "EstimatorKit", "Rendering", "BlueZ", "Retry",
+                "EstimatorKit", "Rendering", "BlueZ", "Retry", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -64,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "table-bench", dependencies: ["EstimatorKit", "Rendering"], path: "Benchmarks/TableBench"),
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).
-        .target(name: "DBusTestSupport", dependencies: ["DBus"], path: "Tests/DBusTestSupport"),
+        .target(name: "DBusTestSupport", dependencies: ["DBus", "CSpawn"], path: "Tests/DBusTestSupport"),
 
         // A fake org.bluez on a private bus, for the BlueZ tests and the CLI's subprocess tests.
         .target(name: "BlueZTestSupport", dependencies: ["BlueZ", "DBus", "DBusTestSupport"], path: "Tests/BlueZTestSupport"),

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BlueZ
 
-@Suite struct AdapterTests {
+@Suite(.timeLimit(.minutes(2))) struct AdapterTests {
     @Test func listsAndPicksAdapters() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus, adapters: ["hci0", "hci1", "hci10"])

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BlueZ
 
-@Suite struct AdvertisingTests {
+@Suite(.timeLimit(.minutes(2))) struct AdvertisingTests {
     static let uuid = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
     let advertisement = Advertisement(serviceUUIDs: [uuid], localName: "010108Alice")
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BlueZ
 
-@Suite struct DiscoveryTests {
+@Suite(.timeLimit(.minutes(2))) struct DiscoveryTests {
     static let uuid = "fb3367fd-09f8-4e08-9f6b-07e309fd2576"
     static let other = "0000180f-0000-1000-8000-00805f9b34fb"
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BlueZ
 
-@Suite struct ErrorTests {
+@Suite(.timeLimit(.minutes(2))) struct ErrorTests {
     @Test(arguments: [
         ("org.freedesktop.DBus.Error.ServiceUnknown", "", BlueZError.Kind.bluetoothdAbsent),
         ("org.freedesktop.DBus.Error.NameHasNoOwner", "", .bluetoothdAbsent),

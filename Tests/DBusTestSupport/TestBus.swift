@@ -1,5 +1,5 @@
+import CSpawn
 import DBus
-import Dispatch
 import Foundation
 
 /// A private `dbus-daemon` for tests: its own config, its own socket in a temporary
@@ -59,11 +59,9 @@ public final class TestBus: Sendable {
             """
         let (guardian, control, output) = try spawn(["/bin/sh", "-c", script, "sh", config, directory + "/daemon.log"])
         // The daemon prints its address once it listens: that line is the readiness event.
-        // Read on a Dispatch thread: blocking the cooperative pool would stall
-        // the in-process code that tests run meanwhile (many buses start at once).
-        let lines = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: (readLine(output), readLine(output))) }
-        }
+        // Read off the cooperative pool: blocking it would stall the
+        // in-process code that tests run meanwhile (many buses start at once).
+        let lines = try await offPool { (readLine(output), readLine(output)) }
         let address = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("unix:") }
         let pid = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
         let bus = TestBus(
@@ -138,6 +136,11 @@ public final class TestBus: Sendable {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else: a pipe or socket pair another test is setting up for
+        // its own child at this moment would stay open in the daemon, and
+        // that child's end would never come (Foundation's Process would never
+        // see it exit).
+        estimator_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

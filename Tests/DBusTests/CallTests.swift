@@ -3,7 +3,7 @@ import DBusTestSupport
 import Testing
 
 /// Calls against a real private dbus-daemon.
-@Suite struct CallTests {
+@Suite(.timeLimit(.minutes(2))) struct CallTests {
     @Test func connectsAndGetsAUniqueName() async throws {
         let bus = try await TestBus.start()
         let a = try await bus.connect()

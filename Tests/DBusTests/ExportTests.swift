@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Exported objects served by one connection and called by another over a private bus.
-@Suite struct ExportTests {
+@Suite(.timeLimit(.minutes(2))) struct ExportTests {
     static let interface = "org.example.Thing1"
 
     /// What peers set `Level` to, in order.

@@ -3,7 +3,7 @@ import DBusTestSupport
 import Testing
 
 /// Timeouts, cancellation, peers and the daemon going away while calls are pending.
-@Suite struct FaultTests {
+@Suite(.timeLimit(.minutes(2))) struct FaultTests {
     /// A server whose `Hang` method announces that it started and then waits for `release`.
     struct HangingServer {
         let connection: Connection
@@ -114,7 +114,7 @@ import Testing
 }
 
 /// Following who owns a bus name.
-@Suite struct NameOwnerTests {
+@Suite(.timeLimit(.minutes(2))) struct NameOwnerTests {
     @Test func reportsOwnerGoingAwayAndComingBack() async throws {
         let bus = try await TestBus.start()
         let watcher = try await bus.connect()

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// Signal handlers run on the connection's reading thread (`handleSignals`).
-@Suite struct SignalHandlerTests {
+@Suite(.timeLimit(.minutes(2))) struct SignalHandlerTests {
     static let interface = "org.example.Handled"
 
     /// What a handler saw, and a stream to await it by.

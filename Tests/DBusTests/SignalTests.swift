@@ -3,7 +3,7 @@ import DBusTestSupport
 import Testing
 
 /// Signal subscriptions between two connections on a private bus.
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(2))) struct SignalTests {
     static let interface = "org.example.Signals"
 
     @Test func receivesTypedSignalsInOrder() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// running and a remembered config: each is refused with one line (one
 /// sentence and, for parse errors, where the help is) and exit 64 or 65,
 /// and neither the config nor the running session changes.
-@Suite struct CommandLineInputTests {
+@Suite(.timeLimit(.minutes(2))) struct CommandLineInputTests {
     static let thousand = String(repeating: "x", count: 1000)
 
     static let cases: [([String], Int32)] = [

@@ -84,7 +84,7 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
     }
 }
 
-@Suite struct ControlServerTests {
+@Suite(.timeLimit(.minutes(2))) struct ControlServerTests {
     @Test func answersRequests() throws {
         let echo = try EchoServer()
         let client = try echo.client()

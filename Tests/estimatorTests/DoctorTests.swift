@@ -6,7 +6,7 @@ import Testing
 /// `estimator doctor`, the built binary, against the fake bluetoothd on a
 /// private bus. This machine's kernel has no AF_BLUETOOTH, so the kernel
 /// check fails here, cleanly: every case exits 69.
-@Suite struct DoctorTests {
+@Suite(.timeLimit(.minutes(2))) struct DoctorTests {
     @Test func theRelayBrokerCheckReadsTheSessionsRelayState() {
         let url = "mqtts://b.example:8883/r"
         #expect(RelayDoctor.broker(adapter: "none", state: "\(url) connected").passed)

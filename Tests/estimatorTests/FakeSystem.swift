@@ -1,5 +1,4 @@
 import BlueZTestSupport
-import Dispatch
 import DBus
 import DBusTestSupport
 
@@ -31,14 +30,5 @@ final class FakeSystem: Sendable {
     /// The fake, for tests that need it.
     var fake: FakeBlueZ {
         get throws { try bluez ?? { throw DBusError(name: .failed, message: "this system has no bluetoothd") }() }
-    }
-}
-
-/// Runs blocking work (reading a child's pipe, waiting for it) on a
-/// Dispatch thread: the cooperative pool must stay free to serve the fake
-/// bluetoothd the child is talking to.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

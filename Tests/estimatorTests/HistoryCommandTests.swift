@@ -6,7 +6,7 @@ import Testing
 
 /// `estimator history` as a process, with its own `XDG_STATE_HOME` and
 /// `TZ=UTC`, on a history file written by `HistoryFile`.
-@Suite final class HistoryCommandTests {
+@Suite(.timeLimit(.minutes(2))) final class HistoryCommandTests {
     let root: String
     let records = [
         historyRecord(round: 3, title: "ABC-1", votes: [("Alice", .five), ("Bob", .five), ("전수열", .five)]),

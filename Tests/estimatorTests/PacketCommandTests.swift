@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct PacketEncodeCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct PacketEncodeCommandTests {
     @Test func printsTheLocalName() throws {
         let result = try EstimatorProcess.run("packet", "encode", "--channel", "1", "--card", "8", "--name", "전수열")
         #expect(result.status == 0)
@@ -79,7 +79,7 @@ import Testing
     }
 }
 
-@Suite struct PacketDecodeCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct PacketDecodeCommandTests {
     @Test func printsTheFields() throws {
         let result = try EstimatorProcess.run("packet", "decode", "0001FE전수열")
         #expect(result.status == 0)

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -67,7 +68,7 @@ final class Teammate: Sendable {
     deinit {
         let environment = environment(password: nil)
         let root = root
-        DispatchQueue.global().async {
+        inBackground {
             _ = try? EstimatorProcess.run(arguments: ["leave", "--adapter", "none"], environment: environment)
             try? FileManager.default.removeItem(atPath: root)
         }
@@ -90,10 +91,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
 /// Sessions meeting through a real mosquitto (issue 18): publishing,
 /// retained state, the last will, leaving, reconnecting, refusals and
 /// hostile messages, each through the built `estimator` and `estimator-relay`.
-@Suite struct RelayCLITests {
+@Suite(.timeLimit(.minutes(2))) struct RelayCLITests {
     @Test func joinPublishesRetainedOverTLSAndLeaveClears() async throws {
-        let broker = try TestBroker.start(tls: true)
-        let sub = try broker.subscribe()
+        let broker = try await TestBroker.start(tls: true)
+        let sub = try await broker.subscribe()
         defer { sub.stop() }
         let ann = try Teammate("Ann"), bob = try Teammate("Bob")
 
@@ -149,8 +150,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func lastWillClearsTheTopicWhenTheRelayIsKilled() async throws {
-        let broker = try TestBroker.start(tls: false)
-        let sub = try broker.subscribe()
+        let broker = try await TestBroker.start(tls: false)
+        let sub = try await broker.subscribe()
         defer { sub.stop() }
         let ann = try Teammate("Ann")
         let joined = try await ann.join(broker)
@@ -165,8 +166,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func aKilledRelayIsStartedAgainAndStatusSaysSo() async throws {
-        let broker = try TestBroker.start(tls: false)
-        let sub = try broker.subscribe()
+        let broker = try await TestBroker.start(tls: false)
+        let sub = try await broker.subscribe()
         defer { sub.stop() }
         let ann = try Teammate("Ann")
         let joined = try await ann.join(broker)
@@ -195,16 +196,16 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func reconnectsAndRepublishesAfterTheBrokerRestarts() async throws {
-        let broker = try TestBroker.start(tls: false)
+        let broker = try await TestBroker.start(tls: false)
         let ann = try Teammate("Ann")
         #expect(try await ann.join(broker).status == 0)
-        let sub = try broker.subscribe()
+        let sub = try await broker.subscribe()
         try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
         sub.stop()
         // The broker keeps nothing across the restart: what a new subscriber
         // sees, the relay published again after reconnecting.
-        try broker.restart()
-        let again = try broker.subscribe()
+        try await broker.restart()
+        let again = try await broker.subscribe()
         defer { again.stop() }
         let old = try await again.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
         let status = try await ann.run("status", "--adapter", "none")
@@ -226,7 +227,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let ann = try Teammate("Ann")
         // A port nobody listens on: the first port of a broker that was
         // started and stopped.
-        let broker = try TestBroker.start(tls: false)
+        let broker = try await TestBroker.start(tls: false)
         broker.stop()
         let joined = try await ann.join(broker)
         #expect(joined.status == 0, "\(joined.stderr)")
@@ -239,7 +240,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func badCredentialsAreOneSentenceAndExit77() async throws {
-        let broker = try TestBroker.start(tls: false)
+        let broker = try await TestBroker.start(tls: false)
         let ann = try Teammate("Ann")
         // URLs are checked before anything runs, or by the relay (the room).
         for url in ["https://b.example/room", "mqtt://127.0.0.1:\(broker.port)/a/b", "mqtt://127.0.0.1:0/room"] {
@@ -267,7 +268,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func anUntrustedCertificateIsRefusedWithExit77() async throws {
-        let broker = try TestBroker.start(tls: true)
+        let broker = try await TestBroker.start(tls: true)
         let ann = try Teammate("Ann")
         let other = try await ann.join(broker, extra: ["--relay-ca", broker.otherCAFile])
         #expect(other.status == 77, "\(other.stderr)")
@@ -280,23 +281,23 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func hostileMessagesNeverCrashOrReachTheTerminal() async throws {
-        let broker = try TestBroker.start(tls: false)
+        let broker = try await TestBroker.start(tls: false)
         let bob = try Teammate("Bob")
         #expect(try await bob.join(broker).status == 0)
         let (watch, lines) = try bob.watch()
         let esc: UInt8 = 0x1B
         let room = "estimator/1/room"
-        try broker.publish("\(room)/3/evil", Array("010305".utf8) + [esc] + Array("[2JEvil".utf8))
-        try broker.publish("\(room)/3/osc", Array("010305".utf8) + [esc] + Array("]52;c;aGk=".utf8) + [0x07])
-        try broker.publish("\(room)/3/c1", Array("010305".utf8) + [0xC2, 0x9B] + Array("31mRed".utf8))
-        try broker.publish("\(room)/3/utf8", Array("010305".utf8) + [0xFF, 0xFE, 0x41])
-        try broker.publish("\(room)/3/big", Array("010305".utf8) + Array(repeating: 0x41, count: 5000))
-        try broker.publish("\(room)/3/text", Array("hello, world".utf8))
-        try broker.publish("\(room)/4/wrongchannel", Array("010305Wrong".utf8))
-        try broker.publish("\(room)/999/x", Array("010305Nine".utf8))
-        try broker.publish("\(room)/3/a/b/c", Array("010305Deep".utf8))
-        try broker.publish("\(room)/3/" + String(repeating: "x", count: 300), Array("010305Long".utf8))
-        try broker.publish("\(room)/3/zed", Array("010305Zed".utf8))
+        try await broker.publish("\(room)/3/evil", Array("010305".utf8) + [esc] + Array("[2JEvil".utf8))
+        try await broker.publish("\(room)/3/osc", Array("010305".utf8) + [esc] + Array("]52;c;aGk=".utf8) + [0x07])
+        try await broker.publish("\(room)/3/c1", Array("010305".utf8) + [0xC2, 0x9B] + Array("31mRed".utf8))
+        try await broker.publish("\(room)/3/utf8", Array("010305".utf8) + [0xFF, 0xFE, 0x41])
+        try await broker.publish("\(room)/3/big", Array("010305".utf8) + Array(repeating: 0x41, count: 5000))
+        try await broker.publish("\(room)/3/text", Array("hello, world".utf8))
+        try await broker.publish("\(room)/4/wrongchannel", Array("010305Wrong".utf8))
+        try await broker.publish("\(room)/999/x", Array("010305Nine".utf8))
+        try await broker.publish("\(room)/3/a/b/c", Array("010305Deep".utf8))
+        try await broker.publish("\(room)/3/" + String(repeating: "x", count: 300), Array("010305Long".utf8))
+        try await broker.publish("\(room)/3/zed", Array("010305Zed".utf8))
         try await lines.next { $0.contains("Zed") }
         let status = try await bob.run("status", "--adapter", "none")
         #expect(status.status == 0, "the session is alive")
@@ -313,8 +314,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func airPeersAreForwardedAndExpireWhenNoLongerHeard() async throws {
-        let broker = try TestBroker.start(tls: false)
-        let sub = try broker.subscribe()
+        let broker = try await TestBroker.start(tls: false)
+        let sub = try await broker.subscribe()
         defer { sub.stop() }
         // Carol's session has Bluetooth (the fake bluetoothd) and the relay.
         let sandbox = try await SessionSandbox.start()
@@ -349,8 +350,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
     }
 
     @Test func whatAKilledForwarderForwardedExpiresOnTheBroker() async throws {
-        let broker = try TestBroker.start(tls: false)
-        let sub = try broker.subscribe()
+        let broker = try await TestBroker.start(tls: false)
+        let sub = try await broker.subscribe()
         defer { sub.stop() }
         let sandbox = try await SessionSandbox.start()
         let file = "\(sandbox.root)/password"
@@ -373,10 +374,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         kill(relay, SIGKILL)
         kill(session, SIGKILL)
         try await sub.lines.next { $0.hasSuffix(" [] 0") && !$0.contains("/fwd/") }
-        #expect(try broker.holdsRetained(topic), "a new subscriber still gets the forwarded packet before it expires")
+        #expect(try await broker.holdsRetained(topic), "a new subscriber still gets the forwarded packet before it expires")
         // The expiry is the rule under test: nothing announces it, so the
         // test lets the interval pass, then asks as a new subscriber.
         try await Task.sleep(until: published + .seconds(9) + .milliseconds(1100))
-        #expect(try !broker.holdsRetained(topic), "gone once expired")
+        #expect(try await !broker.holdsRetained(topic), "gone once expired")
     }
 }

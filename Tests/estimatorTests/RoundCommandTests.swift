@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `estimator round` as a person types it, against sessions on a fake bluetoothd.
-@Suite struct RoundCommandTests {
+@Suite(.timeLimit(.minutes(2))) struct RoundCommandTests {
     @Test func theNextRoundClearsMyCardAndShowsItsTitle() async throws {
         let sandbox = try await SessionSandbox.start()
         #expect(try await sandbox.run("round").status == 69, "no session")

@@ -1,4 +1,4 @@
-import Dispatch
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -37,26 +37,24 @@ final class SessionSandbox: Sendable {
     }
 
     @discardableResult
-    func run(_ arguments: String..., as user: [String] = []) async throws -> EstimatorProcess.Result {
-        try await run(arguments: arguments, as: user)
+    func run(_ arguments: String..., through wrapper: [String] = []) async throws -> EstimatorProcess.Result {
+        try await run(arguments: arguments, through: wrapper)
     }
 
     /// Runs estimator to the end, waiting off Swift's cooperative pool: the
-    /// fake bluetoothd it talks to is served from that pool meanwhile.
+    /// fake bluetoothd it talks to is served from that pool meanwhile. With
+    /// a `wrapper` (a program and its arguments, such as `setpriv`), that
+    /// program runs estimator.
     @discardableResult
-    func run(arguments: [String], as user: [String] = []) async throws -> EstimatorProcess.Result {
-        try await offPool { try self.runBlocking(arguments: arguments, as: user) }
+    func run(arguments: [String], through wrapper: [String] = []) async throws -> EstimatorProcess.Result {
+        try await offPool { try self.runBlocking(arguments: arguments, through: wrapper) }
     }
 
-    private func runBlocking(arguments: [String], as user: [String] = []) throws -> EstimatorProcess.Result {
+    private func runBlocking(arguments: [String], through wrapper: [String]) throws -> EstimatorProcess.Result {
         let process = Process()
-        if user.isEmpty {
-            process.executableURL = EstimatorProcess.executable
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = user + [EstimatorProcess.executable.path] + arguments
-        }
+        let command = wrapper + [EstimatorProcess.executable.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -92,7 +90,7 @@ final class SessionSandbox: Sendable {
         // End whatever a failing test left running, off the pool (the fake
         // bluetoothd it holds on to must go on answering until then).
         let sandbox = SandboxRemains(root: root, environment: environment, system: system)
-        DispatchQueue.global().async { sandbox.clean() }
+        inBackground { sandbox.clean() }
     }
 }
 
@@ -117,7 +115,7 @@ private struct SandboxRemains: Sendable {
     }
 }
 
-@Suite struct SessionCLITests {
+@Suite(.timeLimit(.minutes(2))) struct SessionCLITests {
     @Test func joinPickStatusLeave() async throws {
         let sandbox = try await SessionSandbox.start()
         let joined = try await sandbox.run("join", "--channel", "1", "--name", "전수열")
@@ -139,6 +137,25 @@ private struct SandboxRemains: Sendable {
         let after = try await sandbox.run("pick", "5")
         #expect(after.status == 69)
         #expect(after.stderr.contains("run `estimator join` first"))
+    }
+
+    /// What join's caller left open without close-on-exec stays out of the
+    /// long-lived session: a test harness waiting for join's end (a pipe or
+    /// socket closing) would otherwise wait for the session's.
+    @Test func theSessionHoldsNothingOfJoinsCaller() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let marker = "\(sandbox.root)/marker"
+        try #require(FileManager.default.createFile(atPath: marker, contents: nil))
+        let joined = try await sandbox.run("join", "--channel", "1", "--name", "Ann",
+                                           through: ["/bin/sh", "-c", #"exec 7<"$0" 9<"$0" && exec "$@""#, marker])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let session = try sandbox.sessionPID(joined)
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(session)/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(session)/fd/\($0)")
+        }
+        #expect(held.contains { $0.hasSuffix("/run/estimator/hci0.lock") }, "its own descriptors are listed: \(held)")
+        #expect(!held.contains(marker), "\(held)")
+        try await sandbox.run("leave")
     }
 
     @Test func secondJoinSwitchesTheRunningSession() async throws {
@@ -280,8 +297,8 @@ private struct SandboxRemains: Sendable {
         // Open the way to the socket so that only the peer-credential check stands.
         for path in [sandbox.root, "\(sandbox.root)/run", sandbox.runtimeDirectory] { chmod(path, 0o755) }
         chmod(sandbox.runtimeDirectory + "/hci0.sock", 0o777)
-        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
-        let refused = try await sandbox.run("pick", "8", "--adapter", "hci0", as: nobody)
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let refused = try await sandbox.run("pick", "8", "--adapter", "hci0", through: nobody)
         #expect(refused.status == 77)
         #expect(refused.stderr == "Error: This session belongs to another user.\n")
         #expect(try await sandbox.run("status").stdout.contains("no card yet"), "the pick did not happen")

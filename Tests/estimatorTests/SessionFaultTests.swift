@@ -1,5 +1,6 @@
 import BlueZTestSupport
 import DBus
+import DBusTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import EstimatorKit
 import Glibc
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 /// The session process in this process: real lock, real control socket,
 /// the in-memory radio.
-@Suite struct SessionProcessTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionProcessTests {
     @Test func watchStreamsWhatIsHeardUntilTheSessionLeaves() async throws {
         let directory = RuntimeDirectory(path: try TemporaryDirectory.make() + "/estimator")
         let radio = MemoryRadio()

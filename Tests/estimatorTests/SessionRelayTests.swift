@@ -5,7 +5,7 @@ import Testing
 
 /// Packets from the relay in the session core: the same table as the air,
 /// marked as relayed, and the relay's state in `status`.
-@Suite struct SessionRelayTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionRelayTests {
     let radio = MemoryRadio()
     let clock = ManualClock()
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The session in a round: rounds heard and started, the reveal reported
 /// for the history, and a jump of the clock, on an injected radio and clock.
-@Suite struct SessionRoundTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionRoundTests {
     let radio = MemoryRadio()
     let clock = ManualClock()
 
@@ -121,7 +121,7 @@ import Testing
 }
 
 /// Two people with one name in one channel are one row: the session says so.
-@Suite struct SessionNameTakenTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionNameTakenTests {
     let radio = MemoryRadio()
     let clock = ManualClock()
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import estimator
 
-@Suite struct SessionTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionTests {
     let radio = MemoryRadio()
     let clock = ManualClock()
 

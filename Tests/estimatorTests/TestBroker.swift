@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -15,14 +16,17 @@ final class TestBroker: @unchecked Sendable {
 
     /// Starts mosquitto and returns once it listens (its log says so). A
     /// free port can be taken by another test's connection before mosquitto
-    /// binds it: then another port.
-    static func start(tls: Bool) throws -> TestBroker {
-        let broker = try TestBroker(tls: tls)
-        for _ in 0..<5 {
-            if try broker.launch() { return broker }
-            broker.port = try freePort()
+    /// binds it: then another port. Off the cooperative pool, as is every
+    /// call here that waits on a child (openssl, mosquitto, its clients).
+    static func start(tls: Bool) async throws -> TestBroker {
+        try await offPool {
+            let broker = try TestBroker(tls: tls)
+            for _ in 0..<5 {
+                if try broker.launch() { return broker }
+                broker.port = try freePort()
+            }
+            throw LineStream.Timeout(seen: ["no free port for mosquitto after 5 tries"])
         }
-        throw LineStream.Timeout(seen: ["no free port for mosquitto after 5 tries"])
     }
 
     private init(tls: Bool) throws {
@@ -87,15 +91,21 @@ final class TestBroker: @unchecked Sendable {
     }
 
     /// Starts it again on the same port.
-    func restart() throws {
-        stop()
-        try #require(try launch(), "port \(port) taken while the broker was down")
+    func restart() async throws {
+        try await offPool {
+            self.stop()
+            try #require(try self.launch(), "port \(self.port) taken while the broker was down")
+        }
     }
 
     /// A `mosquitto_sub` on everything under the room, subscribed when it
     /// returns; one line a message: `TOPIC [HEX PAYLOAD] RETAINED` (and its
     /// debug lines).
-    func subscribe() throws -> Subscriber {
+    func subscribe() async throws -> Subscriber {
+        try await offPool { try self.subscribeBlocking() }
+    }
+
+    private func subscribeBlocking() throws -> Subscriber {
         let process = Process()
         // Line-buffered: its debug lines are not flushed by themselves.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
@@ -118,9 +128,13 @@ final class TestBroker: @unchecked Sendable {
     /// subscribes to `topic`, then to a marker topic the test publishes
     /// retained: the broker sends each filter's retained messages in that
     /// order, so the marker's arrival says that `topic`'s would have come.
-    func holdsRetained(_ topic: String) throws -> Bool {
+    func holdsRetained(_ topic: String) async throws -> Bool {
+        try await offPool { try self.holdsRetainedBlocking(topic) }
+    }
+
+    private func holdsRetainedBlocking(_ topic: String) throws -> Bool {
         let marker = "test/marker"
-        try publish(marker, Array("marker".utf8))
+        try publishBlocking(marker, Array("marker".utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
         process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
@@ -139,7 +153,11 @@ final class TestBroker: @unchecked Sendable {
     }
 
     /// Publishes `payload` (any bytes) retained on `topic`.
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) async throws {
+        try await offPool { try self.publishBlocking(topic, payload, retain: retain) }
+    }
+
+    private func publishBlocking(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
         let file = "\(directory)/payload-\(UUID().uuidString)"
         try Data(payload).write(to: URL(fileURLWithPath: file))
         try run("/usr/bin/mosquitto_pub", arguments: clientArguments + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))

@@ -1,10 +1,11 @@
 import BlueZTestSupport
+import DBusTestSupport
 import Foundation
 import Testing
 
 /// `estimator watch` with no session: the built binary scans by itself on
 /// the fake bluetoothd's adapters, advertising nothing.
-@Suite struct WatchStandaloneTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchStandaloneTests {
     static let uuid = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
 
     @Test func jsonSeesAnAdvertiserAndAdvertisesNothing() async throws {

@@ -1,9 +1,10 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
 /// `watch` on a real terminal: `script` gives it a pseudo-terminal, so it
 /// draws on the alternate screen and reads `q` as a person types it.
-@Suite struct WatchTerminalTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchTerminalTests {
     @Test func quittingLeavesTheLastTableOnTheNormalScreen() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "4", "--name", "Ann")

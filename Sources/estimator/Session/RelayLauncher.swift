@@ -1,3 +1,4 @@
+import CSpawn
 import EstimatorKit
 import Glibc
 import Synchronization
@@ -37,6 +38,8 @@ enum RelayLauncher {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, readyFD)
+        // Nothing else of the session's: its control socket, its bus.
+        estimator_spawn_close_from(&actions, readyFD + 1)
         var argv = (["estimator-relay"] + settings.arguments(socket: socket, channel: channel, staleSeconds: staleSeconds,
                                                              readyFD: readyFD)).map { strdup($0) }
         argv.append(nil)

@@ -1,3 +1,4 @@
+import CSpawn
 import EstimatorKit
 import Glibc
 
@@ -40,7 +41,6 @@ enum SessionLauncher {
             if let file = relay.passwordFile { arguments += ["--relay-password-file", file] }
             if let file = relay.caFile { arguments += ["--relay-ca", file] }
         }
-        closeInheritedDescriptorsOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -48,6 +48,8 @@ enum SessionLauncher {
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, readyFD)
+        // The session keeps nothing else of join's, nor of a caller's.
+        estimator_spawn_close_from(&actions, readyFD + 1)
         var argv = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
@@ -69,20 +71,5 @@ enum SessionLauncher {
             if logIsNew { unlink(log) }
         }
         return reply
-    }
-
-    /// Whoever ran `join` (a shell, a test harness) may have left descriptors
-    /// open without close-on-exec, such as the write end of the pipe it reads
-    /// our output from: the long-lived session must not hold those.
-    private static func closeInheritedDescriptorsOnExec() {
-        guard let directory = opendir("/proc/self/fd") else { return }
-        defer { closedir(directory) }
-        let own = dirfd(directory)
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if let fd = Int32(name), fd > 2, fd != own { _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC) }
-        }
     }
 }
