@@ -10,21 +10,14 @@ final class Teammate: Sendable {
 
     init(_ name: String) throws {
         self.name = name
-        root = try TemporaryDirectory.make()
-        for sub in ["run", "config", "state"] {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
-        }
+        root = try XDGHome.make()
     }
 
     var configFile: String { "\(root)/config/estimator/config.json" }
     var log: String { "\(root)/state/estimator/none.log" }
 
     func environment(password: String?) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
-        environment["XDG_CONFIG_HOME"] = "\(root)/config"
-        environment["XDG_STATE_HOME"] = "\(root)/state"
-        environment["LC_ALL"] = "C.UTF-8"
+        var environment = XDGHome.environment(root: root)
         environment["ESTIMATOR_RELAY_PASSWORD"] = password
         return environment
     }
