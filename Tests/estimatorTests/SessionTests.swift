@@ -1,3 +1,4 @@
+import DBusTestSupport
 import EstimatorKit
 import Synchronization
 import Testing
@@ -276,15 +277,12 @@ import Testing
 
 /// Lines a watcher received, awaitable by count.
 final class Lines: Sendable {
-    private let state = Mutex<(lines: [String], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Mutex<(lines: [String], waiters: CountWaiters)>(([], CountWaiters()))
 
     func append(_ line: String) -> Bool {
         let ready = state.withLock { state in
             state.lines.append(line)
-            let count = state.lines.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
-            state.waiters.removeAll { $0.0 <= count }
-            return ready
+            return state.waiters.reached(state.lines.count)
         }
         for waiter in ready { waiter.resume() }
         return true
@@ -294,12 +292,7 @@ final class Lines: Sendable {
 
     func wait(count: Int) async {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if state.lines.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if done { continuation.resume() }
+            state.withLock { $0.waiters.wait(for: count, current: $0.lines.count, continuation) }?.resume()
         }
     }
 }
