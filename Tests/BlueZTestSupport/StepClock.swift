@@ -1,4 +1,5 @@
 import BlueZ
+import DBusTestSupport
 import Synchronization
 
 /// A `RadioClock` that moves only when a test advances it: sleepers wake
@@ -14,7 +15,7 @@ public final class StepClock: RadioClock {
         var now: Duration = .zero
         var nextID = 0
         var sleepers: [Sleeper] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters = CountWaiters()
     }
 
     private let state = Mutex(State())
@@ -32,12 +33,9 @@ public final class StepClock: RadioClock {
             try await withCheckedThrowingContinuation { continuation in
                 let (ready, cancelled) = state.withLock { state in
                     state.sleepers.append(Sleeper(id: id, deadline: state.now + duration, continuation: continuation))
-                    let count = state.sleepers.count
-                    let ready = state.waiters.filter { $0.count <= count }
-                    state.waiters.removeAll { $0.count <= count }
-                    return (ready, Task.isCancelled)
+                    return (state.waiters.reached(state.sleepers.count), Task.isCancelled)
                 }
-                for waiter in ready { waiter.continuation.resume() }
+                for waiter in ready { waiter.resume() }
                 if cancelled { self.cancel(id) }
             }
         } onCancel: {
@@ -59,12 +57,7 @@ public final class StepClock: RadioClock {
     /// Returns once at least `count` tasks are sleeping on this clock.
     public func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { continuation in
-            let satisfied = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if satisfied { continuation.resume() }
+            state.withLock { $0.waiters.wait(for: count, current: $0.sleepers.count, continuation) }?.resume()
         }
     }
 

@@ -1,3 +1,4 @@
+import BlueZTestSupport
 import DBus
 import Glibc
 import DBusTestSupport
@@ -46,14 +47,7 @@ import Testing
     }
 
     @Test func accessDeniedByBusPolicy() async throws {
-        let bus = try await TestBus.start(policy: """
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-                <deny send_destination="org.bluez"/>
-              </policy>
-            """)
+        let bus = try await TestBus.start(policy: TestBus.policyDenyingBlueZ)
         // Someone owns org.bluez, so the only obstacle is the policy.
         let owner = try await bus.connect()
         _ = try await owner.call(

@@ -31,9 +31,13 @@ import Testing
                 timeout: timeout)
         }
 
-        func waitUntilStarted() async {
+        /// Starts a call from `client` in a task of its own; returns the task
+        /// once the server hangs in it.
+        func hangingCall(from client: Connection) async -> Task<Void, any Error> {
+            let call = Task { try await self.call(from: client) }
             var iterator = started.makeAsyncIterator()
             _ = await iterator.next()
+            return call
         }
     }
 
@@ -55,8 +59,7 @@ import Testing
         let server = try await HangingServer.start(on: bus)
         defer { server.release.finish() }
         let client = try await bus.connect()
-        let call = Task { try await server.call(from: client) }
-        await server.waitUntilStarted()
+        let call = await server.hangingCall(from: client)
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
     }
@@ -66,8 +69,7 @@ import Testing
         let server = try await HangingServer.start(on: bus)
         defer { server.release.finish() }
         let client = try await bus.connect()
-        let call = Task { try await server.call(from: client) }
-        await server.waitUntilStarted()
+        let call = await server.hangingCall(from: client)
         server.connection.close()
         let error = await #expect(throws: DBusError.self) { try await call.value }
         #expect(error?.name == .noReply)
@@ -80,8 +82,7 @@ import Testing
         let client = try await bus.connect()
         let signals = try await client.signals(matching: MatchRule(interface: "org.example.Hang"))
         let owners = try await client.nameOwner(of: "org.example.Nobody")
-        let call = Task { try await server.call(from: client) }
-        await server.waitUntilStarted()
+        let call = await server.hangingCall(from: client)
         bus.kill()
         await #expect(throws: DBusError.self) { try await call.value }
         await #expect(throws: DBusError.self) { for try await _ in signals {} }

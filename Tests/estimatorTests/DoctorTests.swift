@@ -1,3 +1,5 @@
+import BlueZTestSupport
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -130,15 +132,7 @@ import Testing
     }
 
     @Test func policyRefusingUs() async throws {
-        let policy = """
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-                <deny send_destination="org.bluez"/>
-              </policy>
-            """
-        let sandbox = try await SessionSandbox.start(try await FakeSystem.start(policy: policy))
+        let sandbox = try await SessionSandbox.start(try await FakeSystem.start(policy: TestBus.policyDenyingBlueZ))
         let result = try await sandbox.run("doctor")
         #expect(result.status == 69)
         #expect(result.stdout.contains("✔ org.bluez: bluetoothd is on the system bus\n"))

@@ -1,3 +1,4 @@
+import DBusTestSupport
 import EstimatorKit
 import Synchronization
 
@@ -14,7 +15,7 @@ final class ManualClock: SessionClock {
     private struct State {
         var now = Timestamp(secondsSince1970: 1_700_000_000)
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters = CountWaiters()
     }
 
     private let state = Mutex(State())
@@ -25,24 +26,16 @@ final class ManualClock: SessionClock {
         try await withCheckedThrowingContinuation { continuation in
             let ready = state.withLock { state in
                 state.sleepers.append(Sleeper(deadline: state.now + duration, continuation: continuation))
-                let count = state.sleepers.count
-                let ready = state.sleeperWaiters.filter { $0.count <= count }
-                state.sleeperWaiters.removeAll { $0.count <= count }
-                return ready
+                return state.sleeperWaiters.reached(state.sleepers.count)
             }
-            for waiter in ready { waiter.continuation.resume() }
+            for waiter in ready { waiter.resume() }
         }
     }
 
     /// Returns once at least `count` tasks are sleeping on this clock.
     func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { continuation in
-            let satisfied = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
-                return false
-            }
-            if satisfied { continuation.resume() }
+            state.withLock { $0.sleeperWaiters.wait(for: count, current: $0.sleepers.count, continuation) }?.resume()
         }
     }
 

@@ -10,21 +10,14 @@ final class Teammate: Sendable {
 
     init(_ name: String) throws {
         self.name = name
-        root = try TemporaryDirectory.make()
-        for sub in ["run", "config", "state"] {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
-        }
+        root = try XDGHome.make()
     }
 
     var configFile: String { "\(root)/config/estimator/config.json" }
     var log: String { "\(root)/state/estimator/none.log" }
 
     func environment(password: String?) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
-        environment["XDG_CONFIG_HOME"] = "\(root)/config"
-        environment["XDG_STATE_HOME"] = "\(root)/state"
-        environment["LC_ALL"] = "C.UTF-8"
+        var environment = XDGHome.environment(root: root)
         environment["ESTIMATOR_RELAY_PASSWORD"] = password
         return environment
     }
@@ -153,12 +146,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let broker = try await TestBroker.start(tls: false)
         let sub = try await broker.subscribe()
         defer { sub.stop() }
-        let ann = try Teammate("Ann")
-        let joined = try await ann.join(broker)
-        #expect(joined.status == 0, "\(joined.stderr)")
+        let (ann, joined, topic) = try await annJoined(broker, sub)
         #expect(joined.stderr.contains("plain MQTT"), "mqtt:// is warned about")
-        let line = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
-        let topic = String(line.split(separator: " ")[0])
         let (session, relay) = try ann.sessionAndRelay(joined)
         kill(relay, SIGKILL)
         kill(session, SIGKILL)
@@ -169,11 +158,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let broker = try await TestBroker.start(tls: false)
         let sub = try await broker.subscribe()
         defer { sub.stop() }
-        let ann = try Teammate("Ann")
-        let joined = try await ann.join(broker)
-        #expect(joined.status == 0, "\(joined.stderr)")
-        let first = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
-        let oldTopic = String(first.split(separator: " ")[0])
+        let (ann, joined, oldTopic) = try await annJoined(broker, sub)
         let (_, relay) = try ann.sessionAndRelay(joined)
         kill(relay, SIGKILL)
         // The broker clears the dead relay's topic (its last will); the
@@ -319,22 +304,13 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         defer { sub.stop() }
         // Carol's session has Bluetooth (the fake bluetoothd) and the relay.
         let sandbox = try await SessionSandbox.start()
-        let file = "\(sandbox.root)/password"
-        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "2",
-                                           "--relay", broker.url, "--relay-user", TestBroker.user,
-                                           "--relay-password-file", file)
-        #expect(joined.status == 0, "\(joined.stderr)")
+        try await carolJoinsWithRelay(sandbox, broker, stale: 2)
         let dave = try Teammate("Dave")
         #expect(try await dave.join(broker).status == 0)
         let (watch, lines) = try dave.watch("--json", "--open")
 
         // An app user Carol hears over the air reaches Dave through the broker.
-        try sandbox.system.fake.deviceFound("00:AD:00:00:00:01", on: "hci0", name: "010305Phone", rssi: -40,
-                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
-        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
-        let topic = String(forwarded.split(separator: " ")[0])
+        let topic = try await phoneForwarded(sandbox, address: "00:AD:00:00:00:01", sub)
         try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Phone""#) && $0.contains(#""cardRaw":"05""#) }
         let seen = try await sandbox.run("watch", "--once", "--adapter", "hci0")
         let rows = seen.stdout.split(separator: "\n")
@@ -354,19 +330,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let sub = try await broker.subscribe()
         defer { sub.stop() }
         let sandbox = try await SessionSandbox.start()
-        let file = "\(sandbox.root)/password"
-        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         // Stale after 3 s: forwarded packets expire on the broker after 9 s.
-        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3", "--stale", "3",
-                                           "--relay", broker.url, "--relay-user", TestBroker.user,
-                                           "--relay-password-file", file)
-        #expect(joined.status == 0, "\(joined.stderr)")
-        try sandbox.system.fake.deviceFound("00:AD:00:00:00:02", on: "hci0", name: "010305Phone", rssi: -40,
-                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
-        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        let joined = try await carolJoinsWithRelay(sandbox, broker, stale: 3)
+        let topic = try await phoneForwarded(sandbox, address: "00:AD:00:00:00:02", sub)
         let published = ContinuousClock.now
-        let topic = String(forwarded.split(separator: " ")[0])
         // Killed without a word (the session just after, before its first
         // restart delay ends): the last will clears the relay's own topic,
         // not the forwarded one.
@@ -379,5 +346,41 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // test lets the interval pass, then asks as a new subscriber.
         try await Task.sleep(until: published + .seconds(9) + .milliseconds(1100))
         #expect(try await !broker.holdsRetained(topic), "gone once expired")
+    }
+
+    /// Ann joins `broker`'s room without Bluetooth; returns her, what `join`
+    /// said, and her topic, from her first packet on `sub`.
+    private func annJoined(_ broker: TestBroker, _ sub: Subscriber) async throws
+        -> (Teammate, EstimatorProcess.Result, topic: String) {
+        let ann = try Teammate("Ann")
+        let joined = try await ann.join(broker)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let first = try await sub.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
+        return (ann, joined, String(first.split(separator: " ")[0]))
+    }
+
+    /// Carol joins channel 3 on the fake bluetoothd's hci0, stale after
+    /// `stale` seconds, with the relay to `broker` and its password in a
+    /// file of mode 0600.
+    @discardableResult
+    private func carolJoinsWithRelay(_ sandbox: SessionSandbox, _ broker: TestBroker, stale: Int) async throws
+        -> EstimatorProcess.Result {
+        let file = "\(sandbox.root)/password"
+        try TestBroker.password.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let joined = try await sandbox.run("join", "--adapter", "hci0", "--name", "Carol", "--channel", "3",
+                                           "--stale", String(stale), "--relay", broker.url,
+                                           "--relay-user", TestBroker.user, "--relay-password-file", file)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        return joined
+    }
+
+    /// An app user's phone at `address` heard on hci0; returns the topic
+    /// Carol's relay forwards it under, from `sub`.
+    private func phoneForwarded(_ sandbox: SessionSandbox, address: String, _ sub: Subscriber) async throws -> String {
+        try sandbox.system.fake.deviceFound(address, on: "hci0", name: "010305Phone", rssi: -40,
+                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
+        return String(forwarded.split(separator: " ")[0])
     }
 }

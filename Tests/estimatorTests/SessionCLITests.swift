@@ -17,22 +17,15 @@ final class SessionSandbox: Sendable {
 
     private init(system: FakeSystem) throws {
         self.system = system
-        root = try TemporaryDirectory.make()
-        for sub in ["run", "config", "state"] {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
-        }
+        root = try XDGHome.make()
     }
 
     var configFile: String { "\(root)/config/estimator/config.json" }
     var runtimeDirectory: String { "\(root)/run/estimator" }
 
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
-        environment["XDG_CONFIG_HOME"] = "\(root)/config"
-        environment["XDG_STATE_HOME"] = "\(root)/state"
+        var environment = XDGHome.environment(root: root)
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.bus.address
-        environment["LC_ALL"] = "C.UTF-8"  // doctor's marks: ✔ and ✘
         return environment
     }
 

@@ -21,11 +21,26 @@ import Testing
         } != nil
     }
 
+    /// Joins channel 1 as Ann, picking `card` if given, and starts a `watch`
+    /// that has seen the radio working.
+    static func joinAndWatch(_ sandbox: SessionSandbox, picking card: String? = nil) async throws -> RunningEstimator {
+        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
+        if let card { try await sandbox.run("pick", card) }
+        let watch = try sandbox.launch("watch", "--adapter", "hci0")
+        #expect(try await watch.nextLine(matching: ok) != nil)
+        return watch
+    }
+
+    /// Waits for `watch` to see the radio working again, then leaves and ends the watch.
+    static func leaveOnceRecovered(_ sandbox: SessionSandbox, _ watch: RunningEstimator) async throws {
+        #expect(try await watch.nextLine(matching: ok) != nil)
+        try await sandbox.run("leave")
+        _ = try await offPool { watch.finish() }
+    }
+
     @Test func bluetoothdGoingAwayIsReportedAndItsReturnReRegisters() async throws {
         let sandbox = try await SessionSandbox.start()
-        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
-        let watch = try sandbox.launch("watch", "--adapter", "hci0")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        let watch = try await Self.joinAndWatch(sandbox)
 
         try sandbox.system.fake.crash()
         let gone = "radio: \(RadioError.bluetoothdAbsent.description)"
@@ -37,16 +52,12 @@ import Testing
 
         let returned = try await FakeBlueZ.start(on: sandbox.system.bus, adapters: ["hci0", "hci1"])
         #expect(await Self.registration(of: "010105Ann", on: returned), "re-registered with the card picked meanwhile")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
-        try await sandbox.run("leave")
-        _ = try await offPool { watch.finish() }
+        try await Self.leaveOnceRecovered(sandbox, watch)
     }
 
     @Test func adapterUnpluggedAndBack() async throws {
         let sandbox = try await SessionSandbox.start()
-        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
-        let watch = try sandbox.launch("watch", "--adapter", "hci0")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        let watch = try await Self.joinAndWatch(sandbox)
         let fake = try sandbox.system.fake
 
         try await fake.removeAdapter("hci0")
@@ -54,32 +65,23 @@ import Testing
         try await sandbox.run("pick", "8")
         try await fake.addAdapter("hci0")
         #expect(await Self.registration(of: "010108Ann", on: fake))
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
-        try await sandbox.run("leave")
-        _ = try await offPool { watch.finish() }
+        try await Self.leaveOnceRecovered(sandbox, watch)
     }
 
     @Test func advertisementReleasedWhileTheAdapterStaysIsRegisteredAgain() async throws {
         let sandbox = try await SessionSandbox.start()
-        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
-        try await sandbox.run("pick", "3")
-        let watch = try sandbox.launch("watch", "--adapter", "hci0")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        let watch = try await Self.joinAndWatch(sandbox, picking: "3")
         let fake = try sandbox.system.fake
 
         try await fake.releaseAdvertisements(of: "hci0")
         #expect(try await watch.nextLine(matching: "radio: \(RadioError.advertisementReleased.description)") != nil)
         #expect(await Self.registration(of: "010103Ann", on: fake), "registered again, with the card")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
-        try await sandbox.run("leave")
-        _ = try await offPool { watch.finish() }
+        try await Self.leaveOnceRecovered(sandbox, watch)
     }
 
     @Test func adapterPoweredOffAndOn() async throws {
         let sandbox = try await SessionSandbox.start()
-        try await sandbox.run("join", "--channel", "1", "--name", "Ann")
-        let watch = try sandbox.launch("watch", "--adapter", "hci0")
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        let watch = try await Self.joinAndWatch(sandbox)
         let fake = try sandbox.system.fake
 
         try fake.setPowered("hci0", false)
@@ -87,19 +89,8 @@ import Testing
         try await sandbox.run("pick", "13")
         try fake.setPowered("hci0", true)
         #expect(await Self.registration(of: "01010DAnn", on: fake))
-        #expect(try await watch.nextLine(matching: Self.ok) != nil)
-        try await sandbox.run("leave")
-        _ = try await offPool { watch.finish() }
+        try await Self.leaveOnceRecovered(sandbox, watch)
     }
-
-    static let denyBlueZ = """
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-            <deny send_destination="org.bluez"/>
-          </policy>
-        """
 
     /// A system bus that is not there, one with nobody owning org.bluez, one
     /// whose policy refuses us: `join` and `watch` say so in one sentence
@@ -111,7 +102,7 @@ import Testing
     ])
     func systemBusTrouble(kind: String, code: Int32, sentence: String) async throws {
         let system = try await FakeSystem.start(bluetoothd: kind == "policy",
-                                                policy: kind == "policy" ? Self.denyBlueZ : nil)
+                                                policy: kind == "policy" ? TestBus.policyDenyingBlueZ : nil)
         if kind == "absent" { system.bus.kill() }
         let sandbox = try await SessionSandbox.start(system)
         for command in [["join", "--channel", "1", "--name", "Ann"], ["watch", "--adapter", "hci0"]] {

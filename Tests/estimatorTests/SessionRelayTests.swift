@@ -5,13 +5,12 @@ import Testing
 
 /// Packets from the relay in the session core: the same table as the air,
 /// marked as relayed, and the relay's state in `status`.
-@Suite(.timeLimit(.minutes(2))) struct SessionRelayTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionRelayTests: SessionSuite {
     let radio = MemoryRadio()
     let clock = ManualClock()
 
     @Test func relayedPacketsJoinTheTableAndAreMarkedUntilHeardOverTheAir() async throws {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
-                              radio: radio, clock: clock, pid: 1)
+        let session = try makeSession(name: "Ann")
         try await session.start()
         #expect(ControlRequest.relayed(localName: []).isAnswered == false)
         _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
@@ -44,13 +43,9 @@ import Testing
     }
 
     @Test func theRelaysStreamLeavesOutWhatCameThroughTheRelay() async throws {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
-                              radio: radio, clock: clock, pid: 1)
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let relay = Lines(), watch = Lines()
+        let (session, listening, watch) = try await watchedSession(name: "Ann")
+        let relay = Lines()
         await session.addWatcher(airOnly: true) { relay.append($0) }
-        await session.addWatcher { watch.append($0) }
         let start = watch.all.count
         // Remy from the relay, again (a refresh, no change), then a phone over the air.
         _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))

@@ -6,21 +6,9 @@ import Testing
 
 /// The session in a round: rounds heard and started, the reveal reported
 /// for the history, and a jump of the clock, on an injected radio and clock.
-@Suite(.timeLimit(.minutes(2))) struct SessionRoundTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionRoundTests: SessionSuite {
     let radio = MemoryRadio()
     let clock = ManualClock()
-
-    func lastAdvertised() -> String? { radio.advertised.last.map { String(decoding: $0, as: UTF8.self) } }
-
-    private func startedSession() async throws -> (Session, Task<Void, Never>, Lines) {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("전수열").name,
-                              radio: radio, clock: clock, pid: 4242)
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
-        return (session, listening, watched)
-    }
 
     private func hear(_ localName: String, then watched: Lines, count: Int) async {
         radio.hear(localName: Array(localName.utf8), rssi: -50)
@@ -33,7 +21,7 @@ import Testing
     }
 
     @Test func aRoundHeardIsJoinedWithMyCardAndALaterOneClearsIt() async throws {
-        let (session, listening, watched) = try await startedSession()
+        let (session, listening, watched) = try await watchedSession()
         _ = await session.handle(.pick(.five))
         await session.updatesDone()
         #expect(lastAdvertised() == "010105전수열", "no round heard yet: the app's version")
@@ -51,7 +39,7 @@ import Testing
     }
 
     @Test func startingTheNextRoundClearsMyCardAndKeepsTheTitle() async throws {
-        let (session, listening, _) = try await startedSession()
+        let (session, listening, _) = try await watchedSession()
         _ = await session.handle(.pick(.eight))
         let reply = await session.handle(.round(title: "ABC-1"))
         #expect(reply == ControlReply(exitCode: 0, message: "round 1 (ABC-1) began in channel 1; cards cleared"))
@@ -64,7 +52,7 @@ import Testing
     }
 
     @Test func theRevealIsReportedOnceAndEveryReVoteAfterIt() async throws {
-        let (session, listening, watched) = try await startedSession()
+        let (session, listening, watched) = try await watchedSession()
         let reports = Mutex<[RevealedRound]>([])
         await session.onReveal { report in reports.withLock { $0.append(report) } }
         clock.advance(by: ChannelRound.listening)
@@ -86,7 +74,7 @@ import Testing
     }
 
     @Test func aPickAtOnceAfterJoiningRevealsNothingBeforeTheRoomIsHeard() async throws {
-        let (session, listening, _) = try await startedSession()
+        let (session, listening, _) = try await watchedSession()
         let reports = Mutex(0)
         await session.onReveal { _ in reports.withLock { $0 += 1 } }
         _ = await session.handle(.pick(.five))
@@ -95,15 +83,13 @@ import Testing
     }
 
     @Test func aClockJumpWithdrawsMyRoundAndCardUntilTheRoomIsHeard() async throws {
-        let (session, listening, watched) = try await startedSession()
+        let (session, listening, watched) = try await watchedSession()
         let ticking = Task { await session.tick() }
         await hear("2301FCAlice", then: watched, count: 4)
         _ = await session.handle(.pick(.five))
         await session.updatesDone()
         #expect(lastAdvertised() == "230105전수열")
-        await clock.waitForSleepers()
-        clock.advance(by: RadioSchedule.standard.tick)  // the first tick notes the time
-        await clock.waitForSleepers()
+        await clock.ticks(1)  // the first tick notes the time
         clock.advance(by: .seconds(40))  // SIGSTOP, or a lid closed
         await clock.waitForSleepers()
         await session.updatesDone()
@@ -121,17 +107,12 @@ import Testing
 }
 
 /// Two people with one name in one channel are one row: the session says so.
-@Suite(.timeLimit(.minutes(2))) struct SessionNameTakenTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionNameTakenTests: SessionSuite {
     let radio = MemoryRadio()
     let clock = ManualClock()
 
     @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name,
-                              radio: radio, clock: clock, pid: 1)
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
+        let (session, listening, watched) = try await watchedSession(name: "Ann")
         radio.hear(localName: Array("0101FCAnn".utf8), rssi: -40)  // my own advertisement, heard back
         await watched.wait(count: 3)
         #expect(await !session.isNameTaken)

@@ -1,19 +1,13 @@
+import DBusTestSupport
 import EstimatorKit
 import Synchronization
 import Testing
 
 @testable import estimator
 
-@Suite(.timeLimit(.minutes(2))) struct SessionTests {
+@Suite(.timeLimit(.minutes(2))) struct SessionTests: SessionSuite {
     let radio = MemoryRadio()
     let clock = ManualClock()
-
-    func makeSession(channel: UInt8 = 1, name: String = "전수열") throws -> Session {
-        Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
-                radio: radio, clock: clock, pid: 4242)
-    }
-
-    func lastAdvertised() -> String? { radio.advertised.last.map { String(decoding: $0, as: UTF8.self) } }
 
     @Test func startAdvertisesNoCardYet() async throws {
         let session = try makeSession()
@@ -104,16 +98,6 @@ import Testing
         #expect(await session.channel == Channel(rawValue: 1))
     }
 
-    /// A started session that listens to the radio, with a watcher's lines.
-    private func watchedSession() async throws -> (Session, listening: Task<Void, Never>, Lines) {
-        let session = try makeSession()
-        try await session.start()
-        let listening = Task { await session.listen() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
-        return (session, listening, watched)
-    }
-
     /// Leaves `session`, moving the clock through its leave broadcast.
     @Test func leaveBroadcastsNoneForASecondThenStops() async throws {
         let session = try makeSession()
@@ -153,23 +137,14 @@ import Testing
     }
 
     @Test func staleTicksRunOnTheInjectedClock() async throws {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Me").name,
-                              table: PeerTable(staleAfter: .seconds(6)), radio: radio, clock: clock, pid: 1)
-        try await session.start()
-        let listening = Task { await session.listen() }
+        let (session, listening, watched) = try await watchedSession(name: "Me", table: PeerTable(staleAfter: .seconds(6)))
         let ticking = Task { await session.tick() }
         let seen = Flag()
         await session.onChange { seen.set() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
         radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await watched.wait(count: 3)  // heard, so observed at the clock's start
         #expect(await session.table.peers.first?.isStale == false)
-        for _ in 0..<13 {
-            await clock.waitForSleepers()
-            clock.advance(by: RadioSchedule.standard.tick)
-        }
-        await clock.waitForSleepers()
+        await clock.ticks(13)
         let alice = try #require(await session.table.peers.first)
         #expect(alice.isStale, "6.5 s without a sighting")
         #expect(seen.isSet)
@@ -181,36 +156,24 @@ import Testing
     /// A peer heard over the air and quiet for 2 s is looked for again at
     /// each tick, until it is heard (then not) or stale (then not either).
     @Test func aQuietPeerIsLookedForAgainUntilHeardOrStale() async throws {
-        let session = Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Me").name,
-                              table: PeerTable(staleAfter: .seconds(6)), radio: radio, clock: clock, pid: 1)
-        try await session.start()
-        let listening = Task { await session.listen() }
+        let (session, listening, watched) = try await watchedSession(name: "Me", table: PeerTable(staleAfter: .seconds(6)))
         let ticking = Task { await session.tick() }
-        let watched = Lines()
-        await session.addWatcher { watched.append($0) }
-        func ticks(_ count: Int) async {
-            for _ in 0..<count {
-                await clock.waitForSleepers()
-                clock.advance(by: RadioSchedule.standard.tick)
-            }
-            await clock.waitForSleepers()
-        }
         radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await watched.wait(count: 3)
-        await ticks(3)
+        await clock.ticks(3)
         #expect(radio.lookedAgain == 0, "1.5 s: a peer heard at every restart is never this quiet")
-        await ticks(1)
+        await clock.ticks(1)
         #expect(radio.lookedAgain == 1, "2 s")
-        await ticks(2)
+        await clock.ticks(2)
         #expect(radio.lookedAgain == 3, "once a tick")
         radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await watched.wait(count: 4)
-        await ticks(3)
+        await clock.ticks(3)
         #expect(radio.lookedAgain == 3, "heard again")
-        await ticks(9)
+        await clock.ticks(9)
         #expect(radio.lookedAgain == 11, "2 s to 6 s after the last sighting: 8 ticks")
         #expect(await session.table.peers.first?.isStale == true)
-        await ticks(2)
+        await clock.ticks(2)
         #expect(radio.lookedAgain == 11, "stale: the restarts go back to their pace")
         await clock.leave(session, sleeping: 2)
         await listening.value
@@ -314,15 +277,12 @@ import Testing
 
 /// Lines a watcher received, awaitable by count.
 final class Lines: Sendable {
-    private let state = Mutex<(lines: [String], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Mutex<(lines: [String], waiters: CountWaiters)>(([], CountWaiters()))
 
     func append(_ line: String) -> Bool {
         let ready = state.withLock { state in
             state.lines.append(line)
-            let count = state.lines.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
-            state.waiters.removeAll { $0.0 <= count }
-            return ready
+            return state.waiters.reached(state.lines.count)
         }
         for waiter in ready { waiter.resume() }
         return true
@@ -332,12 +292,7 @@ final class Lines: Sendable {
 
     func wait(count: Int) async {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if state.lines.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if done { continuation.resume() }
+            state.withLock { $0.waiters.wait(for: count, current: $0.lines.count, continuation) }?.resume()
         }
     }
 }

@@ -33,7 +33,7 @@ final class TestBroker: @unchecked Sendable {
         directory = try TemporaryDirectory.make()
         self.tls = tls
         port = try Self.freePort()
-        try run("/usr/bin/mosquitto_passwd", "-b", "-c", "\(directory)/passwd", Self.user, Self.password)
+        try runQuietly("/usr/bin/mosquitto_passwd", ["-b", "-c", "\(directory)/passwd", Self.user, Self.password])
         var config = """
             allow_anonymous false
             password_file \(directory)/passwd
@@ -160,24 +160,11 @@ final class TestBroker: @unchecked Sendable {
     private func publishBlocking(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
         let file = "\(directory)/payload-\(UUID().uuidString)"
         try Data(payload).write(to: URL(fileURLWithPath: file))
-        try run("/usr/bin/mosquitto_pub", arguments: clientArguments + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))
+        try runQuietly("/usr/bin/mosquitto_pub", clientArguments + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))
     }
 
     private var clientArguments: [String] {
         ["-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password] + (tls ? ["--cafile", caFile] : [])
-    }
-
-    private func run(_ path: String, _ arguments: String...) throws { try run(path, arguments: arguments) }
-
-    private func run(_ path: String, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(path) \(arguments)")
     }
 
     private static func freePort() throws -> Int {
@@ -229,16 +216,20 @@ enum TestCA {
                      "-days", "2", "-extfile", "\(directory)/san.ext"])
     }
 
-    private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments)")
-    }
+    private static func openssl(_ arguments: [String]) throws { try runQuietly("/usr/bin/openssl", arguments) }
+}
+
+/// Runs a set-up tool to its end, its output dropped; fails the test
+/// unless it exits 0.
+private func runQuietly(_ path: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(path) \(arguments)")
 }
 
 /// The lines a child writes to a pipe, read as they come, with a limit on

@@ -117,8 +117,34 @@ final class PeerBoard: Sendable {
         }
     }
 
-    /// How each peer is heard now.
-    var paths: [PeerID: HeardPaths] { state.withLock { $0.paths } }
+    /// How each person in `channel` is heard now (air, relay or both), by name.
+    func hearing(in channel: Channel) -> [String: Hearing] {
+        state.withLock { state in
+            let now = clock.now, window = state.table.staleAfter
+            var hearing: [String: Hearing] = [:]
+            for (id, paths) in state.paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: window) }
+            return hearing
+        }
+    }
+
+    /// The peers heard so far and not stale, as `heard` lines for a watch
+    /// attached now: a line per way a peer is heard, so the watch knows both.
+    /// `airOnly` (the relay) leaves out what came through the relay.
+    func heardLines(airOnly: Bool) -> [ControlWatchLine] {
+        state.withLock { state in
+            let now = clock.now, window = state.table.staleAfter
+            var lines: [ControlWatchLine] = []
+            for peer in state.table.peers where !peer.isStale {
+                let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
+                                    card: peer.card, name: peer.name)
+                let localName = Array(packet.localName.utf8)
+                let hearing = state.paths[peer.id]?.hearing(now: now, window: window) ?? .air
+                if hearing != .relay { lines.append(.heard(localName: localName, rssi: peer.rssi)) }
+                if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }
+            }
+            return lines
+        }
+    }
 
     /// Ends `changes`.
     func finish() { sink.finish() }

@@ -18,38 +18,22 @@ actor Session {
     private(set) var round: ChannelRound
     /// My channel's revealed round, for the history.
     private var ledger = RevealLedger()
-    private var revealObservers: [@Sendable (RevealedRound) -> Void] = []
     /// Whether someone else here has my name.
     private var ownership = NameOwnership()
     /// The peer table, updated as the radio reads each reception.
     private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
     private(set) var radioProblem: RadioError?
-    /// Set when leaving starts: requests are refused from then on.
-    private(set) var hasEnded = false
-    /// Set when leaving is done.
-    private var finished = false
-    private var lines = WatchLines()
-    private var endWaiters: [CheckedContinuation<Void, Never>] = []
-    private var observers: [@Sendable () -> Void] = []
-    /// The advertisement update under way, if any (see `advertise`).
-    private var updating: Task<Void, Never>?
-    /// Set when the local name changed since the running update read it.
-    private var needsUpdate = false
-    /// Set while the radio is being started again after a loss.
-    private var restarting = false
-    /// The next try after a refused restart, if one is due.
-    private var retry: Task<Void, Never>?
-    /// When the oldest request the next update serves was read (timing lines).
-    private var updateRequested: ContinuousClock.Instant?
-    private var tracers: [@Sendable (String) -> Void] = []
-    /// The relay's connection to the broker in words, when there is a relay.
-    private(set) var relayState: String?
-    /// How often the relay process was started again after it ended.
-    private(set) var relayRestarts = 0
-    /// Run when leaving, after the last line went to the watchers: the relay
-    /// clears what it published before the leave is answered.
-    private var leaveHooks: [@Sendable () async -> Void] = []
+    /// The leaving, its hooks and who awaits its end.
+    private var ending = SessionEnding()
+    /// The watch clients and the observers of lines, changes, reveals and timing.
+    private var outlets = SessionOutlets()
+    /// The advertisement updates asked for (see `advertise`).
+    private var updates = AdvertisementUpdates()
+    /// The radio's restarts after a loss.
+    private var restarts = RadioRestarts()
+    /// The relay's state for `status`, when there is a relay.
+    private(set) var relay = RelayStatus()
 
     init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
          radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
@@ -66,16 +50,14 @@ actor Session {
         radio.onReception { board.take($0) }
     }
 
+    /// Set when leaving starts: requests are refused from then on.
+    var hasEnded: Bool { ending.hasStarted }
+
     /// Everyone heard so far.
     var table: PeerTable { board.table }
 
     /// How each person in `channel` is heard now (air, relay or both).
-    func hearing(in channel: Channel) -> [String: Hearing] {
-        let now = clock.now, window = board.table.staleAfter
-        var hearing: [String: Hearing] = [:]
-        for (id, paths) in board.paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: window) }
-        return hearing
-    }
+    func hearing(in channel: Channel) -> [String: Hearing] { board.hearing(in: channel) }
 
     /// The local name advertised now: my round and card, or waiting and no
     /// round while the clock's jump makes the round uncertain (`RoundState`).
@@ -114,7 +96,7 @@ actor Session {
         for await event in radio.events {
             switch event {
             case let .unavailable(problem):
-                retry?.cancel()
+                restarts.cancelRetry()
                 radioProblem = problem
                 broadcast(.radio(radioState))
                 // No sign of recovery will follow (BlueZ released the
@@ -136,18 +118,14 @@ actor Session {
     /// with the dead daemon's scan for a few seconds and refuses a new
     /// advertisement meanwhile, and nothing else announces its end.
     private func restartRadio() async {
-        guard !restarting else { return }
-        restarting = true
-        defer { restarting = false }
+        guard restarts.begin() else { return }
+        defer { restarts.end() }
         do {
             try await radio.start(localName: localName)
             radioProblem = nil
         } catch {
             radioProblem = error
-            retry = Task { [clock, schedule] in
-                do { try await clock.sleep(for: schedule.restartRetry) } catch { return }
-                await self.retryRestart()
-            }
+            restarts.retry(after: schedule.restartRetry, clock: clock) { await self.retryRestart() }
         }
         broadcast(.radio(radioState))
     }
@@ -191,13 +169,13 @@ actor Session {
         let tally = round.count(peers: channelPeers, me: (name.text, card), now: clock.now)
         let first = !ledger.hasRevealed
         guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
-        for observer in revealObservers { observer(report) }
+        outlets.revealed(report)
         return first
     }
 
     /// Called when my channel's cards are revealed and after every re-vote
     /// of a revealed round: for the history.
-    func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { revealObservers.append(observer) }
+    func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { outlets.onReveal(observer) }
 
     /// Acts on the receptions the board passes on: a changed row, or every
     /// one while someone wants them all (see `updateForwarding`).
@@ -220,12 +198,8 @@ actor Session {
         }
     }
 
-    /// Watchers stream every reception and the foreground table redraws on
-    /// each; the relay streams only those from the air; without them only
-    /// row changes wake the session.
-    private func updateForwarding() {
-        board.forward(lines.wantsEveryReception || !observers.isEmpty ? .all : lines.hasWatchers ? .air : .changes)
-    }
+    /// Wakes the session for the receptions its outlets want.
+    private func updateForwarding() { board.forward(outlets.forwarding) }
 
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
@@ -276,7 +250,7 @@ actor Session {
             board.take(Reception(localName: localName, rssi: nil, relayed: true))
             return ControlReply(exitCode: 0, message: "relayed")
         case let .relay(state):
-            relayState = state
+            relay.state = state
             changed()
             return ControlReply(exitCode: 0, message: "relay state noted")
         }
@@ -295,25 +269,20 @@ actor Session {
         guard radioProblem == nil else {
             return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
         }
-        needsUpdate = true
-        if updateRequested == nil { updateRequested = received }
-        if updating == nil { updating = Task { await runUpdates() } }
+        if updates.request(received: received) { updates.running = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
     }
 
     /// Returns once no advertisement update is under way.
     func updatesDone() async {
-        while let updating { await updating.value }
+        while let running = updates.running { await running.value }
     }
 
     /// Updates the advertisement until it shows the latest local name: one
     /// update at a time, and picks made meanwhile collapse into the next one.
     private func runUpdates() async {
-        defer { updating = nil }
-        while needsUpdate, radioProblem == nil, !hasEnded {
-            needsUpdate = false
-            let received = updateRequested ?? .now
-            updateRequested = nil
+        defer { updates.running = nil }
+        while radioProblem == nil, !hasEnded, let received = updates.next() {
             do {
                 let update = try await radio.update(localName: ownership.advertising(localName))
                 let sent = update.sent - received
@@ -331,67 +300,51 @@ actor Session {
     /// ends the session. Safe to call twice (a signal during a leave).
     func leave() async {
         guard !hasEnded else { return await ended() }
-        hasEnded = true
-        retry?.cancel()
+        ending.start()
+        restarts.cancelRetry()
         card = .none
-        await updating?.value  // card none goes out last
+        await updates.running?.value  // card none goes out last
         // Without Bluetooth there is no air to broadcast the leave on: the
         // relay clears my topic instead.
         if radioProblem == nil, adapter != AdapterName.none {
-            // A peer hears an advertisement start only while it scans, and
-            // each peer stops scanning for a moment every few seconds: so card
-            // none starts twice, far enough apart that no peer's pause covers
-            // both. First as an update, then as the scan stops (see
-            // `SessionRadio.stopScanning`), to stay on the air.
-            _ = try? await radio.update(localName: localName)
-            try? await clock.sleep(for: schedule.leaveBroadcast / 2)
-            await radio.stopScanning()
-            try? await clock.sleep(for: schedule.leaveBroadcast / 2)
+            await radio.broadcastLeave(localName: localName, for: schedule.leaveBroadcast, clock: clock)
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
-        for hook in leaveHooks { await hook() }
-        lines.dropWatchers()
+        for hook in ending.hooks { await hook() }
+        outlets.dropWatchers()
         updateForwarding()
-        finished = true
         changed()
-        let waiters = endWaiters
-        endWaiters = []
-        for waiter in waiters { waiter.resume() }
+        ending.finish()
     }
 
     /// Adds work to do when leaving, after the watchers heard the end.
-    func onLeave(_ hook: @escaping @Sendable () async -> Void) { leaveHooks.append(hook) }
+    func onLeave(_ hook: @escaping @Sendable () async -> Void) { ending.hook(hook) }
 
     /// Sets the relay's state before the relay reports one itself.
-    func setRelayState(_ state: String) { relayState = state }
+    func setRelayState(_ state: String) { relay.state = state }
 
     /// The relay process ended while the session goes on; `state` says when
     /// it starts again (`RelaySupervisor`).
     func relayRestarting(_ state: String) {
         guard !hasEnded else { return }
-        relayState = state
+        relay.state = state
         changed()
     }
 
     /// The relay process started again after it ended.
-    func relayRestarted() { relayRestarts += 1 }
+    func relayRestarted() { relay.restarted() }
 
     /// Returns once the session has ended (the radio stopped).
     func ended() async {
-        guard !finished else { return }
-        await withCheckedContinuation { endWaiters.append($0) }
+        guard !ending.isDone else { return }
+        await withCheckedContinuation { ending.addWaiter($0) }
     }
 
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relayState.map { $0 + restartsNote })
-    }
-
-    /// Said after the relay's state once the relay process was restarted.
-    private var restartsNote: String {
-        relayRestarts == 0 ? "" : "; the relay process was restarted \(relayRestarts) time\(relayRestarts == 1 ? "" : "s")"
+                      nameTaken: isNameTaken, relay: relay.summary)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -414,45 +367,29 @@ actor Session {
     /// `airOnly` (the relay) leaves out what came through the relay.
     func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
-        let paths = board.paths, now = clock.now, window = table.staleAfter
-        for peer in table.peers where !peer.isStale {
-            let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
-                                card: peer.card, name: peer.name)
-            let localName = Array(packet.localName.utf8)
-            // A line per way the peer is heard, so the watch knows both.
-            let hearing = paths[peer.id]?.hearing(now: now, window: window) ?? .air
-            if hearing != .relay, !send(ControlWatchLine.heard(localName: localName, rssi: peer.rssi).serialized) { return }
-            if hearing != .air, !airOnly,
-               !send(ControlWatchLine.heard(localName: localName, rssi: nil, relayed: true).serialized) { return }
-        }
-        lines.add(send, airOnly: airOnly)
+        for line in board.heardLines(airOnly: airOnly) where !send(line.serialized) { return }
+        outlets.addWatcher(send, airOnly: airOnly)
         updateForwarding()
     }
 
-    /// Called with every line watchers get, as a value: for the session log,
-    /// which would otherwise serialise each signal's line and parse it back
-    /// (a tenth of a session's CPU time in a room: perf, make bench-session).
-    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { lines.observe(observer) }
+    /// Called with every line watchers get, as a value: for the session log.
+    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { outlets.onLine(observer) }
 
     private func broadcast(_ line: ControlWatchLine) {
-        if lines.send(line) { updateForwarding() }
+        if outlets.broadcast(line) { updateForwarding() }
     }
 
     /// Called with a timing line for every advertisement update and every
     /// changed row: how long our own part took (issue 8), for the session log.
-    func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { tracers.append(tracer) }
+    func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { outlets.onTrace(tracer) }
 
-    private func trace(_ line: @autoclosure () -> String) {
-        guard !tracers.isEmpty else { return }
-        let text = line()
-        for tracer in tracers { tracer(text) }
-    }
+    private func trace(_ line: @autoclosure () -> String) { outlets.trace(line()) }
 
     /// Called after every change, for the foreground table's redraw.
     func onChange(_ observer: @escaping @Sendable () -> Void) {
-        observers.append(observer)
+        outlets.onChange(observer)
         updateForwarding()
     }
 
-    private func changed() { for observer in observers { observer() } }
+    private func changed() { outlets.changed() }
 }

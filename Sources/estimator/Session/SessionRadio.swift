@@ -46,6 +46,21 @@ protocol SessionRadio: Sendable {
     var events: AsyncStream<RadioEvent> { get }
 }
 
+extension SessionRadio {
+    /// Broadcasts `localName` (card none) for `duration` as the session
+    /// leaves. A peer hears an advertisement start only while it scans, and
+    /// each peer stops scanning for a moment every few seconds: so card none
+    /// starts twice, far enough apart that no peer's pause covers both. First
+    /// as an update, then as the scan stops (see `stopScanning`), to stay on
+    /// the air.
+    func broadcastLeave(localName: [UInt8], for duration: Duration, clock: any SessionClock) async {
+        _ = try? await update(localName: localName)
+        try? await clock.sleep(for: duration / 2)
+        await stopScanning()
+        try? await clock.sleep(for: duration / 2)
+    }
+}
+
 /// An advertisement carrying the estimator service UUID, heard.
 struct Reception: Equatable, Sendable {
     var localName: [UInt8]

@@ -1,6 +1,18 @@
 @testable import estimator
 
+/// Moving the clock through what a session sleeps for: its ticks and its
+/// leave broadcast.
 extension ManualClock {
+    /// Runs `count` of the session's ticks: moves time on by a tick each time
+    /// the tick sleeps, and returns once it sleeps again.
+    func ticks(_ count: Int) async {
+        for _ in 0..<count {
+            await waitForSleepers()
+            advance(by: RadioSchedule.standard.tick)
+        }
+        await waitForSleepers()
+    }
+
     /// Leaves `session`, moving this clock through the leave broadcast.
     func leave(_ session: Session, sleeping: Int = 1) async {
         let leaving = Task { await session.leave() }

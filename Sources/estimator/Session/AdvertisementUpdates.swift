@@ -1,0 +1,24 @@
+/// The advertisement updates the session asks for: one runs at a time, and
+/// requests made while it runs collapse into the next one, which puts the
+/// latest local name on the air.
+struct AdvertisementUpdates {
+    /// The task running the updates, if one is under way.
+    var running: Task<Void, Never>?
+    /// When the oldest request the next update serves was read (for the
+    /// timing line); nil while no update is due.
+    private var requested: ContinuousClock.Instant?
+
+    /// Notes a request read at `received`; returns whether a task must be
+    /// started to serve it (none is running).
+    mutating func request(received: ContinuousClock.Instant) -> Bool {
+        if requested == nil { requested = received }
+        return running == nil
+    }
+
+    /// Takes the due update: when its oldest request was read, or nil when
+    /// none is due.
+    mutating func next() -> ContinuousClock.Instant? {
+        defer { requested = nil }
+        return requested
+    }
+}

@@ -1,0 +1,33 @@
+import EstimatorKit
+
+@testable import estimator
+
+/// A suite of tests of the session core: a session on an in-memory radio
+/// and a manual clock (Swift Testing makes a suite value per test, so each
+/// test has its own).
+protocol SessionSuite {
+    var radio: MemoryRadio { get }
+    var clock: ManualClock { get }
+}
+
+extension SessionSuite {
+    /// A session on this suite's radio and clock, not started yet.
+    func makeSession(channel: UInt8 = 1, name: String = "전수열", table: PeerTable = PeerTable()) throws -> Session {
+        Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
+                table: table, radio: radio, clock: clock, pid: 4242)
+    }
+
+    /// A started session that listens to the radio, with a watcher's lines.
+    func watchedSession(name: String = "전수열", table: PeerTable = PeerTable()) async throws
+        -> (Session, listening: Task<Void, Never>, Lines) {
+        let session = try makeSession(name: name, table: table)
+        try await session.start()
+        let listening = Task { await session.listen() }
+        let watched = Lines()
+        await session.addWatcher { watched.append($0) }
+        return (session, listening, watched)
+    }
+
+    /// The local name advertised last, as text.
+    func lastAdvertised() -> String? { radio.advertised.last.map { String(decoding: $0, as: UTF8.self) } }
+}
