@@ -15,6 +15,14 @@ public struct HeardPaths: Equatable, Sendable {
         self.relay = relay
     }
 
+    /// How long the person has gone unheard over the air at `now`, while
+    /// that is short of `window` (the stale time); nil when never heard
+    /// over the air, or stale: a quiet peer a scan can look for again.
+    public func airQuiet(now: Timestamp, window: Duration) -> Duration? {
+        guard let air, now - air < window else { return nil }
+        return now - air
+    }
+
     /// Notes a reception at `time`, through the relay or over the air.
     public mutating func heard(relayed: Bool, at time: Timestamp) {
         if relayed { relay = time } else { air = time }

@@ -363,11 +363,13 @@ struct RunningEstimator: @unchecked Sendable {
 
 extension SessionSandbox {
     /// Starts estimator and returns at once (`watch`, a foreground session).
-    func launch(_ arguments: String...) throws -> RunningEstimator {
+    /// Starts estimator and leaves it running; `adding` goes into its
+    /// environment beside the sandbox's.
+    func launch(_ arguments: String..., adding extra: [String: String] = [:]) throws -> RunningEstimator {
         let process = Process()
         process.executableURL = EstimatorProcess.executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

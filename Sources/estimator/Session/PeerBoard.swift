@@ -109,11 +109,8 @@ final class PeerBoard: Sendable {
     /// short of the stale time: one the radio should look for again.
     func hasQuietPeer(after quiet: Duration) -> Bool {
         state.withLock { state in
-            let now = clock.now
-            return state.paths.values.contains { paths in
-                guard let air = paths.air else { return false }
-                return now - air >= quiet && now - air < state.table.staleAfter
-            }
+            let now = clock.now, window = state.table.staleAfter
+            return state.paths.values.contains { ($0.airQuiet(now: now, window: window) ?? .zero) >= quiet }
         }
     }
 

@@ -103,10 +103,15 @@ struct RadioSchedule: Equatable, Sendable {
     /// nothing, so it needs no settle after it and no hold before it (the
     /// hold keeps an announcement out of a peer's gap).
     var scan: ScanSchedule {
-        guard pausesScan else { return ScanSchedule(restartEvery: restartEvery, jitter: jitter) }
+        guard pausesScan else { return listening }
         return ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
                             holdLimit: holdLimit)
     }
+
+    /// The part a discovery that advertises nothing runs (`watch` without a
+    /// session): it announces nothing at its restarts, so, as in the light
+    /// mode, it needs no settle after them and no hold before them.
+    var listening: ScanSchedule { ScanSchedule(restartEvery: restartEvery, jitter: jitter) }
 
     /// The environment variable that overrides the schedule.
     static let variable = "ESTIMATOR_SCHEDULE"

@@ -3,17 +3,22 @@ import EstimatorKit
 import Synchronization
 
 /// `watch` without a session: its own discovery on one adapter, advertising
-/// nothing, with the session's service UUID and restart cadence, so it hears
-/// what a session would.
+/// nothing, with the session's service UUID, restart cadence and look-again
+/// rule, so it hears what a session would.
 final class ScanFeed: WatchFeed {
     /// The adapter scanning, `hci1`.
     let adapterName: String
     private let discovery: Discovery
+    private let schedule: RadioSchedule
     private let pump = Mutex<Task<Void, Never>?>(nil)
+    /// When the scan was last restarted for a quiet peer: once a tick at
+    /// most, as a session does, however often the watch redraws.
+    private let lookedAgain = Mutex<ContinuousClock.Instant?>(nil)
 
-    private init(adapterName: String, discovery: Discovery) {
+    private init(adapterName: String, discovery: Discovery, schedule: RadioSchedule) {
         self.adapterName = adapterName
         self.discovery = discovery
+        self.schedule = schedule
     }
 
     /// Starts scanning on `selector` (`hci1`), or on the first powered adapter.
@@ -25,8 +30,8 @@ final class ScanFeed: WatchFeed {
             let adapter = try await bluez.adapter(selector)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapter.name) }
             let discovery = try await adapter.discover(
-                serviceUUIDs: [BlueZRadio.serviceUUID], schedule: schedule.scan)
-            return ScanFeed(adapterName: adapter.name, discovery: discovery)
+                serviceUUIDs: [BlueZRadio.serviceUUID], schedule: schedule.listening)
+            return ScanFeed(adapterName: adapter.name, discovery: discovery, schedule: schedule)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)
         } catch {
@@ -57,6 +62,20 @@ final class ScanFeed: WatchFeed {
             }
         }
         pump.withLock { $0 = task }
+    }
+
+    /// Restarts the scan for a peer quiet for `RadioSchedule.lookAgainAfter`
+    /// (see there): a controller that does not repeat an advertiser reports
+    /// it again only as a scan starts.
+    func quiet(for longest: Duration) {
+        guard longest >= schedule.lookAgainAfter else { return }
+        let due = lookedAgain.withLock { last in
+            let now = ContinuousClock.now
+            guard last.map({ now - $0 >= schedule.tick }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { discovery.lookAgain() }
     }
 
     func stop() async {

@@ -81,7 +81,9 @@ struct WatchViewer {
             case let .line(line): apply(line)
             case .malformed: return .failure(UserError(.software, ControlReplyError().description))
             case let .ended(error): return .failure(error)
-            case .tick: tick()
+            case .tick:
+                tick()
+                if let longest = longestAirQuiet { inputs.quiet(for: longest) }
             case .resize: dirty = true
             case .interrupted: return .success(())
             case .deadline:
@@ -147,6 +149,13 @@ struct WatchViewer {
         // The end of listening can reveal with nothing heard just then.
         for channel in shownChannels where rounds[channel] != nil { recount(channel, time: now) }
         if output != .table { fflush(nil) }
+    }
+
+    /// How long the quietest peer heard over the air, and not yet stale,
+    /// has gone unheard; nil when there is none.
+    private var longestAirQuiet: Duration? {
+        let now = clock.now, window = table.staleAfter
+        return paths.values.compactMap { $0.airQuiet(now: now, window: window) }.max()
     }
 
     /// The peers of `channel`, my own echo left out.
