@@ -1,4 +1,3 @@
-import CSpawn
 import EstimatorKit
 import Glibc
 import Synchronization
@@ -28,31 +27,15 @@ enum RelayLauncher {
         guard access(program, X_OK) == 0 else {
             return .failure(UserError(.unavailable, "\(program) is missing; install estimator with its relay (make install)."))
         }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return .failure(UserError(.software, "Cannot create a pipe for the relay.")) }
-        let readEnd = fcntl(ends[0], F_DUPFD_CLOEXEC, 10), writeEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
-        close(ends[0])
-        close(ends[1])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, readyFD)
-        // Nothing else of the session's: its control socket, its bus.
-        estimator_spawn_close_from(&actions, readyFD + 1)
-        var argv = (["estimator-relay"] + settings.arguments(socket: socket, channel: channel, staleSeconds: staleSeconds,
-                                                             readyFD: readyFD)).map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        close(writeEnd)
-        guard spawned == 0 else {
-            close(readEnd)
-            return .failure(UserError(.software, "Cannot start \(program) (\(SystemCallError(code: spawned, operation: "posix_spawn")))."))
+        let arguments = ["estimator-relay"] + settings.arguments(socket: socket, channel: channel,
+                                                                 staleSeconds: staleSeconds, readyFD: readyFD)
+        // Its output goes where the session's does: the session's log.
+        let started: ReadyChild
+        do { started = try ReadyChild.start(program, arguments, log: nil, readyFD: readyFD) } catch {
+            return .failure(UserError(.software, "Cannot start \(program) (\(error))."))
         }
-        let child = RelayChild(pid: pid)
-        let relayPID = pid
+        let child = RelayChild(pid: started.pid)
+        let (relayPID, readEnd) = (started.pid, started.readEnd)
         let line: [UInt8]? = await withCheckedContinuation { continuation in
             LoopThread.spawn {
                 let line = ReadinessLine.read(from: readEnd)
