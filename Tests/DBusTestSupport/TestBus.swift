@@ -29,13 +29,7 @@ public final class TestBus: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/bus.conf"
         let limitElements = limits.map { "  <limit name=\"\($0.key)\">\($0.value)</limit>" }.joined(separator: "\n")
-        let policyElements = policy ?? """
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            """
+        let policyElements = policy ?? Self.policy()
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -72,6 +66,19 @@ public final class TestBus: Sendable {
             throw DBusError(name: .noServer, message: "dbus-daemon did not start: \(log)")
         }
         return bus
+    }
+
+    /// A `<policy>` that allows everything but sending to the names in
+    /// `denied` (to refuse a test what a real system bus's policy can).
+    public static func policy(denyingSendTo denied: [String] = []) -> String {
+        let denials = denied.map { "    <deny send_destination=\"\($0)\"/>\n" }.joined()
+        return """
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+            \(denials)  </policy>
+            """
     }
 
     private init(address: String, daemonID: Int32, guardianID: pid_t, control: Int32, output: Int32, directory: String) {

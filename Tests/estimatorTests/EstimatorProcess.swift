@@ -36,14 +36,8 @@ struct EstimatorProcess {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        // Read both to the end before waiting, so a full pipe cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let (stdout, stderr) = process.finish(out, err)
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }
 
@@ -58,7 +52,8 @@ extension Pipe {
 }
 
 extension Process {
-    /// Reads the child's output and error to their ends, then waits for it.
+    /// Reads the child's output and error to their ends, then waits for it:
+    /// reading first, so a full pipe cannot block the child.
     func finish(_ out: Pipe, _ err: Pipe) -> (stdout: String, stderr: String) {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

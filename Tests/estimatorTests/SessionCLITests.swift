@@ -53,12 +53,8 @@ final class SessionSandbox: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return EstimatorProcess.Result(status: process.terminationStatus,
-                                       stdout: String(decoding: outData, as: UTF8.self),
-                                       stderr: String(decoding: errData, as: UTF8.self))
+        let (stdout, stderr) = process.finish(out, err)
+        return EstimatorProcess.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 
     /// The pid `join` printed.
