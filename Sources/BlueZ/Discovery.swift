@@ -84,6 +84,9 @@ public final class Discovery: AsyncSequence, Sendable {
     private let lastSighting = Mutex<Duration?>(nil)
     /// The wait for the next restart, while it runs: `lookAgain` ends it.
     private let pendingWait = Mutex<Task<Void, any Error>?>(nil)
+    /// Until when (`clock.elapsed`) a due restart keeps listening, as
+    /// `listen(for:)` asked.
+    private let listening = Mutex<Duration?>(nil)
     private let consumer: @Sendable (Sighting) -> Void
     /// The adapter's devices as last heard, kept on the bus's reading thread.
     /// Nil until the snapshot is in; signals read before it wait in `early`.
@@ -172,6 +175,18 @@ public final class Discovery: AsyncSequence, Sendable {
         pendingWait.withLock { $0?.cancel() }
     }
 
+    /// Keeps scanning through a restart that falls due in the next
+    /// `duration`: it waits until `duration` has passed, for at most a
+    /// random part of the schedule's `listenLimit` (see `ScanSchedule`).
+    /// For a peer gone unheard while it announces at its own restarts: its
+    /// announcements fell in this radio's gaps, and the next one comes while
+    /// this radio listens. The caller asks again while the peer stays
+    /// unheard. Does nothing without a schedule.
+    public func listen(for duration: Duration) {
+        let until = clock.elapsed + duration
+        listening.withLock { $0 = Swift.max($0 ?? until, until) }
+    }
+
     func run<Owners: AsyncSequence & Sendable>(
         changes handler: SignalHandler, owners: Owners, objects: [ObjectPath: InterfaceProperties],
         schedule: ScanSchedule?, whileStopped: (@Sendable () async -> Void)?
@@ -214,8 +229,9 @@ public final class Discovery: AsyncSequence, Sendable {
     }
 
     /// Restarts the scan on `schedule` until cancelled or a call fails (which
-    /// ends the sequence): when due, waits for the hold (see `ScanSchedule`),
-    /// then stops scanning, runs `whileStopped`, settles and scans again.
+    /// ends the sequence): when due, listens if asked, waits for the hold
+    /// (see `ScanSchedule`), then stops scanning, runs `whileStopped`,
+    /// settles and scans again.
     private func restart(on schedule: ScanSchedule, whileStopped: (@Sendable () async -> Void)?) async {
         let (adapter, clock, scanLock) = (self.adapter, self.clock, self.scanLock)
         while !Task.isCancelled {
@@ -226,6 +242,10 @@ public final class Discovery: AsyncSequence, Sendable {
                 await withTaskCancellationHandler { _ = try? await wait.value } onCancel: { wait.cancel() }
                 pendingWait.withLock { $0 = nil }
                 try Task.checkCancellation()
+                let listenEnd = clock.elapsed + schedule.listenSpan()
+                while let until = listening.withLock({ $0 }).map({ Swift.min($0, listenEnd) }), until > clock.elapsed {
+                    try await clock.sleep(for: until - clock.elapsed)
+                }
                 let due = clock.elapsed
                 while true {
                     let since = lastSighting.withLock { $0 }.map { clock.elapsed - $0 }

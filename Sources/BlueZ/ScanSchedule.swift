@@ -13,6 +13,14 @@
 /// end its wait at the same instant, and stop, announce and miss each
 /// other together. Scanning then stops, `whileStopped` runs (the
 /// announcement), and scanning starts again `settle` later.
+///
+/// Before the hold, a due restart that the caller asked to listen
+/// (`Discovery.listen(for:)`) keeps scanning while the caller asks, for at
+/// most a random part of `listenLimit`: a listener that missed a peer's
+/// announcements because its own gaps fell on them (two radios in step)
+/// hears the peer's next one, and the hold then moves its own gap away from
+/// it. The limit is random so that two radios that missed each other, and
+/// both listen, do not end their waits together and stay in step.
 public struct ScanSchedule: Sendable, Hashable {
     /// The mean time from the end of one restart to the next.
     public var restartEvery: Duration
@@ -26,15 +34,19 @@ public struct ScanSchedule: Sendable, Hashable {
     public var backoff: Duration
     /// The longest a due restart waits for such a moment.
     public var holdLimit: Duration
+    /// The longest a due restart listens for a sighting when asked to.
+    public var listenLimit: Duration
 
     public init(restartEvery: Duration, jitter: Duration = .zero, settle: Duration = .zero,
-                hold: Duration = .zero, backoff: Duration = .zero, holdLimit: Duration = .zero) {
+                hold: Duration = .zero, backoff: Duration = .zero, holdLimit: Duration = .zero,
+                listenLimit: Duration = .zero) {
         self.restartEvery = restartEvery
         self.jitter = jitter
         self.settle = settle
         self.hold = hold
         self.backoff = backoff
         self.holdLimit = holdLimit
+        self.listenLimit = listenLimit
     }
 
     /// `restartEvery` moved by a random amount of at most `jitter` either way.
@@ -42,6 +54,13 @@ public struct ScanSchedule: Sendable, Hashable {
         let spread = Int64(jitter / .microseconds(1))
         guard spread > 0 else { return restartEvery }
         return restartEvery + .microseconds(Int64.random(in: -spread...spread))
+    }
+
+    /// How long a due restart asked to listen goes on listening at most:
+    /// between a tenth of `listenLimit` and all of it, as `random` draws.
+    func listenSpan(random: (ClosedRange<Int64>) -> Int64 = { Int64.random(in: $0) }) -> Duration {
+        let most = Int64(listenLimit / .microseconds(1))
+        return .microseconds(random(most / 10...most))
     }
 
     /// How much longer a restart due now waits before it looks again,

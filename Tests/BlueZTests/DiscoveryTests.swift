@@ -88,6 +88,61 @@ import Testing
         #expect(schedule.holdRemaining(sinceSighting: .milliseconds(10), waited: .milliseconds(400)) == .zero)
     }
 
+    @Test func aListeningRestartWaitsARandomPartOfItsLimit() {
+        let schedule = ScanSchedule(restartEvery: .seconds(1), listenLimit: .seconds(1))
+        #expect(schedule.listenSpan(random: { $0.lowerBound }) == .milliseconds(100))
+        #expect(schedule.listenSpan(random: { $0.upperBound }) == .seconds(1))
+        let draws = (0..<100).map { _ in schedule.listenSpan() }
+        #expect(draws.allSatisfy { $0 >= .milliseconds(100) && $0 <= .seconds(1) })
+        #expect(Set(draws).count > 1)
+        #expect(ScanSchedule(restartEvery: .seconds(1)).listenSpan() == .zero)
+    }
+
+    /// A restart that falls due while the caller asks to listen keeps
+    /// scanning while it asks, and no longer than its limit allows.
+    @Test(.timeLimit(.minutes(1)))
+    func aDueRestartListensWhileAsked() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let clock = StepClock()
+        // A tenth of a minute at least: longer than anything asked below.
+        let discovery = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], schedule: ScanSchedule(restartEvery: .seconds(1), listenLimit: .seconds(60)),
+            clock: clock)
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = { $0 == .stopDiscovery || $0 == .startDiscovery }
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(800))
+        discovery.listen(for: .milliseconds(500))
+        // Due at 1 s: it listens until 1.3 s, and on when asked again.
+        clock.advance(by: .milliseconds(200))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1300)])
+        discovery.listen(for: .milliseconds(400))
+        clock.advance(by: .milliseconds(300))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1400)])
+        clock.advance(by: .milliseconds(100))
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        // The next interval counts from there.
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(2400)])
+        await discovery.stop()
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+
+        // Without a limit, asking changes nothing.
+        let plain = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], schedule: ScanSchedule(restartEvery: .seconds(1)), clock: clock)
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        plain.listen(for: .seconds(5))
+        clock.advance(by: .seconds(1))
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        await plain.stop()
+    }
+
     /// The whole restart on the test's clock: due after the interval, held
     /// after a sighting, then stop -> announce -> bluetoothd has read it
     /// (the announcement's Ping) -> settle -> start. The restart task is

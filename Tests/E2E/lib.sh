@@ -37,6 +37,10 @@
 #   air_record                    btmon records every radio from now on
 #   air_timeline SECONDS [UNTIL]  what the radios did in the SECONDS before
 #                                 UNTIL (HH:MM:SS[.frac], UTC), else the end
+#   air_unheard FROM UNTIL        per radio and advertiser heard between two
+#                                 such times: its longest silence, in seconds
+#   air_misses FROM UNTIL         per pair of radios: announcements of one the
+#                                 other was deaf to, and how often in a row
 #   air_radio_stats FROM UNTIL    per radio between two such times: the share
 #                                 of time it could not hear (scan off, or on
 #                                 before the kernel's "Discovering") and its
@@ -462,6 +466,61 @@ air_advertisement() {
       s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s
     }
     END { for (b in text) print b ": " text[b] }' | sort | cat -v
+}
+
+# One line per radio and advertiser it heard between FROM and UNTIL
+# (HH:MM:SS[.frac], UTC): "hciN NAME LONGEST OVER3 REPORTS", where LONGEST is
+# the longest time in seconds the kernel passed on no report of NAME (from
+# FROM to the first, between two, from the last to UNTIL), OVER3 how many
+# such silences lasted over 3 s (two announcements missed in a row), and
+# REPORTS how many it passed on. A peer turns stale after 6 s unheard, so
+# LONGEST is the margin a steady peer kept, where a pass/fail says only
+# that it did not run out. NAME is the local name as btmon prints it.
+air_unheard() {
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
+    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+    function silence(k, d) { if (d > longest[k]) longest[k] = d; if (d > 3) over[k]++ }
+    BEGIN { a = sec(from); b = sec(until) }
+    $3 == "kernel" && $4 == "reported" {
+      t = sec($1); if (t < a || t > b) next
+      k = $2 " " $5
+      silence(k, t - (k in last ? last[k] : a)); last[k] = t; n[k]++
+    }
+    END { for (k in last) { silence(k, b - last[k]); printf "%s %.2f %d %d\n", k, longest[k], over[k], n[k] } }' | sort
+}
+
+# One line per pair of radios between FROM and UNTIL: "hciL hciA BURSTS
+# MISSED AFTER_MISS", where BURSTS counts hciA's announcements (advertising
+# switched on; those less than 0.3 s apart count as one), MISSED those hciL
+# could not hear (scan off, or on before the kernel's "Discovering", at
+# each of the burst's starts), and AFTER_MISS those missed right after a
+# miss. Two radios whose restarts are independent miss one another about
+# as often as the listener is deaf, after a miss or not; a coupling shows
+# as AFTER_MISS / MISSED well above MISSED / BURSTS.
+air_misses() {
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
+    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+    function close_burst(h,  l) {
+      for (l in seen) if (l != h) {
+        k = l " " h; bursts[k]++
+        if (!heard[k]) { missed[k]++; if (lastmissed[k]) after[k]++; lastmissed[k] = 1 } else lastmissed[k] = 0
+        delete heard[k]
+      }
+      open[h] = 0
+    }
+    { t = sec($1); h = $2; seen[h] = 1 }
+    $3 == "scan" && $4 == "(0x00)" { deaf[h] = 1 }
+    $3 == "discovering" && $4 == "(0x01)" { deaf[h] = 0 }
+    t < sec(from) || t > sec(until) { next }
+    $3 == "advertising" && $4 == "(0x01)" {
+      if (open[h] && t - began[h] > 0.3) close_burst(h)
+      if (!open[h]) { open[h] = 1; began[h] = t }
+      for (l in seen) if (l != h && !deaf[l]) heard[l " " h] = 1
+    }
+    END {
+      for (h in open) if (open[h]) close_burst(h)
+      for (k in bursts) printf "%s %d %d %d\n", k, bursts[k], missed[k], after[k]
+    }' | sort
 }
 
 # One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses

@@ -13,9 +13,12 @@ import Testing
 /// runs out, and no step can come early without the test seeing it.
 @Suite(.timeLimit(.minutes(1))) struct BlueZRadioScheduleTests {
     /// A radio on hci0 of `fake`'s bus, restarting every 1.5 s exactly.
-    static func radio(on bus: TestBus, clock: StepClock) -> BlueZRadio {
+    static func radio(on bus: TestBus, clock: StepClock, listenLimit: Duration = RadioSchedule.standard.listenLimit)
+        -> BlueZRadio
+    {
         var schedule = RadioSchedule.standard
         schedule.jitter = .zero
+        schedule.listenLimit = listenLimit
         return BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }
     }
 
@@ -86,6 +89,38 @@ import Testing
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         await radio.stop()
         #expect(await fake.calls.next(where: Self.relevant) == .unregistered(ad))
+    }
+
+    /// Looking for a quiet peer, the strict mode's due restart listens
+    /// until a little after the session's next tick, and on while the
+    /// session asks again; then it restarts as always.
+    @Test func theStrictScheduleListensForAQuietPeerBeforeItsRestart() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let clock = StepClock()
+        // A limit no wait below reaches, so the random part of it does not show.
+        let radio = Self.radio(on: bus, clock: clock, listenLimit: .seconds(60))
+        let ad = try await Self.started(radio, fake)
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(1200))
+        radio.lookAgain()
+        // Due at 1.5 s; asked at 1.2 s, it listens until 1.2 s + 1.5 ticks.
+        clock.advance(by: .milliseconds(300))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(1950)])
+        clock.advance(by: .milliseconds(200))
+        radio.lookAgain()
+        clock.advance(by: .milliseconds(250))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(2450)])
+        clock.advance(by: .milliseconds(500))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010101Ann")))
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(2500)])
+        clock.advance(by: .milliseconds(50))
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        await radio.stop()
     }
 
     @Test func theLightScheduleRestartsTheScanAloneAndChangesWhileScanning() async throws {

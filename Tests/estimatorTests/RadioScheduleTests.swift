@@ -5,8 +5,9 @@ import Testing
 
 @Suite struct RadioScheduleTests {
     @Test func overridesAreMillisecondsByName() throws {
-        let schedule = try RadioSchedule.parse("restart=2000, jitter=600,hold-limit=0,drop=45000")
+        let schedule = try RadioSchedule.parse("restart=2000, jitter=600,hold-limit=0,drop=45000,listen=0")
         #expect(schedule.restartEvery == .seconds(2))
+        #expect(schedule.listenLimit == .zero && schedule.scan.listenLimit == .zero)
         #expect(schedule.jitter == .milliseconds(600))
         #expect(schedule.holdLimit == .zero)
         #expect(schedule.drop == .seconds(45))
@@ -35,7 +36,8 @@ import Testing
         let strict = RadioSchedule.standard.fitted(to: AdvertisingCapacity(supported: 5, active: 0))
         #expect(strict.scan == ScanSchedule(restartEvery: .milliseconds(1500), jitter: .milliseconds(500),
                                             settle: .milliseconds(50), hold: .milliseconds(250),
-                                            backoff: .milliseconds(250), holdLimit: .seconds(1)))
+                                            backoff: .milliseconds(250), holdLimit: .seconds(1),
+                                            listenLimit: .seconds(1)))
     }
 
     @Test func theEnvironmentCanForceAMode() throws {

@@ -164,10 +164,16 @@ final class BlueZRadio: SessionRadio {
     }
 
     func lookAgain() {
-        // In the strict mode every restart announces the advertisement
-        // again, which peers hear while they scan: they need no extra start.
+        // In the strict mode peers announce at each of their restarts, which
+        // a scan start would not bring: the next restart listens for them
+        // instead, until the session stops asking (the peer was heard) a
+        // little after its next tick.
         let (discovery, schedule) = state.withLock { ($0.discovery, $0.schedule) }
-        if !schedule.pausesScan { discovery?.lookAgain() }
+        if schedule.pausesScan {
+            discovery?.listen(for: schedule.tick + schedule.tick / 2)
+        } else {
+            discovery?.lookAgain()
+        }
     }
 
     func stop() async {

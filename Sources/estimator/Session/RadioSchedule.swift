@@ -18,8 +18,8 @@ import BlueZ
 /// Overridable without rebuilding: `ESTIMATOR_SCHEDULE` holds `name=ms`
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
-/// `settle`, `hold`, `backoff`, `hold-limit`, `reannounce`, `leave`, `retry`, `tick`,
-/// `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
+/// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `leave`, `retry`,
+/// `tick`, `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
 /// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
     /// How the advertisement and the scan share the controller: nil until
@@ -59,6 +59,20 @@ struct RadioSchedule: Equatable, Sendable {
     /// The longest a due restart waits for a moment without sightings, so
     /// a room that announces all the time still restarts.
     var holdLimit: Duration = .seconds(1)
+    /// In the strict mode, a restart that falls due while a peer heard over
+    /// the air has been quiet for `lookAgainAfter` first listens, until the
+    /// peer is heard, for at most a random part of this. Such a peer's last
+    /// announcement fell in this session's gap, and two radios whose gaps
+    /// met once meet again more often than by chance: each counts its next
+    /// interval from its own last restart. Missing one announcement costs a
+    /// peer about 3 s; two in a row bring it near the stale time. Listening
+    /// through the peer's next announcement hears it, and the hold after it
+    /// moves this session's gap away. The limit is random so that two radios
+    /// that missed each other, and both listen, do not stop together. It
+    /// lengthens this session's own interval by as much: with the longest
+    /// interval and `holdLimit`, this session announces at most 4 s after its
+    /// last announcement, within the stale time (6 s).
+    var listenLimit: Duration = .seconds(1)
     /// A changed advertisement (a pick) is announced again this long after
     /// the change: a peer in its own gap missed the first, and no gap lasts
     /// this long.
@@ -72,12 +86,13 @@ struct RadioSchedule: Equatable, Sendable {
     /// for a few seconds and refuses a new advertisement meanwhile.
     var restartRetry: Duration = .seconds(1)
     /// A peer heard over the air but not for this long is looked for
-    /// again: the scan restarts at each tick until the peer is heard or
-    /// stale. A controller that repeats an advertiser reports a steady peer
-    /// at every restart, at most 2 s apart, so this costs it nothing; one
-    /// that does not (the rig's emulator) reports a peer only as its scan
-    /// starts, and Linux drops about half of those reports. The strict mode
-    /// does without: its peers announce at each of their restarts.
+    /// again. In the light mode the scan restarts at each tick until the
+    /// peer is heard or stale: a controller that repeats an advertiser
+    /// reports a steady peer at every restart, at most 2 s apart, so this
+    /// costs it nothing; one that does not (the rig's emulator) reports a
+    /// peer only as its scan starts, and Linux drops about half of those
+    /// reports. In the strict mode, where peers announce at each of their
+    /// restarts, the next restart listens first (`listenLimit`).
     var lookAgainAfter: Duration = .seconds(2)
     /// Stale peers are looked for this often: a tenth of the stale time.
     var tick: Duration = .milliseconds(500)
@@ -105,7 +120,7 @@ struct RadioSchedule: Equatable, Sendable {
     var scan: ScanSchedule {
         guard pausesScan else { return listening }
         return ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
-                            holdLimit: holdLimit)
+                            holdLimit: holdLimit, listenLimit: listenLimit)
     }
 
     /// The part a discovery that advertises nothing runs (`watch` without a
@@ -127,7 +142,7 @@ struct RadioSchedule: Equatable, Sendable {
         var schedule = RadioSchedule.standard
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
-            "hold-limit": \.holdLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
+            "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
             "retry": \.restartRetry, "tick": \.tick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {

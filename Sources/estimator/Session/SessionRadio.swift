@@ -28,9 +28,12 @@ protocol SessionRadio: Sendable {
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async
 
-    /// Restarts the scan soon, for a peer heard over the air that has gone
-    /// quiet: a controller that does not repeat an advertiser reports it
-    /// only when a scan starts (see `RadioSchedule.lookAgainAfter`).
+    /// Looks for a peer heard over the air that has gone quiet (see
+    /// `RadioSchedule.lookAgainAfter`): the light mode restarts the scan
+    /// soon, since a controller that does not repeat an advertiser reports
+    /// it only when a scan starts; the strict mode's next restart listens
+    /// first, for the peer's next announcement. The session asks at each
+    /// tick while the peer stays quiet.
     func lookAgain()
 
     /// Unregisters the advertisement and stops scanning. Idempotent.

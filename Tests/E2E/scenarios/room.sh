@@ -126,6 +126,7 @@ metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" 
 steady_from=$(date -u +%T.%N)
 bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' "${E2E_STEADY:-60}"
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
+steady_until=$(date -u +%T.%N)
 # What the steady phase cost each radio: the share of it spent unable to
 # hear, its advertising starts per minute (each a rebuild of the set) and the
 # new random addresses it asked for (what a phone sees as new devices), and
@@ -136,4 +137,21 @@ while read -r radio _ deaf _ starts _ addresses _ scans; do
   metric "steady_adv_starts_per_min_$radio" "$starts"
   metric "steady_new_addresses_per_min_$radio" "$addresses"
   metric "steady_scan_starts_per_min_$radio" "$scans"
-done < <(air_radio_stats "$steady_from" "$(date -u +%T.%N)")
+done < <(air_radio_stats "$steady_from" "$steady_until")
+# How close a steady peer came to stale (6 s unheard) on each radio: the
+# longest its kernel passed on no report of a steady peer, and how many
+# silences lasted over 3 s. Bob, killed before the steady phase, has at most
+# a late report or two in it and is left out.
+air_unheard "$steady_from" "$steady_until" | awk '$5 >= 5 {
+    if ($3 > longest[$1]) longest[$1] = $3; over[$1] += $4
+  } END { for (h in longest) print h, longest[h], over[h] + 0 }' |
+  while read -r radio longest over; do
+    metric "steady_longest_unheard_$radio" "$longest" s
+    metric "steady_silences_over_3s_$radio" "$over"
+  done
+# Whether the two radios' restarts are coupled: how often each missed the
+# other's announcements, and how often right after a miss (see air_misses).
+air_misses "$steady_from" "$steady_until" | while read -r listener speaker bursts missed after; do
+  case "$listener $speaker" in *hci2*) continue ;; esac
+  metric "steady_missed_${speaker}_on_$listener" "$missed of $bursts, $after right after a miss"
+done
