@@ -178,10 +178,10 @@ public final class Discovery: AsyncSequence, Sendable {
     /// Keeps scanning through a restart that falls due in the next
     /// `duration`: it waits until `duration` has passed, for at most a
     /// random part of the schedule's `listenLimit` (see `ScanSchedule`).
-    /// For a peer gone unheard while it announces at its own restarts: its
-    /// announcements fell in this radio's gaps, and the next one comes while
-    /// this radio listens. The caller asks again while the peer stays
-    /// unheard. Does nothing without a schedule.
+    /// For an advertiser gone unheard that announces at its own restarts:
+    /// its announcements fell in this radio's gaps, and its next one comes
+    /// while this radio listens. The caller asks again while it stays
+    /// unheard. Does nothing without a schedule or a `listenLimit`.
     public func listen(for duration: Duration) {
         let until = clock.elapsed + duration
         listening.withLock { $0 = Swift.max($0 ?? until, until) }

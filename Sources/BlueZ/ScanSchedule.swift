@@ -34,7 +34,7 @@ public struct ScanSchedule: Sendable, Hashable {
     public var backoff: Duration
     /// The longest a due restart waits for such a moment.
     public var holdLimit: Duration
-    /// The longest a due restart listens for a sighting when asked to.
+    /// The longest a due restart listens when asked to (`Discovery.listen(for:)`).
     public var listenLimit: Duration
 
     public init(restartEvery: Duration, jitter: Duration = .zero, settle: Duration = .zero,
