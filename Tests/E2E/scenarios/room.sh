@@ -149,9 +149,12 @@ air_unheard "$steady_from" "$steady_until" | awk '$5 >= 5 {
     metric "steady_longest_unheard_$radio" "$longest" s
     metric "steady_silences_over_3s_$radio" "$over"
   done
-# Whether the two radios' restarts are coupled: how often each missed the
-# other's announcements, and how often right after a miss (see air_misses).
+# Whether the two radios' restarts are coupled: how many of each one's
+# announcements the other missed, and how many right after a miss (see
+# air_misses).
 air_misses "$steady_from" "$steady_until" | while read -r listener speaker bursts missed after; do
   case "$listener $speaker" in *hci2*) continue ;; esac
-  metric "steady_missed_${speaker}_on_$listener" "$missed of $bursts, $after right after a miss"
+  metric "steady_announcements_${speaker}" "$bursts"
+  metric "steady_missed_${speaker}_on_$listener" "$missed"
+  metric "steady_missed_in_a_row_${speaker}_on_$listener" "$after"
 done
