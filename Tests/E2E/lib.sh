@@ -523,6 +523,25 @@ air_misses() {
     }' | sort
 }
 
+# For each moment on standard input (milliseconds since the epoch, in
+# order), one word a line: whether hciL could hear hciS's first advertising
+# start at or after it ("heard"), or was deaf then ("deaf": its scan off,
+# or on before the kernel's "Discovering"), or hciS started none ("none").
+air_first_start_heard() {
+  local moments
+  moments=$(cat)
+  air_timeline 86400 | awk -v l="hci$1" -v s="hci$2" -v moments="$moments" '
+    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+    BEGIN { n = split(moments, m, "\n"); for (j = 1; j <= n; j++) want[j] = (m[j] / 1000) % 86400; i = 1 }
+    $2 == l && $3 == "scan" && $4 == "(0x00)" { deaf = 1 }
+    $2 == l && $3 == "discovering" && $4 == "(0x01)" { deaf = 0 }
+    $2 == s && $3 == "advertising" && $4 == "(0x01)" {
+      t = sec($1)
+      while (i <= n && want[i] <= t) { print deaf ? "deaf" : "heard"; i++ }
+    }
+    END { for (; i <= n; i++) print "none" }'
+}
+
 # One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
 # PER_MINUTE scans PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac],
 # UTC). Deaf: from a

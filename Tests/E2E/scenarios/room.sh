@@ -59,10 +59,10 @@ while read -r line; do metric "advertisement_hci1" "$line"; done < <(air_adverti
 bg_mark watch0
 logs=$XDG_STATE_HOME/estimator
 before0=$(wc -l <"$logs/hci0.log") before1=$(wc -l <"$logs/hci1.log")
-samples=() noticed=()
+samples=() noticed=() starts=()
 for n in $(seq 1 20); do
   if [ $((n % 2)) -eq 1 ]; then card=13 hex=0D; else card=3 hex=03; fi
-  started=$(now_ms)
+  started=$(now_ms) starts+=($started)
   estimator pick --adapter hci1 $card >/dev/null || fail "pick $card on hci1"
   samples+=($(seen_ms watch0 "\"event\":\"card\",\"channel\":1,\"round\":null,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 "$started"))
   noticed+=($(($(now_ms) - started)))
@@ -77,6 +77,22 @@ metric pick_to_visible_p50 "$p50" s
 metric pick_to_visible_p95 "$p95" s
 # What the scenario itself took to notice, for comparison (see seen_ms).
 metric pick_to_noticed_p50 "$(printf '%s\n' "${noticed[@]}" | percentile 50 | seconds)" s
+# Why a pick comes late: its first announcement falls in hci0's gap. hci0
+# then hears it as its scan starts, unless the kernel drops that report,
+# and otherwise at the second announcement (RadioSchedule.reannounceAfter).
+# Counted: the picks whose first announcement hci0 could not hear, the
+# picks seen after 0.3 s, and how many of those began unheard.
+first=($(printf '%s\n' "${starts[@]}" | air_first_start_heard 0 1))
+unheard=0 slow=0 slow_unheard=0
+for i in "${!samples[@]}"; do
+  [ "${first[$i]}" = deaf ] && unheard=$((unheard + 1))
+  [ "${samples[$i]}" -gt 300 ] || continue
+  slow=$((slow + 1)); [ "${first[$i]}" = deaf ] && slow_unheard=$((slow_unheard + 1))
+  echo "pick $((i + 1)) seen after ${samples[$i]} ms; hci0 at its first announcement: ${first[$i]}"
+done
+metric picks_first_announcement_unheard "$unheard"
+metric picks_over_300ms "$slow"
+metric picks_over_300ms_first_unheard "$slow_unheard"
 
 # Issue 8 item 4: how much of it is ours, from the timing lines the sessions
 # log for each event (Session.trace). The picking session: request read ->
