@@ -64,7 +64,7 @@ import Testing
         await clock.waitForSleepers()
         #expect(clock.deadlines == [.milliseconds(3050)])
 
-        // A change: the same gap around it, then once more 0.3 s later.
+        // A change: the same gap around it, then once more 0.5 s later.
         async let update = radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
@@ -74,12 +74,12 @@ import Testing
         #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
         _ = try await update
         await clock.waitForSleepers(2)
-        #expect(clock.deadlines == [.milliseconds(1900), .milliseconds(3050)])
-        clock.advance(by: .milliseconds(300))
+        #expect(clock.deadlines == [.milliseconds(2100), .milliseconds(3050)])
+        clock.advance(by: .milliseconds(500))
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
-        #expect(clock.deadlines == [.milliseconds(1950), .milliseconds(3050)])
+        #expect(clock.deadlines == [.milliseconds(2150), .milliseconds(3050)])
         clock.advance(by: .milliseconds(50))
         #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
 
@@ -141,12 +141,12 @@ import Testing
         await clock.waitForSleepers()
         #expect(clock.deadlines == [.milliseconds(3000)])
 
-        // A change goes out while scanning, and once more 0.3 s later, without a gap.
+        // A change goes out while scanning, and once more 0.5 s later, without a gap.
         try await radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
-        #expect(clock.deadlines == [.milliseconds(1800), .milliseconds(3000)])
-        clock.advance(by: .milliseconds(300))
+        #expect(clock.deadlines == [.milliseconds(2000), .milliseconds(3000)])
+        clock.advance(by: .milliseconds(500))
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers()
         #expect(clock.deadlines == [.milliseconds(3000)])

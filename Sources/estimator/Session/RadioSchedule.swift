@@ -74,13 +74,9 @@ struct RadioSchedule: Equatable, Sendable {
     /// last announcement, within the stale time (6 s).
     var listenLimit: Duration = .seconds(1)
     /// A changed advertisement (a pick) is announced again this long after
-    /// the change: a peer in its own gap missed the first, and the report
-    /// its scan start brings is dropped about half the time. The gap has
-    /// ended by then (it lasts 0.12 s at the median, 0.3 s at the 95th
-    /// percentile under load, and the second announcement comes after the
-    /// sender's own pause), and a pick missed once is still seen within
-    /// 0.5 s.
-    var reannounceAfter: Duration = .milliseconds(300)
+    /// the change: a peer in its own gap missed the first, and no gap lasts
+    /// this long.
+    var reannounceAfter: Duration = .milliseconds(500)
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,
     /// which puts it on the air a second time (see `Session.leave`).
