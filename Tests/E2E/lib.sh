@@ -17,6 +17,7 @@
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
 #   bg_await NAME REGEX [SECS]    the same, but returns 1 instead of failing
 #   bg_expect_none NAME REGEX SECS  fail if such a line comes within SECS
+#   bg_expect_all NAME SECS REGEX...  bg_expect for each, in any order
 #   bg_mark NAME                  later bg_expect calls see only newer lines
 #   bg_send NAME TEXT             a line to its standard input
 #   bg_stop NAME [SIGNAL]         signal it (TERM) and wait for it to end
@@ -172,6 +173,20 @@ bg_expect() {
     fail "$1 printed no line matching /$2/ within ${3:-10}s"
   fi
   fail "$1 ended without printing a line matching /$2/"
+}
+
+# bg_expect for each REGEX, each looked for from the same unconsumed line:
+# for events whose order two clocks do not fix. Consumes up to the latest.
+bg_expect_all() {
+  local name=$1 seconds=$2 regex from latest=0 at
+  shift 2
+  from=$(cat "$E2E_WORK/$name.seen")
+  for regex; do
+    echo "$from" >"$E2E_WORK/$name.seen"
+    bg_expect "$name" "$regex" "$seconds" >/dev/null
+    at=$(cat "$E2E_WORK/$name.seen"); [ "$at" -le "$latest" ] || latest=$at
+  done
+  echo "$latest" >"$E2E_WORK/$name.seen"
 }
 
 # Absence takes a period to show: watches NAME's new output for SECONDS.
