@@ -42,6 +42,8 @@
 #                                 such times: its longest silence, in seconds
 #   air_misses FROM UNTIL         per pair of radios: announcements of one the
 #                                 other was deaf to, and how often in a row
+#   air_first_start_heard L S     for each moment on stdin: whether hciL could
+#                                 hear hciS's next advertising start
 #   air_radio_stats FROM UNTIL    per radio between two such times: the share
 #                                 of time it could not hear (scan off, or on
 #                                 before the kernel's "Discovering") and its
@@ -424,6 +426,14 @@ name_hex() {
 
 # ---- what happened on the air (btmon) ---------------------------------------
 
+# What the awk readers of air_timeline's lines share: sec turns its clock
+# (HH:MM:SS.frac, UTC) into seconds of the day; track_deaf keeps deaf[hciN]
+# true from the radio's scan stop to the kernel's next "Discovering", which
+# drops the reports before it.
+AIR_AWK='
+  function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  function track_deaf() { if ($3 == "scan" && $4 == "(0x00)") deaf[$2] = 1; else if ($3 == "discovering" && $4 == "(0x01)") deaf[$2] = 0 }'
+
 # For a failure's output: a timing miss is only explained by the order of
 # scans, advertising starts and reports across the radios (a report the
 # controller heard but the kernel did not pass on was dropped).
@@ -436,8 +446,7 @@ air_record() {
 # scan and advertising switched on or off, reports heard (name, address) and
 # refused HCI commands, in the SECONDS before UNTIL or the recording's end.
 air_timeline() {
-  TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" -v until="${2:-}" '
-    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" -v until="${2:-}" "$AIR_AWK"'
     function out(text) { line[++n] = t " " idx " " text; at[n] = sec(t) }
     /^[<>@=] / {
       k = split($0, f, " "); t = f[k]; idx = ""
@@ -492,8 +501,7 @@ air_advertisement() {
 # LONGEST is the margin a steady peer kept, where a pass/fail says only
 # that it did not run out. NAME is the local name as btmon prints it.
 air_unheard() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
-    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
     function silence(k, d) { if (d > longest[k]) longest[k] = d; if (d > 3) over[k]++ }
     BEGIN { a = sec(from); b = sec(until) }
     $3 == "kernel" && $4 == "reported" {
@@ -513,8 +521,7 @@ air_unheard() {
 # as often as the listener is deaf, after a miss or not; a coupling shows
 # as AFTER_MISS / MISSED well above MISSED / BURSTS.
 air_misses() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
-    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
     function close_burst(h,  l) {
       for (l in seen) if (l != h) {
         k = l " " h; bursts[k]++
@@ -523,9 +530,7 @@ air_misses() {
       }
       open[h] = 0
     }
-    { t = sec($1); h = $2; seen[h] = 1 }
-    $3 == "scan" && $4 == "(0x00)" { deaf[h] = 1 }
-    $3 == "discovering" && $4 == "(0x01)" { deaf[h] = 0 }
+    { t = sec($1); h = $2; seen[h] = 1; track_deaf() }
     t < sec(from) || t > sec(until) { next }
     $3 == "advertising" && $4 == "(0x01)" {
       if (open[h] && t - began[h] > 0.3) close_burst(h)
@@ -545,14 +550,12 @@ air_misses() {
 air_first_start_heard() {
   local moments
   moments=$(cat)
-  air_timeline 86400 | awk -v l="hci$1" -v s="hci$2" -v moments="$moments" '
-    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  air_timeline 86400 | awk -v l="hci$1" -v s="hci$2" -v moments="$moments" "$AIR_AWK"'
     BEGIN { n = split(moments, m, "\n"); for (j = 1; j <= n; j++) want[j] = (m[j] / 1000) % 86400; i = 1 }
-    $2 == l && $3 == "scan" && $4 == "(0x00)" { deaf = 1 }
-    $2 == l && $3 == "discovering" && $4 == "(0x01)" { deaf = 0 }
+    { track_deaf() }
     $2 == s && $3 == "advertising" && $4 == "(0x01)" {
       t = sec($1)
-      while (i <= n && want[i] <= t) { print deaf ? "deaf" : "heard"; i++ }
+      while (i <= n && want[i] <= t) { print deaf[l] ? "deaf" : "heard"; i++ }
     }
     END { for (; i <= n; i++) print "none" }'
 }
@@ -568,8 +571,7 @@ air_first_start_heard() {
 # advertising share; LE Set Advertising Set Random Address, the set's own).
 # Scans: scans switched on.
 air_radio_stats() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" '
-    function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
+  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
     BEGIN { a = sec(from); b = sec(until) }
     {
       t = sec($1); h = $2
