@@ -42,21 +42,25 @@ public struct Ballot: Equatable, Sendable {
         return round == current
     }
 
-    /// Counts the votes: `peers` of the channel (the participant's own echo
-    /// left out), `me` when the participant is in the room, `open` to show
-    /// cards before the reveal. Reveals when everyone present has voted,
-    /// unless `mayReveal` is false (the room is not heard yet).
-    public mutating func count(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
-                               open: Bool = false, mayReveal: Bool = true) -> Tally {
-        var entries: [(entry: Tally.Entry, voted: Bool)] = []
-        if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
-        for peer in peers where peer.name != me?.name {
-            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale),
-                            hasVoted(peer, in: round)))
-        }
+    /// Reveals the cards when every present, fresh voter has voted: `peers`
+    /// of the channel (the participant's own echo left out), `me` when the
+    /// participant is in the room, unless `mayReveal` is false (the room is
+    /// not heard yet). Returns whether it revealed just now.
+    public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
+                                    mayReveal: Bool = true) -> Bool {
+        guard !isRevealed, mayReveal else { return false }
+        let present = entries(peers: peers, me: me, round: round).filter { !$0.entry.isStale }
+        guard !present.isEmpty, present.allSatisfy(\.voted) else { return false }
+        isRevealed = true
+        return true
+    }
+
+    /// Counts the votes as the table shows them; `open` shows cards before
+    /// the reveal.
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false) -> Tally {
+        let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale }
         let voted = present.filter(\.voted)
-        if !isRevealed, mayReveal, !present.isEmpty, voted.count == present.count { isRevealed = true }
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry
@@ -68,9 +72,19 @@ public struct Ballot: Equatable, Sendable {
             isRevealed: isRevealed, round: round,
             stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
     }
+
+    private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
+        var entries: [(entry: Tally.Entry, voted: Bool)] = []
+        if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
+        for peer in peers where peer.name != me?.name {
+            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale),
+                            hasVoted(peer, in: round)))
+        }
+        return entries
+    }
 }
 
-/// A round's votes as counted by `Ballot.count`: what the table shows.
+/// A round's votes as counted by `Ballot.tally`: what the table shows.
 public struct Tally: Equatable, Sendable {
     /// What a row shows in the card column.
     public enum Mark: Equatable, Sendable {

@@ -77,10 +77,23 @@ public struct ChannelRound: Equatable, Sendable {
         return change
     }
 
-    /// Counts the votes of the current round at `now` (see `Ballot.count`).
-    public mutating func count(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, now: Timestamp) -> Tally {
+    /// Reveals the current round's cards when everyone present has voted,
+    /// once the room has been heard (see `Ballot.reconsider`); returns
+    /// whether it revealed just now.
+    public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, now: Timestamp) -> Bool {
         let mayReveal = state.suspendedSince == nil && now >= quietUntil
-        return ballot.count(peers: peers, me: me, round: state.current, open: open, mayReveal: mayReveal)
+        return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal)
+    }
+
+    /// Counts the votes of the current round (see `Ballot.tally`).
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false) -> Tally {
+        ballot.tally(peers: peers, me: me, round: state.current, open: open)
+    }
+
+    /// Names the round `round` with `title` while it is the current one: a
+    /// `watch` learns its session's title from the session.
+    public mutating func entitle(_ title: String?, for round: RoundNumber) {
+        state.entitle(title, for: round)
     }
 
     private mutating func apply(_ change: RoundState.Change, peers: [Peer], now: Timestamp) {

@@ -108,6 +108,12 @@ public struct TerminalSize: Equatable, Sendable {
 }
 
 extension TableSection {
+    /// A channel's section as the room sees it at `now`.
+    public init(_ view: Room.View, now: Timestamp) {
+        self.init(channel: view.channel, title: view.title, peers: view.peers, tally: view.tally, unshown: view.unshown,
+                  hearing: view.hearing, now: now)
+    }
+
     /// A channel's section from the peer table and the round's tally: my
     /// row (when I am in this channel) and every peer, with ages measured
     /// at `now`. A peer with my own name is my own advertisement heard

@@ -5,23 +5,38 @@ private let channel = Channel(rawValue: 1)
 private let t0 = Timestamp(secondsSince1970: 1_790_000_000)
 private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
 
-/// A room heard through a real peer table, followed by a `ChannelRound`.
-private struct Room {
-    var table = PeerTable()
-    var round = ChannelRound(listeningFrom: t0)
+/// One participant's room, `You` in channel 1, heard packet by packet.
+private struct Heard {
+    var room = Room()
     var now = t0 + ChannelRound.listening
-    var me: (name: String, card: Card)? = ("You", .waiting)
 
-    var peers: [Peer] { table.peers(in: channel) }
+    init() { room.enter(Room.Me(channel: channel, name: "You", card: .waiting), now: t0) }
+
+    /// My name and card; setting it picks the card.
+    var me: (name: String, card: Card) {
+        get { (room.me!.name, room.me!.card) }
+        set { room.pick(newValue.card, now: now) }
+    }
+
+    var round: ChannelRound { room.round(of: channel)! }
 
     @discardableResult
     mutating func hear(_ name: String, _ card: Card, round: RoundNumber? = nil) -> RoundState.Change? {
         now = now + .milliseconds(100)
-        let events = table.observe(PeerSighting(channel: channel, name: name, card: card, round: round, rssi: -50, time: now))
-        return self.round.observe(events, peers: peers)
+        let packet = Packet(version: round.map(Packet.Version.round) ?? .v01, channel: channel, card: card, name: name)
+        return room.hear(packet, rssi: -50, relayed: false, at: now).rounds.last?.change
     }
 
-    mutating func tally(open: Bool = false) -> Tally { round.count(peers: peers, me: me, open: open, now: now) }
+    /// The passage of time up to `now`; the changes of round it brought.
+    mutating func tick() -> [RoundState.Change] { room.tick(now: now).rounds.map(\.change) }
+
+    mutating func startNext(title: String?) -> RoundState.Change? { room.startNext(title: title, now: now) }
+
+    mutating func tally(open: Bool = false) -> Tally {
+        _ = tick()
+        room.open = open
+        return room.tally(of: channel, now: now)
+    }
 
     mutating func marks() -> [String: Tally.Mark] {
         Dictionary(uniqueKeysWithValues: tally().entries.map { ($0.name, $0.mark) })
@@ -30,7 +45,7 @@ private struct Room {
 
 @Suite struct BallotTests {
     @Test func everyonePresentIsARowAndNobodyHasVotedYet() {
-        var room = Room()
+        var room = Heard()
         room.hear("Alice", .waiting, round: r(1))
         room.hear("Bob", .waiting, round: r(1))
         let tally = room.tally()
@@ -41,7 +56,7 @@ private struct Room {
     }
 
     @Test func votesStayHiddenUntilTheLastOneThenAllShowTogether() {
-        var room = Room()
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
         room.hear("Bob", .waiting, round: r(1))
         room.me = ("You", .eight)
@@ -55,9 +70,9 @@ private struct Room {
     }
 
     @Test func aRevealedRoundStaysRevealedAndShowsReVotesLive() {
-        var room = Room()
-        room.me = ("You", .five)
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
+        room.me = ("You", .five)  // after the round began here, which cleared my card
         #expect(room.tally().isRevealed)
         room.hear("Alice", .eight, round: r(1))
         room.hear("Carol", .waiting, round: r(1))
@@ -67,14 +82,14 @@ private struct Room {
     }
 
     @Test func aStalePeerIsNoVoterAndItsCardDoesNotCount() {
-        var room = Room()
-        room.me = ("You", .five)
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
+        room.me = ("You", .five)  // after the round began here, which cleared my card
         room.hear("Gone", .hundred, round: r(1))
         room.hear("Late", .waiting, round: r(1))
         // Late and Gone fall silent; Alice is heard again.
         room.now = room.now + .seconds(7)
-        _ = room.table.tick(now: room.now)
+        _ = room.tick()
         room.hear("Alice", .five, round: r(1))
         let tally = room.tally()
         #expect(tally.voters == 2 && tally.isRevealed)
@@ -82,7 +97,7 @@ private struct Room {
     }
 
     @Test func nothingIsRevealedBeforeTheRoomHasBeenHeard() {
-        var room = Room()
+        var room = Heard()
         room.now = t0 + .seconds(1)
         room.me = ("You", .eight)
         #expect(!room.tally().isRevealed, "a pick at once after join is not everyone's")
@@ -91,11 +106,11 @@ private struct Room {
     }
 
     @Test func aNewRoundHidesAgainAndPeersStillInTheLastOneHaveNotVoted() {
-        var room = Room()
-        room.me = ("You", .five)
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
+        room.me = ("You", .five)  // after the round began here, which cleared my card
         #expect(room.tally().isRevealed)
-        #expect(room.round.startNext(title: "ABC-2", peers: room.peers, now: room.now) == .began(r(2)))
+        #expect(room.startNext(title: "ABC-2") == .began(r(2)))
         room.me = ("You", .waiting)
         #expect(!room.tally().isRevealed)
         #expect(room.marks()["Alice"] == .waiting, "her 5 is from the last story")
@@ -104,19 +119,19 @@ private struct Room {
     }
 
     @Test func aLaterRoundHeardBeginsItHere() {
-        var room = Room()
-        room.me = ("You", .five)
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
+        room.me = ("You", .five)  // after the round began here, which cleared my card
         #expect(room.hear("Alice", .waiting, round: r(2)) == .began(r(2)))
         #expect(room.round.current == r(2) && !room.tally().isRevealed)
     }
 
     @Test func anAppUserIsAVoterWhoseCardFromTheLastStoryDoesNotCount() {
-        var room = Room()
+        var room = Heard()
         room.me = ("You", .five)
         room.hear("Phone", .five)  // the app: no round
         #expect(room.tally().isRevealed, "the app user's card counts")
-        _ = room.round.startNext(title: nil, peers: room.peers, now: room.now)
+        _ = room.startNext(title: nil)
         room.me = ("You", .three)
         #expect(room.marks()["Phone"] == .waiting, "still the 5 of the last story")
         #expect(!room.tally().isRevealed, "the reveal waits for the app user")
@@ -126,10 +141,10 @@ private struct Room {
     }
 
     @Test func anAppUserRevotingTheSameCardLeavesAndComesBack() {
-        var room = Room()
+        var room = Heard()
         room.me = ("You", .five)
         room.hear("Phone", .five)
-        _ = room.round.startNext(title: nil, peers: room.peers, now: room.now)
+        _ = room.startNext(title: nil)
         room.hear("Phone", .none)  // the app's card screen closes
         room.hear("Phone", .five)  // and opens on the same card
         room.me = ("You", .five)
@@ -138,7 +153,7 @@ private struct Room {
     }
 
     @Test func joiningARoundUnderWayCountsTheVotesAlreadyCast() {
-        var room = Room()
+        var room = Heard()
         room.now = t0  // just joined: still listening
         room.hear("Phone", .eight)
         #expect(room.hear("Alice", .five, round: r(4)) == .joined(r(4)))
@@ -149,7 +164,7 @@ private struct Room {
     }
 
     @Test func openShowsCardsBeforeTheReveal() {
-        var room = Room()
+        var room = Heard()
         room.hear("Alice", .five, round: r(1))
         let tally = room.tally(open: true)
         #expect(!tally.isRevealed)
@@ -157,13 +172,12 @@ private struct Room {
     }
 
     @Test func afterAJumpOfTheClockNothingIsRevealedUntilTheRoomIsHeardAgain() {
-        var room = Room()
+        var room = Heard()
         room.me = ("You", .five)
         room.hear("Alice", .waiting, round: r(1))
-        _ = room.round.tick(now: room.now)
+        _ = room.tick()
         room.now = room.now + .seconds(40)
-        #expect(room.round.tick(now: room.now) == .suspended)
-        _ = room.table.tick(now: room.now)  // Alice went stale meanwhile
+        #expect(room.tick() == [.suspended], "Alice went stale meanwhile")
         #expect(!room.tally().isRevealed, "alone after the jump is not everyone")
         #expect(room.hear("Alice", .waiting, round: r(1)) == .resumed(r(1)))
         room.now = room.now + .seconds(1)

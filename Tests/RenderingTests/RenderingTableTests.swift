@@ -184,17 +184,19 @@ import Testing
         #expect(lines[2].hasPrefix(" Alice       5 "))
     }
 
-    @Test func sectionFromThePeerTableHasMeFirstAndAgesAtNow() {
-        var peers = PeerTable()
+    @Test func sectionFromTheRoomHasMeFirstAndAgesAtNow() {
+        var room = Room()
         let now = Timestamp(secondsSince1970: 1_790_000_000)
         let channel = Channel(rawValue: 1)
-        _ = peers.observe(PeerSighting(channel: channel, name: "Bob", card: .five, rssi: -60, time: now - .seconds(2)))
-        _ = peers.observe(PeerSighting(channel: channel, name: "전수열", card: .two, rssi: -30, time: now))
-        _ = peers.observe(PeerSighting(channel: Channel(rawValue: 2), name: "Eve", card: .five, rssi: -60, time: now))
-        var round = ChannelRound(listeningFrom: now - ChannelRound.listening)
-        let mine = peers.peers(in: channel).filter { $0.name != "전수열" }
-        let tally = round.count(peers: mine, me: (name: "전수열", card: .eight), now: now)
-        let section = TableSection(channel: channel, peers: mine, tally: tally, now: now)
+        room.enter(Room.Me(channel: channel, name: "전수열", card: .waiting), now: now - ChannelRound.listening)
+        let heard = { (channel: Channel, name: String, card: Card, rssi: Int, time: Timestamp) in
+            _ = room.hear(Packet(version: .v01, channel: channel, card: card, name: name), rssi: rssi, relayed: false, at: time)
+        }
+        heard(channel, "Bob", .five, -60, now - .seconds(2))
+        heard(channel, "전수열", .two, -30, now)  // my own advertisement heard back
+        heard(Channel(rawValue: 2), "Eve", .five, -60, now)
+        room.pick(.eight, now: now)
+        let section = TableSection(room.view(of: channel, now: now), now: now)
         #expect(section.rows == [
             TableRow(name: "전수열", card: .eight, rssi: nil, lastSeen: .zero, isMe: true),
             TableRow(name: "Bob", card: .five, rssi: -60, lastSeen: .seconds(2)),

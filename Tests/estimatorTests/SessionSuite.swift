@@ -12,15 +12,15 @@ protocol SessionSuite {
 
 extension SessionSuite {
     /// A session on this suite's radio and clock, not started yet.
-    func makeSession(channel: UInt8 = 1, name: String = "전수열", table: PeerTable = PeerTable()) throws -> Session {
+    func makeSession(channel: UInt8 = 1, name: String = "전수열", room: Room = Room()) throws -> Session {
         Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
-                table: table, radio: radio, clock: clock, pid: 4242)
+                room: room, radio: radio, clock: clock, pid: 4242)
     }
 
     /// A started session that listens to the radio, with a watcher's lines.
-    func watchedSession(name: String = "전수열", table: PeerTable = PeerTable()) async throws
+    func watchedSession(name: String = "전수열", room: Room = Room()) async throws
         -> (Session, listening: Task<Void, Never>, Lines) {
-        let session = try makeSession(name: name, table: table)
+        let session = try makeSession(name: name, room: room)
         try await session.start()
         let listening = Task { await session.listen() }
         let watched = Lines()

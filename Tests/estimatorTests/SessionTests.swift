@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func staleTicksRunOnTheInjectedClock() async throws {
-        let (session, listening, watched) = try await watchedSession(name: "Me", table: PeerTable(staleAfter: .seconds(6)))
+        let (session, listening, watched) = try await watchedSession(name: "Me", room: Room(staleAfter: .seconds(6)))
         let ticking = Task { await session.tick() }
         let seen = Flag()
         await session.onChange { seen.set() }
@@ -156,7 +156,7 @@ import Testing
     /// A peer heard over the air and quiet for 2 s is looked for again at
     /// each tick, until it is heard (then not) or stale (then not either).
     @Test func aQuietPeerIsLookedForAgainUntilHeardOrStale() async throws {
-        let (session, listening, watched) = try await watchedSession(name: "Me", table: PeerTable(staleAfter: .seconds(6)))
+        let (session, listening, watched) = try await watchedSession(name: "Me", room: Room(staleAfter: .seconds(6)))
         let ticking = Task { await session.tick() }
         radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
         await watched.wait(count: 3)

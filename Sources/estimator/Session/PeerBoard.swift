@@ -1,8 +1,8 @@
 import EstimatorKit
 import Synchronization
 
-/// The session's peer table where the radio reads each reception: BlueZ's
-/// signal is decoded and the table updated on the bus connection's reading
+/// The session's room (`Room`) where the radio reads each reception: BlueZ's
+/// signal is decoded and the room updated on the bus connection's reading
 /// thread, and the session is woken only for what it must act on. In a room
 /// nearly every reception only refreshes a known peer's signal strength and
 /// time, which nobody needs to hear of unless a watcher streams every line
@@ -15,21 +15,21 @@ final class PeerBoard: Sendable {
         let rssi: Int?
         /// When the radio read the reception.
         let received: ContinuousClock.Instant
-        /// The rows it changed (none when only passed on for a watcher).
-        let events: [PeerEvent]
+        /// What it changed in the room (nothing when only passed on for a watcher).
+        let update: Room.Update
+        /// The rows it changed.
+        var events: [PeerEvent] { update.events }
         /// Whether it came through the relay.
         let relayed: Bool
     }
 
     private struct State {
-        var table: PeerTable
+        var room: Room
         /// Which receptions go to the session beside those that change a row.
         var forwarding = Forwarding.changes
         /// Local names decoded lately: a peer repeats its own until its card
         /// changes, and decoding it anew was a third of the table's work.
         var packets: [[UInt8]: Packet] = [:]
-        /// How each peer in the table is heard.
-        var paths: [PeerID: HeardPaths] = [:]
     }
 
     /// Most local names kept decoded; a flood of names only empties the cache.
@@ -41,13 +41,19 @@ final class PeerBoard: Sendable {
     let changes: AsyncStream<Change>
     private let sink: AsyncStream<Change>.Continuation
 
-    init(table: PeerTable, clock: any SessionClock) {
-        state = Mutex(State(table: table))
+    init(room: Room, clock: any SessionClock) {
+        state = Mutex(State(room: room))
         self.clock = clock
         (changes, sink) = AsyncStream.makeStream(of: Change.self)
     }
 
-    var table: PeerTable { state.withLock { $0.table } }
+    /// Reads the room under the lock.
+    func read<T>(_ body: (Room) -> T) -> T { state.withLock { body($0.room) } }
+
+    /// Changes the room under the lock; `body` gets the time.
+    func change<T>(_ body: (inout Room, Timestamp) -> T) -> T {
+        state.withLock { body(&$0.room, clock.now) }
+    }
 
     /// Which receptions the session is woken for.
     enum Forwarding: Sendable {
@@ -66,26 +72,18 @@ final class PeerBoard: Sendable {
     /// it changed a row or everything is wanted.
     func take(_ reception: Reception) {
         state.withLock { state in
-            var events: [PeerEvent] = []
+            var update = Room.Update()
             if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
-                let now = clock.now
-                events = state.table.observe(PeerSighting(packet, rssi: reception.rssi, time: now))
-                let id = PeerID(channel: packet.channel, name: packet.name)
-                // Only peers the table keeps (it caps each channel) get a path.
-                if events.contains(where: { $0.id == id && $0.kind == .left }) {
-                    state.paths[id] = nil
-                } else if state.paths[id] != nil || events.contains(where: { $0.id == id }) {
-                    state.paths[id, default: HeardPaths()].heard(relayed: reception.relayed, at: now)
-                }
+                update = state.room.hear(packet, rssi: reception.rssi, relayed: reception.relayed, at: clock.now)
             }
             switch state.forwarding {
             case .all: break
-            case .air: guard !events.isEmpty || !reception.relayed else { return }
-            case .changes: guard !events.isEmpty else { return }
+            case .air: guard !update.events.isEmpty || !reception.relayed else { return }
+            case .changes: guard !update.events.isEmpty else { return }
             }
-            // Yielded under the lock, so changes keep the table's order.
+            // Yielded under the lock, so changes keep the room's order.
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
-                              events: events, relayed: reception.relayed))
+                              update: update, relayed: reception.relayed))
         }
     }
 
@@ -96,32 +94,13 @@ final class PeerBoard: Sendable {
         return packet
     }
 
-    /// Applies the passage of time (see `PeerTable.tick`).
-    func tick() -> [PeerEvent] {
-        state.withLock { state in
-            let events = state.table.tick(now: clock.now)
-            for event in events where event.kind == .left { state.paths[event.id] = nil }
-            return events
-        }
-    }
+    /// Applies the passage of time (see `Room.tick`).
+    func tick() -> Room.Update { change { room, now in room.tick(now: now) } }
 
     /// Whether a peer last heard over the air `quiet` or more ago is still
     /// short of the stale time: one the radio should look for again.
     func hasQuietPeer(after quiet: Duration) -> Bool {
-        state.withLock { state in
-            let now = clock.now, window = state.table.staleAfter
-            return state.paths.values.contains { ($0.airQuiet(now: now, window: window) ?? .zero) >= quiet }
-        }
-    }
-
-    /// How each person in `channel` is heard now (air, relay or both), by name.
-    func hearing(in channel: Channel) -> [String: Hearing] {
-        state.withLock { state in
-            let now = clock.now, window = state.table.staleAfter
-            var hearing: [String: Hearing] = [:]
-            for (id, paths) in state.paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: window) }
-            return hearing
-        }
+        state.withLock { $0.room.hasQuietPeer(after: quiet, now: clock.now) }
     }
 
     /// The peers heard so far and not stale, as `heard` lines for a watch
@@ -129,13 +108,13 @@ final class PeerBoard: Sendable {
     /// `airOnly` (the relay) leaves out what came through the relay.
     func heardLines(airOnly: Bool) -> [ControlWatchLine] {
         state.withLock { state in
-            let now = clock.now, window = state.table.staleAfter
+            let now = clock.now
             var lines: [ControlWatchLine] = []
-            for peer in state.table.peers where !peer.isStale {
+            for peer in state.room.table.peers where !peer.isStale {
                 let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
                                     card: peer.card, name: peer.name)
                 let localName = Array(packet.localName.utf8)
-                let hearing = state.paths[peer.id]?.hearing(now: now, window: window) ?? .air
+                let hearing = state.room.hearing(of: peer.id, now: now)
                 if hearing != .relay { lines.append(.heard(localName: localName, rssi: peer.rssi)) }
                 if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }
             }

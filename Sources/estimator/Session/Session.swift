@@ -13,14 +13,12 @@ actor Session {
     let schedule: RadioSchedule
     private(set) var channel: Channel
     private(set) var name: PersonName
-    private(set) var card: Card = .waiting
-    /// My channel's round and its votes.
-    private(set) var round: ChannelRound
     /// My channel's revealed round, for the history.
     private var ledger = RevealLedger()
     /// Whether someone else here has my name.
     private var ownership = NameOwnership()
-    /// The peer table, updated as the radio reads each reception.
+    /// The room (me, the peers, rounds and votes), updated as the radio
+    /// reads each reception.
     private let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
     private(set) var radioProblem: RadioError?
@@ -35,7 +33,7 @@ actor Session {
     /// The relay's state for `status`, when there is a relay.
     private(set) var relay = RelayStatus()
 
-    init(adapter: String, channel: Channel, name: PersonName, table: PeerTable = PeerTable(),
+    init(adapter: String, channel: Channel, name: PersonName, room: Room = Room(),
          radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
         self.adapter = adapter
         self.channel = channel
@@ -44,8 +42,9 @@ actor Session {
         self.clock = clock
         self.schedule = schedule
         self.pid = pid
-        round = ChannelRound(listeningFrom: clock.now)
-        let board = PeerBoard(table: table, clock: clock)
+        var room = room
+        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting), now: clock.now)
+        let board = PeerBoard(room: room, clock: clock)
         self.board = board
         radio.onReception { board.take($0) }
     }
@@ -54,21 +53,31 @@ actor Session {
     var hasEnded: Bool { ending.hasStarted }
 
     /// Everyone heard so far.
-    var table: PeerTable { board.table }
+    var table: PeerTable { board.read(\.table) }
 
-    /// How each person in `channel` is heard now (air, relay or both).
-    func hearing(in channel: Channel) -> [String: Hearing] { board.hearing(in: channel) }
+    /// My card.
+    var card: Card { board.read { $0.me?.card } ?? .waiting }
+
+    /// My channel's round and its votes.
+    var round: ChannelRound { board.read { [channel] in $0.round(of: channel)! } }  // `Room.enter` made it
+
+    /// My channel as a table draws it now.
+    var view: Room.View { board.read { [channel, clock] in $0.view(of: channel, now: clock.now) } }
+
+    /// Shows cards as they are picked (`watch --open`) in `view`.
+    func showCards(open: Bool) { board.change { room, _ in room.open = open } }
 
     /// The local name advertised now: my round and card, or waiting and no
     /// round while the clock's jump makes the round uncertain (`RoundState`).
     var localName: [UInt8] {
-        let advertised = round.state.advertised
-        let shown = advertised == nil && round.state.suspendedSince != nil ? .waiting : card
+        let state = round.state
+        let advertised = state.advertised
+        let shown = advertised == nil && state.suspendedSince != nil ? .waiting : card
         return Array(Packet(channel: channel, card: shown, name: name, round: advertised).localName.utf8)
     }
 
     /// The peers of my channel, my own echo left out.
-    private var channelPeers: [Peer] { table.peers(in: channel).filter { $0.name != name.text } }
+    private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     func start() async throws(RadioError) {
@@ -141,23 +150,21 @@ actor Session {
     func tick() async {
         while !hasEnded {
             do { try await clock.sleep(for: schedule.tick) } catch { return }
-            var moved = false
-            if let change = round.tick(now: clock.now) { moved = follow(change) }
-            let events = board.tick()
+            let update = board.tick()
+            let moved = follow(update)
             if board.hasQuietPeer(after: schedule.lookAgainAfter) { radio.lookAgain() }
-            _ = round.observe(events.filter { $0.channel == channel && $0.name != name.text }, peers: channelPeers)
-            if recount() || moved || !events.isEmpty { changed() }
+            if recount() || moved || !update.events.isEmpty { changed() }
         }
     }
 
-    /// Acts on a change of round: a new round takes my card back; joining
-    /// one, a jump of the clock and its end change what I advertise.
-    /// Returns whether anything changed.
-    private func follow(_ change: RoundState.Change) -> Bool {
-        if case .began = change {
-            card = .waiting
-            ledger.reset()
-        }
+    /// Acts on my channel's changes of round in `update`: a new round took
+    /// my card back (`Room`) and starts a new record; joining one, a jump of
+    /// the clock and its end change what I advertise. Returns whether
+    /// anything changed.
+    private func follow(_ update: Room.Update) -> Bool {
+        let mine = update.rounds.filter { $0.channel == channel }
+        guard !mine.isEmpty else { return false }
+        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { ledger.reset() }
         _ = advertise(done: "", received: .now)
         return true
     }
@@ -166,7 +173,7 @@ actor Session {
     /// revealed round's votes, to the reveal observers. Returns whether the
     /// cards were revealed just now.
     private func recount() -> Bool {
-        let tally = round.count(peers: channelPeers, me: (name.text, card), now: clock.now)
+        let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
         let first = !ledger.hasRevealed
         guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
         outlets.revealed(report)
@@ -189,11 +196,8 @@ actor Session {
                ownership.heard(change.localName) {
                 broadcast(me)
             }
-            let mine = change.events.filter { $0.channel == channel && $0.name != name.text }
-            if !mine.isEmpty {
-                if let roundChange = round.observe(mine, peers: channelPeers) { _ = follow(roundChange) }
-                _ = recount()
-            }
+            _ = follow(change.update)
+            if change.events.contains(where: { $0.channel == channel && $0.name != name.text }) { _ = recount() }
             changed()
         }
     }
@@ -207,14 +211,13 @@ actor Session {
         guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
         switch request {
         case let .pick(newCard):
-            card = newCard
+            board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
         case let .round(title):
-            guard case let .began(number) = round.startNext(title: title, peers: channelPeers, now: clock.now) else {
+            guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
                 return ControlReply(exitCode: 70, message: "The round did not move on.")
             }
-            card = .waiting
             ledger.reset()
             let named = title.map { " (\($0))" } ?? ""
             return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
@@ -225,12 +228,13 @@ actor Session {
             }
             if parsed != nil || newChannel != nil { ownership.forget() }
             if let newChannel, newChannel != channel.rawValue {
-                // Another room: its round is learnt from the air.
+                // Another room: its round is learnt from the air (`Room.enter`).
                 channel = Channel(rawValue: newChannel)
-                round = ChannelRound(listeningFrom: clock.now)
                 ledger.reset()
             }
             if let parsed { name = parsed }
+            let me = Room.Me(channel: channel, name: name.text, card: card)
+            board.change { room, now in room.enter(me, now: now) }
             var done = "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))"
             // Not advertised yet, so whoever is heard with it is someone else.
             if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
@@ -302,7 +306,7 @@ actor Session {
         guard !hasEnded else { return await ended() }
         ending.start()
         restarts.cancelRetry()
-        card = .none
+        board.change { room, now in room.pick(.none, now: now) }
         await updates.running?.value  // card none goes out last
         // Without Bluetooth there is no air to broadcast the leave on: the
         // relay clears my topic instead.

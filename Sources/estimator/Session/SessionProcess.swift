@@ -65,7 +65,7 @@ struct SessionProcess {
             return fail(UserError(error.code, error.description), ready)
         }
         let session = Session(adapter: adapter, channel: channel, name: name,
-                              table: PeerTable(staleAfter: staleAfter, dropAfter: schedule.drop), radio: radio,
+                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid())
         do { try await session.start() } catch {
             await server.stop()

@@ -11,6 +11,7 @@ enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
     static func run(_ session: Session) async {
+        await session.showCards(open: (try? Config.load().openCards ?? false) ?? false)
         let keyboard = Keyboard()
         defer { keyboard.restore() }
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
@@ -68,16 +69,8 @@ enum ForegroundTable {
         }
     }
 
+    /// One snapshot of the session's room per frame.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        let table = await session.table
-        let channel = await session.channel
-        let name = await session.name.text
-        let peers = table.peers(in: channel).filter { $0.name != name }
-        var round = await session.round
-        let tally = round.count(peers: peers, me: (name, await session.card), open: (try? Config.load().openCards ?? false) ?? false, now: now)
-        let section = TableSection(channel: channel, title: round.state.title, peers: peers, tally: tally,
-                                   unshown: table.unshownCount(in: channel),
-                                   hearing: await session.hearing(in: channel), now: now)
-        return LiveTable(sections: [section], adapter: session.adapter)
+        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
     }
 }

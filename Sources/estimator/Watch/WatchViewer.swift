@@ -13,44 +13,38 @@ struct WatchViewer {
     /// (grouped) when there is no session.
     let channel: Channel?
     let output: Output
-    /// Show cards at once instead of at the reveal.
-    let open: Bool
     private let everyChannel: Bool
     private let attached: Bool
     private var adapter: String
-    private var table: PeerTable
-    private var rounds: [Channel: ChannelRound] = [:]
-    /// When each peer was last heard over the air and through the relay.
-    private var paths: [PeerID: HeardPaths] = [:]
-    private var me: Me?
+    /// Everyone heard, each channel's round and votes, and me when attached.
+    private var room: Room
+    /// The session's own state, as its `me` lines say.
+    private var title: String?
+    private var nameTaken = false
     private var screen = TerminalScreen()
     private var dirty = true
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
     private var lastFrame: LiveTable?
-    private let clock = SystemClock()
+    private let clock: any SessionClock
+    /// Where change lines and JSON go, one line at a time.
+    private let write: (String) -> Void
     /// Lines in ASCII only: the locale is not UTF-8.
     private let ascii = TerminalKind.ascii
 
-    /// The session I am attached to, as its `me` lines say.
-    private struct Me {
-        var channel: Channel
-        var name: String
-        var card: Card
-        var round: RoundNumber?
-        var title: String?
-        var nameTaken: Bool
-    }
-
     /// A viewer of channel `channel`; `attached` says whether a session feeds
     /// it (then no channel means the session's), `adapter` names the scanner.
-    init(channel: Channel?, attached: Bool, adapter: String, json: Bool, open: Bool, staleAfter: Duration) {
+    /// `output` forces an output (else the terminal decides); `write` takes
+    /// each line of the lines and JSON outputs.
+    init(channel: Channel?, attached: Bool, adapter: String, json: Bool, open: Bool, staleAfter: Duration,
+         output: Output? = nil, clock: any SessionClock = SystemClock(), write: @escaping (String) -> Void = { print($0) }) {
         self.channel = channel
         self.attached = attached
         everyChannel = channel == nil && !attached
         self.adapter = adapter
-        self.open = open
-        output = json ? .json : (TerminalKind.drawsTables ? .table : .lines)
-        table = PeerTable(staleAfter: staleAfter)
+        self.output = output ?? (json ? .json : (TerminalKind.drawsTables ? .table : .lines))
+        room = Room(staleAfter: staleAfter, open: open)
+        self.clock = clock
+        self.write = write
     }
 
     /// Follows `feed` until it ends, the user presses Ctrl-C or q, or, with
@@ -83,7 +77,7 @@ struct WatchViewer {
             case let .ended(error): return .failure(error)
             case .tick:
                 tick()
-                if let longest = longestAirQuiet { inputs.quiet(for: longest) }
+                if let longest = room.longestAirQuiet(now: clock.now) { inputs.quiet(for: longest) }
             case .resize: dirty = true
             case .interrupted: return .success(())
             case .deadline:
@@ -97,113 +91,70 @@ struct WatchViewer {
 
     /// The channels shown: the one asked for, the session's, or all heard.
     private func shows(_ shown: Channel) -> Bool {
-        everyChannel || shown == (channel ?? me?.channel)
+        everyChannel || shown == (channel ?? room.me?.channel)
     }
 
     private var shownChannels: [Channel] {
-        everyChannel ? table.channels : [channel ?? me?.channel].compactMap { $0 }
+        everyChannel ? room.table.channels : [channel ?? room.me?.channel].compactMap { $0 }
     }
 
-    private mutating func apply(_ line: ControlWatchLine) {
+    /// Takes one line of the feed.
+    mutating func apply(_ line: ControlWatchLine) {
+        let now = clock.now
         switch line {
         case let .me(channel, name, card, adapter, round, title, nameTaken):
             let channel = Channel(rawValue: channel)
-            if me?.channel != channel { rounds[channel] = nil }
-            if nameTaken, me?.nameTaken != true, output == .lines {
-                print(TerminalText.sanitize(Self.nameTakenNotice(name)))
+            if nameTaken, !self.nameTaken, output == .lines {
+                write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
-            me = Me(channel: channel, name: name, card: card, round: round, title: title, nameTaken: nameTaken)
+            self.nameTaken = nameTaken
+            self.title = title
             self.adapter = adapter
             dirty = true
-            if shows(channel), let change = rounds[channel, default: ChannelRound(listeningFrom: clock.now)].follow(round, peers: peers(in: channel), now: clock.now) {
-                announce(change, in: channel, time: clock.now)
-            }
-            if shows(channel) { recount(channel, time: clock.now) }
-            if output != .table { fflush(nil) }
+            room.enter(Room.Me(channel: channel, name: name, card: card), now: now)
+            take(room.follow(round: round, title: title, in: channel, now: now), now: now)
         case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
-            let now = clock.now
-            let id = PeerID(channel: packet.channel, name: packet.name)
-            // Noted first, so that a leave says the way it came.
-            paths[id, default: HeardPaths()].heard(relayed: relayed, at: now)
-            take(table.observe(PeerSighting(packet, rssi: rssi, time: now)))
-            // Not in the table (a leave, or beyond the channel's cap): forgotten.
-            if table[id] == nil { paths[id] = nil }
+            take(room.hear(packet, rssi: rssi, relayed: relayed, at: now), now: now)
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
-                print(ascii ? ASCIIFallback.fold(line) : line)
-                fflush(nil)
+                write(ascii ? ASCIIFallback.fold(line) : line)
             }
             dirty = true
         case .ended: break
         }
-    }
-
-    private mutating func tick() {
-        let now = clock.now
-        for channel in shownChannels {
-            if let change = rounds[channel]?.tick(now: now) { announce(change, in: channel, time: now) }
-        }
-        take(table.tick(now: now))
-        // The end of listening can reveal with nothing heard just then.
-        for channel in shownChannels where rounds[channel] != nil { recount(channel, time: now) }
-        if output != .table { fflush(nil) }
-    }
-
-    /// How long the quietest peer heard over the air, and not yet stale,
-    /// has gone unheard; nil when there is none.
-    private var longestAirQuiet: Duration? {
-        let now = clock.now, window = table.staleAfter
-        return paths.values.compactMap { $0.airQuiet(now: now, window: window) }.max()
-    }
-
-    /// The peers of `channel`, my own echo left out.
-    private func peers(in channel: Channel) -> [Peer] {
-        table.peers(in: channel).filter { !($0.channel == me?.channel && $0.name == me?.name) }
-    }
-
-    /// Takes the peer table's changes: each shown channel's round follows
-    /// them, then they are reported with what the round lets show.
-    private mutating func take(_ events: [PeerEvent]) {
-        // Read before a leaving peer's paths are forgotten.
-        let heard = Dictionary(events.map { ($0.id, hearing(of: $0.id)) }, uniquingKeysWith: { first, _ in first })
-        for event in events where event.kind == .left { paths[event.id] = nil }
-        let shown = events.filter { shows($0.channel) && !($0.channel == me?.channel && $0.name == me?.name) }
-        guard !shown.isEmpty else { return }
-        dirty = true
-        for channel in Set(shown.map(\.channel)).sorted() {
-            let here = shown.filter { $0.channel == channel }
-            let time = here[0].time
-            if let change = rounds[channel, default: ChannelRound(listeningFrom: clock.now)].observe(here, peers: peers(in: channel)) {
-                announce(change, in: channel, time: time)
-            }
-            // The events are reported as they were before any reveal they
-            // cause: a last vote is a vote, then the reveal shows every card.
-            let hides = !open && rounds[channel]?.ballot.isRevealed != true
-            let tally = recount(channel, time: nil)
-            for event in here { report(event, tally: tally, hiding: hides, heard: heard[event.id] ?? .air) }
-            if hides, tally.isRevealed { emit(.revealed(channel: channel, tally: tally, time: time)) }
-        }
         if output != .table { fflush(nil) }  // a pipe is block-buffered; each change goes out now
     }
 
-    /// Counts a channel's votes; with `time`, reports a reveal that happens
-    /// in this count.
-    @discardableResult
-    private mutating func recount(_ channel: Channel, time: Timestamp?) -> Tally {
-        let before = rounds[channel]?.ballot.isRevealed == true
-        let mine = me.flatMap { $0.channel == channel ? (name: $0.name, card: $0.card) : nil }
-        let tally = rounds[channel, default: ChannelRound(listeningFrom: clock.now)].count(peers: peers(in: channel), me: mine, open: open, now: clock.now)
-        if let time, !before, tally.isRevealed { emit(.revealed(channel: channel, tally: tally, time: time)) }
-        return tally
+    /// Applies the passage of time: stale peers, the end of listening.
+    mutating func tick() {
+        let now = clock.now
+        take(room.tick(now: now), now: now)
+        if output != .table { fflush(nil) }
     }
 
-    private mutating func announce(_ change: RoundState.Change, in channel: Channel, time: Timestamp) {
-        guard case let .began(round) = change else { return }
-        dirty = true
-        let title = me.flatMap { $0.channel == channel && $0.round == round ? $0.title : nil }
-        emit(.round(channel: channel, round: round, title: title, time: time))
+    /// Reports what the room says changed in the channels shown: new rounds,
+    /// then each peer's change as it was before any reveal it causes (a last
+    /// vote is a vote), then the reveal with every card.
+    private mutating func take(_ update: Room.Update, now: Timestamp) {
+        for round in update.rounds where shows(round.channel) {
+            guard case let .began(number) = round.change else { continue }
+            dirty = true
+            let title = room.round(of: round.channel)?.state.title
+            emit(.round(channel: round.channel, round: number, title: title, time: round.time))
+        }
+        let echo = room.me.map { PeerID(channel: $0.channel, name: $0.name) }
+        let shown = update.events.filter { shows($0.channel) && $0.id != echo }
+        for channel in Set(shown.map(\.channel)).union(update.revealed.filter(shows)).sorted() {
+            dirty = true
+            let tally = room.tally(of: channel, now: now)
+            let hides = !room.open && (!tally.isRevealed || update.revealed.contains(channel))
+            for event in shown where event.channel == channel {
+                report(event, tally: tally, hiding: hides, heard: update.hearing[event.id] ?? .air)
+            }
+            if update.revealed.contains(channel) { emit(.revealed(channel: channel, tally: tally, time: now)) }
+        }
     }
 
     private func report(_ event: PeerEvent, tally: Tally, hiding: Bool, heard: Hearing) {
@@ -212,15 +163,10 @@ struct WatchViewer {
         emit(.peer(event, mark: mark, round: tally.round, heard: heard))
     }
 
-    /// How a peer is heard now, as the stream's lines said.
-    private func hearing(of id: PeerID) -> Hearing {
-        paths[id]?.hearing(now: clock.now, window: table.staleAfter) ?? .air
-    }
-
     private func emit(_ change: WatchChange) {
         switch output {
-        case .json: print(WatchEventJSON.line(change))
-        case .lines: print(ascii ? ASCIIFallback.fold(ChangeLine.line(change)) : ChangeLine.line(change))
+        case .json: write(WatchEventJSON.line(change))
+        case .lines: write(ascii ? ASCIIFallback.fold(ChangeLine.line(change)) : ChangeLine.line(change))
         case .table: break
         }
     }
@@ -233,16 +179,10 @@ struct WatchViewer {
         lastDraw = clock.now
     }
 
-    private mutating func frame(now: Timestamp) -> LiveTable {
-        let sections = shownChannels.map { channel in
-            let tally = recount(channel, time: nil)
-            let title = me.flatMap { $0.channel == channel && $0.round == tally.round ? $0.title : nil }
-            var hearing: [String: Hearing] = [:]
-            for id in paths.keys where id.channel == channel { hearing[id.name] = self.hearing(of: id) }
-            return TableSection(channel: channel, title: title, peers: peers(in: channel), tally: tally,
-                                unshown: table.unshownCount(in: channel), hearing: hearing, now: now)
-        }
-        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
+    /// The table as the room stands at `now`.
+    func frame(now: Timestamp) -> LiveTable {
+        let sections = shownChannels.map { TableSection(room.view(of: $0, now: now), now: now) }
+        let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
     }
 

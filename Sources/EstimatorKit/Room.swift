@@ -1,0 +1,248 @@
+/// The room as one participant hears it: everyone heard (the peer table),
+/// how each is heard (air, relay), each channel's round and votes, and me
+/// when I am in the room. The session, a `watch` with or without a session,
+/// and the foreground table all feed one of these and draw from it, so a
+/// rule of the room is written once, here.
+///
+/// Pure and clock-free: every input carries its time. The rules:
+/// - a person is a channel and a name (docs/PROTOCOL.md, Peers); my own
+///   name in my channel is my advertisement heard back (the echo), never a
+///   peer, and it moves no round;
+/// - a channel's round follows what is heard in it (`ChannelRound`); a new
+///   round takes my card back to waiting;
+/// - the votes and the reveal are counted after every change (`Ballot`), so
+///   a reveal happens the moment its last condition is met, whichever input
+///   brought it.
+///
+/// Memory is the peer table's bound: paths are kept only for peers the
+/// table holds, and a round for at most each of the 256 channels.
+public struct Room: Sendable {
+    /// Who I am in the room, when I am in it.
+    public struct Me: Equatable, Sendable {
+        public var channel: Channel
+        /// The name as advertised.
+        public var name: String
+        public var card: Card
+
+        public init(channel: Channel, name: String, card: Card) {
+            self.channel = channel
+            self.name = name
+            self.card = card
+        }
+
+        func isEcho(_ id: PeerID) -> Bool { id.channel == channel && id.name == name }
+    }
+
+    /// What one input changed.
+    public struct Update: Equatable, Sendable {
+        /// The peer table's changes, my echo included, in order.
+        public var events: [PeerEvent] = []
+        /// How each changed peer was heard, read before a leaver is forgotten.
+        public var hearing: [PeerID: Hearing] = [:]
+        /// Changes of round, per channel, in order.
+        public var rounds: [RoundChange] = []
+        /// Channels whose cards were revealed by this input.
+        public var revealed: Set<Channel> = []
+
+        public init() {}
+
+        /// Whether my own round moved (so my advertisement changes).
+        public func movesRound(of channel: Channel?) -> Bool { rounds.contains { $0.channel == channel } }
+    }
+
+    /// A change of a channel's round.
+    public struct RoundChange: Equatable, Sendable {
+        public let channel: Channel
+        public let change: RoundState.Change
+        public let time: Timestamp
+    }
+
+    /// Everyone heard.
+    public private(set) var table: PeerTable
+    /// Me, or nil for a `watch` that only looks on.
+    public private(set) var me: Me?
+    /// Show cards as they are picked instead of at the reveal.
+    public var open: Bool
+    private var paths: [PeerID: HeardPaths] = [:]
+    private var rounds: [Channel: ChannelRound] = [:]
+
+    /// An empty room whose peers turn stale after `staleAfter` and leave
+    /// after `dropAfter` (see `PeerTable`).
+    public init(staleAfter: Duration = .seconds(6), dropAfter: Duration = .seconds(30), open: Bool = false) {
+        table = PeerTable(staleAfter: staleAfter, dropAfter: dropAfter)
+        self.open = open
+    }
+
+    // MARK: Reading
+
+    /// The stored peers of `channel`, my echo left out, by name.
+    public func peers(in channel: Channel) -> [Peer] {
+        table.peers(in: channel).filter { !(me?.isEcho($0.id) ?? false) }
+    }
+
+    /// The round of `channel` as followed here; `nil` before anything was
+    /// heard in it.
+    public func round(of channel: Channel) -> ChannelRound? { rounds[channel] }
+
+    /// How `id` is heard at `now`; over the air when not known.
+    public func hearing(of id: PeerID, now: Timestamp) -> Hearing {
+        paths[id]?.hearing(now: now, window: table.staleAfter) ?? .air
+    }
+
+    /// How each peer of `channel` is heard at `now`, by name.
+    public func hearing(in channel: Channel, now: Timestamp) -> [String: Hearing] {
+        var hearing: [String: Hearing] = [:]
+        for (id, paths) in paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: table.staleAfter) }
+        return hearing
+    }
+
+    /// Whether a peer last heard over the air `quiet` or more ago is still
+    /// short of the stale time: one a radio should look for again.
+    public func hasQuietPeer(after quiet: Duration, now: Timestamp) -> Bool {
+        (longestAirQuiet(now: now) ?? .zero) >= quiet
+    }
+
+    /// How long the quietest peer heard over the air, and not yet stale, has
+    /// gone unheard at `now`; nil when there is none.
+    public func longestAirQuiet(now: Timestamp) -> Duration? {
+        paths.values.compactMap { $0.airQuiet(now: now, window: table.staleAfter) }.max()
+    }
+
+    /// The votes of `channel` at `now`, with me when I am in it: what the
+    /// table shows.
+    public func tally(of channel: Channel, now: Timestamp) -> Tally {
+        let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
+        return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open)
+    }
+
+    /// Everything a table draws for `channel` at `now`.
+    public func view(of channel: Channel, now: Timestamp) -> View {
+        View(channel: channel, title: rounds[channel]?.state.title, peers: peers(in: channel),
+             tally: tally(of: channel, now: now), hearing: hearing(in: channel, now: now),
+             unshown: table.unshownCount(in: channel))
+    }
+
+    /// One channel as a table draws it.
+    public struct View: Equatable, Sendable {
+        public let channel: Channel
+        /// The round's title, when known here.
+        public let title: String?
+        /// The peers, my echo left out.
+        public let peers: [Peer]
+        public let tally: Tally
+        /// How each peer is heard, by name.
+        public let hearing: [String: Hearing]
+        /// Names heard but not stored (the channel's cap).
+        public let unshown: Int
+    }
+
+    // MARK: Inputs
+
+    /// Takes one packet heard at `time`, over the air or through the relay.
+    public mutating func hear(_ packet: Packet, rssi: Int?, relayed: Bool, at time: Timestamp) -> Update {
+        let id = PeerID(channel: packet.channel, name: packet.name)
+        var update = Update()
+        update.events = table.observe(PeerSighting(packet, rssi: rssi, time: time))
+        // Only peers the table keeps (it caps each channel) get a path; a
+        // leaver's is read for its event first, so the leave says how it came.
+        if table[id] != nil || update.events.contains(where: { $0.id == id }) {
+            paths[id, default: HeardPaths()].heard(relayed: relayed, at: time)
+        }
+        guard !update.events.isEmpty else { return update }
+        for event in update.events { update.hearing[event.id] = hearing(of: event.id, now: time) }
+        if table[id] == nil { paths[id] = nil }
+        follow(update.events, into: &update, now: time)
+        return update
+    }
+
+    /// Applies the passage of time: peers turn stale or leave, rounds notice
+    /// a jump of the clock, and listening ends. Call it regularly.
+    public mutating func tick(now: Timestamp) -> Update {
+        var update = Update()
+        for channel in rounds.keys.sorted() {
+            if let change = rounds[channel]?.tick(now: now) { note(change, in: channel, to: &update, time: now) }
+        }
+        update.events = table.tick(now: now)
+        for event in update.events { update.hearing[event.id] = hearing(of: event.id, now: now) }
+        for event in update.events where event.kind == .left { paths[event.id] = nil }
+        follow(update.events, into: &update, now: now)
+        // The end of listening can reveal with nothing heard just then.
+        for channel in rounds.keys.sorted() { reconsider(channel, into: &update, now: now) }
+        return update
+    }
+
+    /// Sets who I am; another channel is learnt from the air anew.
+    public mutating func enter(_ newMe: Me, now: Timestamp) {
+        if let me, me.channel != newMe.channel { rounds[me.channel] = nil }
+        if rounds[newMe.channel] == nil || me?.channel != newMe.channel {
+            rounds[newMe.channel] = ChannelRound(listeningFrom: now)
+        }
+        me = newMe
+    }
+
+    /// Sets my card; returns the channels it revealed.
+    @discardableResult
+    public mutating func pick(_ card: Card, now: Timestamp) -> Update {
+        var update = Update()
+        guard me != nil else { return update }
+        me?.card = card
+        if let channel = me?.channel { reconsider(channel, into: &update, now: now) }
+        return update
+    }
+
+    /// Starts the next round in my channel (`estimator round`); my card goes
+    /// back to waiting.
+    public mutating func startNext(title: String?, now: Timestamp) -> RoundState.Change? {
+        guard let channel = me?.channel else { return nil }
+        let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
+            .startNext(title: title, peers: peers(in: channel), now: now)
+        me?.card = .waiting
+        return change
+    }
+
+    /// Takes the round of the session a `watch` follows, as if heard, with
+    /// its title when that session started it.
+    public mutating func follow(round: RoundNumber?, title: String?, in channel: Channel, now: Timestamp) -> Update {
+        var update = Update()
+        if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
+            .follow(round, peers: peers(in: channel), now: now) {
+            note(change, in: channel, to: &update, time: now)
+        }
+        if let round { rounds[channel]?.entitle(title, for: round) }
+        reconsider(channel, into: &update, now: now)
+        return update
+    }
+
+    // MARK: Rules
+
+    private func mine(in channel: Channel) -> (name: String, card: Card)? {
+        me.flatMap { $0.channel == channel ? ($0.name, $0.card) : nil }
+    }
+
+    /// Each channel's round follows the peer table's changes in it, my echo
+    /// left out; then the votes are counted again.
+    private mutating func follow(_ events: [PeerEvent], into update: inout Update, now: Timestamp) {
+        let others = events.filter { !(me?.isEcho($0.id) ?? false) }
+        for channel in Set(others.map(\.channel)).sorted() {
+            let here = others.filter { $0.channel == channel }
+            let peers = peers(in: channel)
+            var round = rounds[channel] ?? ChannelRound(listeningFrom: now)
+            let change = round.observe(here, peers: peers)
+            rounds[channel] = round
+            if let change { note(change, in: channel, to: &update, time: here[0].time) }
+            reconsider(channel, into: &update, now: now)
+        }
+    }
+
+    private mutating func note(_ change: RoundState.Change, in channel: Channel, to update: inout Update, time: Timestamp) {
+        if case .began = change, me?.channel == channel { me?.card = .waiting }
+        update.rounds.append(RoundChange(channel: channel, change: change, time: time))
+    }
+
+    /// Counts `channel`'s votes at `now`, revealing when everyone has voted.
+    private mutating func reconsider(_ channel: Channel, into update: inout Update, now: Timestamp) {
+        guard var round = rounds[channel] else { return }
+        if round.reconsider(peers: peers(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
+        rounds[channel] = round
+    }
+}
