@@ -1,16 +1,20 @@
 /// The votes of one channel's current round as one participant sees them:
 /// who has voted, and whether the cards are revealed (docs/PROTOCOL.md,
-/// Votes and reveal).
+/// Votes, Ballot and Reveal).
 ///
 /// Pure: the caller passes the peer table's peers and events in.
-/// - A peer in the current round votes with any card but waiting; one in
-///   an earlier round has not voted yet (its card is from an earlier story).
+/// - A peer in the current round votes with any card but waiting and
+///   observing (a sealed vote is a vote whose card stays on its laptop);
+///   one in an earlier round has not voted yet (its card is from an
+///   earlier story). Observers are present and never voters.
 /// - A peer without rounds (the app, a session not yet in step) votes with
 ///   its card, except the card it held when this round began, which counts
 ///   only once changed, or after the peer left and came back.
-/// - The cards stay hidden until every present, fresh voter (the
-///   participant too, when in the room) has voted; then they are revealed
-///   together and stay so until the next round.
+/// - The cards are revealed when every present, fresh voter (the
+///   participant too, when in the room) has voted and no fresh peer of the
+///   round says that someone it hears has not (`Card.holdsTheReveal`); or at
+///   once when a fresh peer of the round says its round is revealed, or
+///   `revealNow` is asked. They stay revealed until the next round.
 public struct Ballot: Equatable, Sendable {
     /// Whether this round's cards have been revealed.
     public private(set) var isRevealed = false
@@ -42,35 +46,51 @@ public struct Ballot: Equatable, Sendable {
         return round == current
     }
 
-    /// Reveals the cards when every present, fresh voter has voted: `peers`
-    /// of the channel (the participant's own echo left out), `me` when the
-    /// participant is in the room, unless `mayReveal` is false (the room is
-    /// not heard yet). Returns whether it revealed just now.
+    /// Reveals the cards when the room has: `peers` of the channel (the
+    /// participant's own echo left out), `me` when the participant is in
+    /// the room. Only a reveal heard from a peer passes `mayReveal` (false
+    /// while the room is not heard yet): the room has decided already.
+    /// Returns whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
                                     mayReveal: Bool = true) -> Bool {
-        guard !isRevealed, mayReveal else { return false }
-        let present = entries(peers: peers, me: me, round: round).filter { !$0.entry.isStale }
-        guard !present.isEmpty, present.allSatisfy(\.voted) else { return false }
-        isRevealed = true
-        return true
+        guard !isRevealed else { return false }
+        let fresh = peers.filter { !$0.isStale && $0.round != nil && $0.round == round }
+        if fresh.contains(where: \.isRevealed) || (mayReveal && isReady(peers: peers, me: me, round: round)
+                                                     && !fresh.contains(where: \.card.holdsTheReveal)) {
+            isRevealed = true
+            return true
+        }
+        return false
+    }
+
+    /// Reveals the cards now, voted or not (`estimator reveal`).
+    public mutating func revealNow() { isRevealed = true }
+
+    /// Whether every present, fresh voter this participant hears has voted
+    /// (and there is at least one): what its own packets say.
+    public func isReady(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> Bool {
+        let present = entries(peers: peers, me: me, round: round).filter { !$0.entry.isStale && !$0.entry.isObserver }
+        return !present.isEmpty && present.allSatisfy(\.voted)
     }
 
     /// Counts the votes as the table shows them; `open` shows cards before
-    /// the reveal.
+    /// the reveal. A sealed card stays hidden until its owner reveals it.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
-        let present = entries.filter { !$0.entry.isStale }
+        let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry
-                entry.mark = !voted ? .waiting : (isRevealed || open ? .shown(entry.card) : .hidden)
+                entry.mark = entry.isObserver ? .observing
+                    : !voted ? .waiting
+                    : entry.card.isSealed || !(isRevealed || open) ? .hidden : .shown(entry.card)
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
             isRevealed: isRevealed, round: round,
-            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
+            stats: Stats(voted.filter { !$0.entry.card.isSealed }.map { (name: $0.entry.name, card: $0.entry.card) }))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
@@ -92,6 +112,8 @@ public struct Tally: Equatable, Sendable {
         case waiting
         /// Voted, card hidden until the reveal (`✓`).
         case hidden
+        /// Present without a vote: an observer (`obs`).
+        case observing
         /// The card.
         case shown(Card)
     }
@@ -105,6 +127,8 @@ public struct Tally: Equatable, Sendable {
         public let isMe: Bool
         /// Not heard lately: shown, not counted.
         public let isStale: Bool
+        /// Present without a vote, never waited for.
+        public var isObserver: Bool { card.isObserving }
         public internal(set) var mark: Mark
 
         public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting) {

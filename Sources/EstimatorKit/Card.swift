@@ -28,6 +28,16 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public static let waiting = Card(rawValue: 0xFC)
     /// Leaving: peers drop whoever sends it at once.
     public static let none = Card(rawValue: 0xFF)
+    /// Voted, the card kept on the sender's laptop until the reveal, and
+    /// someone the sender hears has not voted yet (docs/PROTOCOL.md, Ballot).
+    public static let sealed = Card(rawValue: 0xFB)
+    /// Voted and sealed, and everyone the sender hears has voted.
+    public static let sealedReady = Card(rawValue: 0xFA)
+    /// Observing: in the round without a vote, and someone the sender hears
+    /// has not voted yet.
+    public static let observing = Card(rawValue: 0xF9)
+    /// Observing, and everyone the sender hears has voted.
+    public static let observingReady = Card(rawValue: 0xF8)
 
     /// The deck in the order a person reads it.
     public static let deck: [Card] = [
@@ -38,34 +48,50 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// Whether this byte is one of the deck's cards.
     public var isKnown: Bool { Self.name(of: rawValue) != nil }
 
-    /// Whether the card is a vote: anything but waiting and leaving (`?`,
-    /// coffee and unknown bytes are votes that carry no number).
-    public var isVote: Bool { self != .waiting && self != .none }
+    /// Whether the card is a vote: anything but waiting, leaving and
+    /// observing (`?`, coffee, sealed votes and unknown bytes are votes that
+    /// carry no number).
+    public var isVote: Bool { self != .waiting && self != .none && !isObserving }
+
+    /// Whether this is a vote whose card stays on the sender's laptop until
+    /// the reveal.
+    public var isSealed: Bool { self == .sealed || self == .sealedReady }
+
+    /// Whether the sender observes: present, never a voter.
+    public var isObserving: Bool { self == .observing || self == .observingReady }
+
+    /// Whether the sender says someone it hears has not voted yet: the room
+    /// waits for it (docs/PROTOCOL.md, Ballot).
+    public var holdsTheReveal: Bool { self == .sealed || self == .observing }
 
     /// The card's value for statistics; `nil` for `?`, coffee, waiting, none and unknown.
     public var numericValue: Double? {
         switch self {
         case .half: 0.5
-        case .question, .coffee, .waiting, .none: nil
+        case .question, .coffee, .waiting, .none, .sealed, .sealedReady, .observing, .observingReady: nil
         default: isKnown ? Double(rawValue) : nil
         }
     }
 
     /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`,
-    /// `"waiting"`, `"none"`), as used in JSON; `nil` for an unknown byte.
+    /// `"waiting"`, `"none"`, `"sealed"`, `"sealed-ready"`, `"observing"`,
+    /// `"observing-ready"`), as used in JSON; `nil` for an unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
     public var hex: String { Hex.byte(rawValue) }
 
     /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
-    /// `—` for none, and `?XX` (the hex byte) for an unknown value.
+    /// `—` for none, `✓` for a sealed vote, `obs` for observing, and `?XX`
+    /// (the hex byte) for an unknown value.
     public var description: String {
         switch self {
         case .half: "½"
         case .coffee: "☕"
         case .waiting: "·"
         case .none: "—"
+        case .sealed, .sealedReady: "✓"
+        case .observing, .observingReady: "obs"
         default: name ?? "?\(hex)"
         }
     }
@@ -78,6 +104,10 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
         case 0xFE: "coffee"
         case 0xFC: "waiting"
         case 0xFF: "none"
+        case 0xFB: "sealed"
+        case 0xFA: "sealed-ready"
+        case 0xF9: "observing"
+        case 0xF8: "observing-ready"
         default: nil
         }
     }

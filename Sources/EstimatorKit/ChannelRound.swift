@@ -85,6 +85,20 @@ public struct ChannelRound: Equatable, Sendable {
         return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal)
     }
 
+    /// Reveals the current round's cards now, voted or not (`estimator
+    /// reveal`); false when there is no round to reveal.
+    public mutating func revealNow() -> Bool {
+        guard state.current != nil, !ballot.isRevealed else { return false }
+        ballot.revealNow()
+        return true
+    }
+
+    /// Whether everyone present this participant hears has voted, once the
+    /// room has been heard (see `Ballot.isReady`).
+    public func isReady(peers: [Peer], me: (name: String, card: Card)?, now: Timestamp) -> Bool {
+        state.suspendedSince == nil && now >= quietUntil && ballot.isReady(peers: peers, me: me, round: state.current)
+    }
+
     /// Counts the votes of the current round (see `Ballot.tally`).
     public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false) -> Tally {
         ballot.tally(peers: peers, me: me, round: state.current, open: open)

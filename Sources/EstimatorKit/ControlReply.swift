@@ -55,9 +55,16 @@ public struct ControlStatus: Equatable, Sendable {
     /// The relay's URL and its connection to the broker in words, when the
     /// session has a relay.
     public var relay: String?
+    /// Present without a vote (`join --observer`).
+    public var observing: Bool
+    /// Whether the round's cards are revealed.
+    public var revealed: Bool
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
-                round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil) {
+                round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
+                observing: Bool = false, revealed: Bool = false) {
+        self.observing = observing
+        self.revealed = revealed
         self.pid = pid
         self.adapter = adapter
         self.channel = channel
@@ -80,6 +87,8 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("title", title.map(JSONValue.string) ?? .null),
             JSONMember("nameTaken", .bool(nameTaken)),
             JSONMember("relay", relay.map(JSONValue.string) ?? .null),
+            JSONMember("role", .string(observing ? "observer" : "voter")),
+            JSONMember("revealed", .bool(revealed)),
         ])
     }
 
@@ -95,7 +104,8 @@ public struct ControlStatus: Equatable, Sendable {
         let round = json["round"]?.integer.flatMap { (0...15).contains($0) ? RoundNumber(wrapping: $0) : nil }
         self.init(pid: pid, adapter: adapter, channel: channel, name: name,
                   card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string,
-                  nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string)
+                  nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string,
+                  observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true))
     }
 }
 

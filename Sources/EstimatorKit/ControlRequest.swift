@@ -3,10 +3,13 @@
 public enum ControlRequest: Equatable, Sendable {
     /// Set my card.
     case pick(Card)
-    /// Switch channel and/or name; `nil` keeps the current one.
-    case join(channel: UInt8?, name: String?)
+    /// Switch channel, name and/or role (`observing`); `nil` keeps the
+    /// current one.
+    case join(channel: UInt8?, name: String?, observing: Bool? = nil)
     /// Start the next round, with an optional title (a story key or words).
     case round(title: String?)
+    /// Reveal the current round's cards for the whole room, voted or not.
+    case reveal
     /// Broadcast card none briefly, then end the session.
     case leave
     /// Report what the session is doing.
@@ -57,7 +60,7 @@ public enum ControlRequest: Equatable, Sendable {
             guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
             do { self = .pick(try Card(parsing: text)) } catch { throw .invalidCard(error) }
         case "join":
-            allowed = ["request", "channel", "name"]
+            allowed = ["request", "channel", "name", "role"]
             var channel: UInt8?
             if let field = json["channel"], field != .null {
                 guard let number = field.integer, let byte = UInt8(exactly: number) else {
@@ -70,7 +73,14 @@ public enum ControlRequest: Equatable, Sendable {
                 guard let text = field.string else { throw .wrongType(field: "name", expected: "a string") }
                 person = text
             }
-            self = .join(channel: channel, name: person)
+            var observing: Bool?
+            switch json["role"] {
+            case nil, .null?: break
+            case .string("observer")?: observing = true
+            case .string("voter")?: observing = false
+            default: throw .wrongType(field: "role", expected: "\"observer\" or \"voter\"")
+            }
+            self = .join(channel: channel, name: person, observing: observing)
         case "round":
             allowed = ["request", "title"]
             var title: String?
@@ -93,6 +103,7 @@ public enum ControlRequest: Equatable, Sendable {
                 throw .wrongType(field: "state", expected: "a string of at most 200 bytes")
             }
             self = .relay(state: text)
+        case "reveal": allowed = ["request"]; self = .reveal
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch":
@@ -114,15 +125,17 @@ public enum ControlRequest: Equatable, Sendable {
         case let .pick(card):
             // The deck's name ("8", "coffee"); every card the parser yields has one.
             json = .object([JSONMember("request", .string("pick")), JSONMember("card", .string(card.name ?? card.hex))])
-        case let .join(channel, name):
+        case let .join(channel, name, observing):
             var members: [JSONMember] = [JSONMember("request", .string("join"))]
             if let channel { members.append(JSONMember("channel", .number(String(channel)))) }
             if let name { members.append(JSONMember("name", .string(name))) }
+            if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
             json = .object(members)
         case let .round(title):
             var members: [JSONMember] = [JSONMember("request", .string("round"))]
             if let title { members.append(JSONMember("title", .string(title))) }
             json = .object(members)
+        case .reveal: json = .object([JSONMember("request", .string("reveal"))])
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
@@ -157,7 +170,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
         case let .missingField(field): "The request has no \"\(field)\" field."
         case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
         case let .unknownRequest(name):
-            "\(Self.quoted(name)) is not a request; requests are pick, join, round, leave, status, watch, relayed and relay."
+            "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, leave, status, watch, relayed and relay."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
             "\(Self.quoted(error.input)) is not a card; valid cards are \(Card.typedForms)."

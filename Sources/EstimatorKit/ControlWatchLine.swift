@@ -3,10 +3,12 @@
 /// watch attached to a session and one scanning by itself work alike.
 public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its title when I started
-    /// it), and whether someone else here has my name; sent first and
-    /// after every change.
+    /// it, and whether it is revealed), whether someone else here has my
+    /// name, whether I observe, and the local name I put on the air (which
+    /// keeps my card sealed until the reveal, docs/PROTOCOL.md, Ballot: the
+    /// relay publishes it as it is); sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
-            nameTaken: Bool = false)
+            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [])
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, and whether it
     /// came through the relay rather than over the air.
@@ -19,7 +21,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -27,6 +29,9 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
                     JSONMember("title", title.map(JSONValue.string) ?? .null),
                     JSONMember("nameTaken", .bool(nameTaken)),
+                    JSONMember("revealed", .bool(revealed)),
+                    JSONMember("role", .string(observing ? "observer" : "voter")),
+                    JSONMember("onAir", .string(HexBytes.text(onAir))),
                 ])),
             ])
         case let .heard(localName, rssi, relayed):
@@ -57,7 +62,9 @@ public enum ControlWatchLine: Equatable, Sendable {
                   case let .bool(nameTaken) = body["nameTaken"]
             else { throw ControlReplyError() }
             self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
-                       round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken)
+                       round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken,
+                       revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
+                       onAir: body["onAir"]?.string.flatMap(HexBytes.parse) ?? [])
         case "heard":
             guard let text = body["localName"]?.string, let bytes = HexBytes.parse(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

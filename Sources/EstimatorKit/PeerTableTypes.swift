@@ -25,22 +25,27 @@ public struct PeerSighting: Equatable, Sendable {
     public let card: Card
     /// The sender's round; `nil` from the app or a session without one.
     public let round: RoundNumber?
+    /// Whether the sender's round is revealed.
+    public let revealed: Bool
     /// Signal strength in dBm, when the radio reported one.
     public let rssi: Int?
     /// When it was heard.
     public let time: Timestamp
 
-    public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, rssi: Int?, time: Timestamp) {
+    public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
+                rssi: Int?, time: Timestamp) {
         self.id = PeerID(channel: channel, name: name)
         self.card = card
         self.round = round
+        self.revealed = revealed && round != nil
         self.rssi = rssi
         self.time = time
     }
 
     /// What `packet` says, heard at `time`.
     public init(_ packet: Packet, rssi: Int?, time: Timestamp) {
-        self.init(channel: packet.channel, name: packet.name, card: packet.card, round: packet.round, rssi: rssi, time: time)
+        self.init(channel: packet.channel, name: packet.name, card: packet.card, round: packet.round,
+                  revealed: packet.isRevealed, rssi: rssi, time: time)
     }
 }
 
@@ -50,6 +55,8 @@ public struct Peer: Equatable, Sendable {
     public internal(set) var card: Card
     /// The round the peer last sent; `nil` when it sends none.
     public internal(set) var round: RoundNumber?
+    /// Whether the peer's round is revealed, as it last said.
+    public internal(set) var isRevealed: Bool
     /// The last reported signal strength in dBm.
     public internal(set) var rssi: Int?
     public internal(set) var lastHeard: Timestamp
@@ -58,6 +65,12 @@ public struct Peer: Equatable, Sendable {
 
     public var channel: Channel { id.channel }
     public var name: String { id.name }
+
+    /// The packet the peer last sent.
+    public var packet: Packet {
+        let version = round.map { isRevealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
+        return Packet(version: version, channel: channel, card: card, name: name)
+    }
 }
 
 /// A change in the table, as `watch --json` reports it.

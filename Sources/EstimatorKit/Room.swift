@@ -22,13 +22,20 @@ public struct Room: Sendable {
         public var channel: Channel
         /// The name as advertised.
         public var name: String
+        /// My vote, kept while I observe.
         public var card: Card
+        /// Present without a vote (`join --observer`): never waited for.
+        public var observing: Bool
 
-        public init(channel: Channel, name: String, card: Card) {
+        public init(channel: Channel, name: String, card: Card, observing: Bool = false) {
             self.channel = channel
             self.name = name
             self.card = card
+            self.observing = observing
         }
+
+        /// My card as the round counts it.
+        var counted: Card { observing ? .observing : card }
 
         func isEcho(_ id: PeerID) -> Bool { id.channel == channel && id.name == name }
     }
@@ -115,6 +122,27 @@ public struct Room: Sendable {
         return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open)
     }
 
+    /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
+    /// Ballot): my round (`3R` once revealed), and in a round not yet
+    /// revealed, not my card but that I voted (sealed) or observe, and
+    /// whether everyone I hear has voted. With no round, while the clock's
+    /// jump makes the round uncertain, or `open`, it is the app's form.
+    public func advertised(now: Timestamp) -> (version: Packet.Version, card: Card)? {
+        guard let me, let round = rounds[me.channel] else { return nil }
+        let state = round.state
+        if me.card == .none { return (state.advertised.map(Packet.Version.round) ?? .v01, .none) }
+        guard let current = state.advertised else {
+            let card = state.suspendedSince != nil ? Card.waiting : me.counted
+            return (.v01, me.observing ? .observing : card)
+        }
+        let revealed = round.ballot.isRevealed
+        let version: Packet.Version = revealed ? .revealed(current) : .round(current)
+        let ready = revealed || round.isReady(peers: peers(in: me.channel), me: mine(in: me.channel), now: now)
+        if me.observing { return (version, ready ? .observingReady : .observing) }
+        guard me.card.isVote, !revealed, !open else { return (version, me.card) }
+        return (version, ready ? .sealedReady : .sealed)
+    }
+
     /// Everything a table draws for `channel` at `now`.
     public func view(of channel: Channel, now: Timestamp) -> View {
         View(channel: channel, title: rounds[channel]?.state.title, peers: peers(in: channel),
@@ -190,6 +218,22 @@ public struct Room: Sendable {
         return update
     }
 
+    /// Reveals my channel's round now, voted or not (`estimator reveal`);
+    /// false when there is no round, or it is revealed already.
+    public mutating func revealNow() -> Bool {
+        guard let channel = me?.channel else { return false }
+        return rounds[channel]?.revealNow() ?? false
+    }
+
+    /// Observes (present without a vote) or votes again.
+    public mutating func observe(_ observing: Bool, now: Timestamp) -> Update {
+        var update = Update()
+        guard let channel = me?.channel else { return update }
+        me?.observing = observing
+        reconsider(channel, into: &update, now: now)
+        return update
+    }
+
     /// Starts the next round in my channel (`estimator round`); my card goes
     /// back to waiting.
     public mutating func startNext(title: String?, now: Timestamp) -> RoundState.Change? {
@@ -201,14 +245,16 @@ public struct Room: Sendable {
     }
 
     /// Takes the round of the session a `watch` follows, as if heard, with
-    /// its title when that session started it.
-    public mutating func follow(round: RoundNumber?, title: String?, in channel: Channel, now: Timestamp) -> Update {
+    /// its title when that session started it, and its reveal.
+    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, in channel: Channel,
+                                now: Timestamp) -> Update {
         var update = Update()
         if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
             .follow(round, peers: peers(in: channel), now: now) {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
+        if revealed, rounds[channel]?.revealNow() == true { update.revealed.insert(channel) }
         reconsider(channel, into: &update, now: now)
         return update
     }
@@ -216,7 +262,7 @@ public struct Room: Sendable {
     // MARK: Rules
 
     private func mine(in channel: Channel) -> (name: String, card: Card)? {
-        me.flatMap { $0.channel == channel ? ($0.name, $0.card) : nil }
+        me.flatMap { $0.channel == channel ? ($0.name, $0.counted) : nil }
     }
 
     /// Each channel's round follows the peer table's changes in it, my echo

@@ -49,6 +49,7 @@ public enum ChangeLine {
         switch mark {
         case .waiting: "no card"
         case .hidden: "a hidden card"
+        case .observing: "observing"
         case let .shown(card): card.description
         }
     }

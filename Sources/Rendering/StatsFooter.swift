@@ -38,7 +38,9 @@ enum StatsFooter {
             if !section.waitingFor.isEmpty { parts.append("waiting for \(list(section.waitingFor.map(shown)))") }
             return parts
         }
-        return parts(section.stats)
+        var parts = parts(section.stats)
+        if !section.waitingFor.isEmpty { parts.append("revealed without \(list(section.waitingFor.map(shown)))") }
+        return parts
     }
 
     /// What revealed votes add up to.

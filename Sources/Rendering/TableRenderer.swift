@@ -162,6 +162,7 @@ private struct PreparedRow {
         switch row.mark {
         case .waiting: (card, cardWidth) = ("·", 1)
         case .hidden: (card, cardWidth) = ("✓", 1)
+        case .observing: (card, cardWidth) = ("obs", 3)
         case let .shown(shown) where ascii:
             card = ASCIIFallback.fold(shown.description)
             cardWidth = card.count

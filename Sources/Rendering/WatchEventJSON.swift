@@ -3,12 +3,14 @@ import EstimatorKit
 /// The `watch --json` line for a change: one object, keys in a fixed order.
 ///
 /// Peer events (`joined`, `card`, `voted`, `stale`, `back`, `left`) have
-/// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time`. `card`
-/// is what the table shows: named as in `packet decode --json` (`"8"`,
+/// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time, role`.
+/// `card` is what the table shows: named as in `packet decode --json` (`"8"`,
 /// `"0.5"`, `"?"`, `"coffee"`, `"waiting"`, `"none"`, or `null` for an
-/// unknown byte), or `"hidden"` (with `cardRaw` null) for a vote not yet
-/// revealed. `revealed` has `event, channel, round, cards, time`, each card
-/// `{name, card, cardRaw}`; `round` has `event, channel, round, title,
+/// unknown byte), `"hidden"` (with `cardRaw` null) for a vote not yet
+/// revealed, or `"observing"` (with `cardRaw` null); `role` is `"voter"` or
+/// `"observer"`. `revealed` has `event, channel, round, cards, without,
+/// time`, each card `{name, card, cardRaw}`, `without` the names of those
+/// present who had not voted; `round` has `event, channel, round, title,
 /// time`. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
 /// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
 /// `"both"`), `time` is RFC 3339 in UTC. Names are the decoded names,
@@ -32,6 +34,7 @@ public enum WatchEventJSON {
                 "rssi": event.rssi.map(JSONValue.int) ?? .null,
                 "heard": .string(heard.rawValue),
                 "time": .string(RFC3339.string(event.time)),
+                "role": .string(mark == .observing ? "observer" : "voter"),
             ]
         case let .revealed(channel, tally, time):
             let cards: [JSONValue] = tally.entries.compactMap { entry in
@@ -40,7 +43,8 @@ public enum WatchEventJSON {
             }
             object = [
                 "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
-                "cards": .array(cards), "time": .string(RFC3339.string(time)),
+                "cards": .array(cards), "without": .array(tally.waitingFor.map(JSONValue.string)),
+                "time": .string(RFC3339.string(time)),
             ]
         case let .round(channel, round, title, time):
             object = [
@@ -57,6 +61,7 @@ public enum WatchEventJSON {
         switch mark {
         case .waiting: (.string(Card.waiting.name), .string(Card.waiting.hex))
         case .hidden: (.string("hidden"), .null)
+        case .observing: (.string("observing"), .null)
         case let .shown(card): (.string(card.name), .string(card.hex))
         }
     }

@@ -75,8 +75,9 @@ struct RelayBridge {
 
     // MARK: From the session
 
-    /// Who I am changed: publish my packet (and move topics with my channel).
-    mutating func me(channel newChannel: Channel, name: String, card: Card, round: RoundNumber?) -> [Action] {
+    /// Who I am or what I put on the air changed: publish my packet as it
+    /// goes on the air (`onAir`), and move topics with my channel.
+    mutating func me(channel newChannel: Channel, name: String, onAir packet: [UInt8]) -> [Action] {
         var actions: [Action] = []
         if newChannel != channel {
             actions.append(.publish(topic: myTopic, payload: []))
@@ -84,9 +85,7 @@ struct RelayBridge {
             actions += [.will(topic: myTopic), .reconnect]
         }
         myName = name
-        let packet = Array(Packet(version: round.map(Packet.Version.round) ?? .v01, channel: channel, card: card,
-                                  name: name).localName.utf8)
-        guard packet != mine || actions.contains(.reconnect) else { return actions }
+        guard !packet.isEmpty, packet != mine || actions.contains(.reconnect) else { return actions }
         mine = packet
         actions.append(.publish(topic: myTopic, payload: packet))
         return actions

@@ -14,10 +14,10 @@ import Testing
     }
 
     @Test mutating func myPacketGoesToMyTopicAndMovesWithMyChannel() {
-        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", card: .waiting, round: nil)
+        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8))
             == [.publish(topic: "estimator/1/r/3/ME", payload: Array("0103FCAnn".utf8))])
-        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", card: .waiting, round: nil) == [], "unchanged: nothing")
-        #expect(bridge.me(channel: Channel(rawValue: 4), name: "Ann", card: .waiting, round: nil) == [
+        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8)) == [], "unchanged: nothing")
+        #expect(bridge.me(channel: Channel(rawValue: 4), name: "Ann", onAir: Array("0104FCAnn".utf8)) == [
             .publish(topic: "estimator/1/r/3/ME", payload: []), .will(topic: "estimator/1/r/4/ME"), .reconnect,
             .publish(topic: "estimator/1/r/4/ME", payload: Array("0104FCAnn".utf8)),
         ])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test mutating func airPeersAreForwardedOnceAndClearedWhenStaleOrLeaving() throws {
-        _ = bridge.me(channel: Channel(rawValue: 3), name: "Ann", card: .waiting, round: nil)
+        _ = bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8))
         let phone = Array("010305Phone".utf8)
         let actions = bridge.heard(phone, relayed: false, now: start)
         guard case let .publish(topic, payload, expiry) = try #require(actions.first) else { Issue.record("no publish"); return }

@@ -18,11 +18,12 @@ extension TableSection {
             switch row.mark {
             case .waiting: card = .waiting
             case .hidden: card = .five
+            case .observing: card = .observing
             case let .shown(shown): card = shown
             }
             return Tally.Entry(name: row.name, card: card, isMe: row.isMe, isStale: row.isStale, mark: row.mark)
         }
-        let present = entries.filter { !$0.isStale }
+        let present = entries.filter { !$0.isStale && !$0.isObserver }
         let voted = present.filter { $0.mark != .waiting }
         let revealed = !present.isEmpty && voted.count == present.count && !present.contains { $0.mark == .hidden }
         let tally = Tally(entries: entries, voters: present.count, voted: voted.count,

@@ -32,7 +32,7 @@ import Testing
         try watcher.send(.watch)
         #expect(try ControlReply(parsing: try #require(try await offPool { try watcher.readLine() })).message == "watching")
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
-            == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil))
+            == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, onAir: Array("0101FCAnn".utf8)))
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() })) == .radio("advertising and scanning"))
 
         radio.hear(localName: Array("010105Bob".utf8), rssi: -42)
@@ -42,7 +42,7 @@ import Testing
         let picker = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 30))
         #expect(try await offPool { try picker.call(.pick(.eight)) }.message == "picked 8")
         #expect(try ControlWatchLine(parsing: try #require(try await offPool { try watcher.readLine() }))
-            == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0", round: nil, title: nil))
+            == .me(channel: 1, name: "Ann", card: .eight, adapter: "hci0", round: nil, title: nil, onAir: Array("010108Ann".utf8)))
         #expect(try await offPool { try picker.call(.status) }.status?.peers == 1)
 
         #expect(try await offPool { try picker.call(.leave) }.message == "left channel 1")

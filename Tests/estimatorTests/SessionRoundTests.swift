@@ -28,7 +28,8 @@ import Testing
         // me, radio, me (the pick); then heard + me for each round change.
         await hear("2301FCAlice", then: watched, count: 5)
         await session.updatesDone()
-        #expect(lastAdvertised() == "230105전수열", "joined round 3 as it runs: the card stays")
+        #expect(lastAdvertised() == "2301FB전수열", "joined round 3 as it runs: the card stays, sealed on the air")
+        #expect(await session.card == .five)
         await hear("2401FCAlice", then: watched, count: 7)
         await session.updatesDone()
         #expect(lastAdvertised() == "2401FC전수열", "round 4 began: my card went back to waiting")
@@ -88,7 +89,7 @@ import Testing
         await hear("2301FCAlice", then: watched, count: 4)
         _ = await session.handle(.pick(.five))
         await session.updatesDone()
-        #expect(lastAdvertised() == "230105전수열")
+        #expect(lastAdvertised() == "2301FB전수열", "my 5, sealed: Alice has not voted")
         await clock.ticks(1)  // the first tick notes the time
         clock.advance(by: .seconds(40))  // SIGSTOP, or a lid closed
         await clock.waitForSleepers()
@@ -98,7 +99,7 @@ import Testing
         // me, radio, heard, me (joined), me (pick), me (suspended); then heard and me (resumed).
         await hear("2301FCAlice", then: watched, count: 8)
         await session.updatesDone()
-        #expect(lastAdvertised() == "230105전수열")
+        #expect(lastAdvertised() == "2301FB전수열")
         #expect(await session.round.current == RoundNumber(wrapping: 3), "the same round: back with the card")
         await clock.leave(session, sleeping: 2)  // the tick sleeps too
         await listening.value
@@ -121,7 +122,8 @@ import Testing
         #expect(await session.isNameTaken)
         #expect(await session.status.nameTaken)
         let me = try ControlWatchLine(parsing: Array(watched.all[4].utf8))
-        #expect(me == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, nameTaken: true))
+        #expect(me == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, nameTaken: true,
+                          onAir: Array("0101FCAnn".utf8)))
         let renamed = await session.handle(.join(channel: nil, name: "Ann"))
         #expect(renamed.message.hasSuffix("someone here is already called Ann, so one of you is hidden: give yourself another name with --name"))
         radio.hear(localName: Array("010105Bob".utf8), rssi: -60)

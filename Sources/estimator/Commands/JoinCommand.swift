@@ -22,6 +22,7 @@ struct JoinCommand: AsyncParsableCommand {
 
               $ estimator join --channel 2        # switch the running session
               $ estimator join --foreground       # table and keyboard in this terminal
+              $ estimator join --observer         # run the meeting without a vote
               $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
               $ estimator join --adapter none     # a remote teammate: the relay alone
 
@@ -58,6 +59,9 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
 
+    @Flag(help: "Your part in the round (remembered; default: voter).")
+    var role: JoinRole?
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
@@ -66,7 +70,7 @@ struct JoinCommand: AsyncParsableCommand {
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
-            channel: channel, name: name, adapter: typedAdapter, remembered: remembered,
+            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
@@ -78,11 +82,12 @@ struct JoinCommand: AsyncParsableCommand {
                 // The relay starts with the session (its first word decides the join).
                 StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
             }
-            reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text))
+            reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
+                                           observing: role.map { $0 == .observer }))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(stale), directory: directory, logging: false,
-                                         relay: settings.relay)
+                                         relay: settings.relay, observing: settings.observing, open: settings.open ?? false)
             var failure: UserError?
             let code = await process.run(ready: { reply in
                 if reply.exitCode == 0 {
@@ -110,5 +115,18 @@ struct JoinCommand: AsyncParsableCommand {
     /// says what is wrong.
     static func firstPoweredAdapter() async -> String {
         (try? await BlueZ.system().adapter().name) ?? "hci0"
+    }
+}
+
+/// `join --voter` or `join --observer`: whether the session votes, or is
+/// present without a vote (a facilitator), never waited for.
+enum JoinRole: String, EnumerableFlag {
+    case voter, observer
+
+    static func help(for value: JoinRole) -> ArgumentHelp? {
+        switch value {
+        case .voter: "Vote in each round (the default)."
+        case .observer: "Be present without a vote: run `round` and `reveal`, see the table, never waited for."
+        }
     }
 }

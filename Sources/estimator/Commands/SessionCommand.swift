@@ -19,6 +19,8 @@ struct SessionCommand: AsyncParsableCommand {
     @Option var relayUser: String?
     @Option var relayPasswordFile: String?
     @Option(name: .customLong("relay-ca")) var relayCA: String?
+    @Flag var observer = false
+    @Flag var open = false
 
     func run() async throws {
         // Its own session: the terminal that ran `join` can close without taking it along.
@@ -30,7 +32,8 @@ struct SessionCommand: AsyncParsableCommand {
             try RelaySettings(url: url, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA)
         }
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
-                                     staleAfter: .seconds(max(stale, 1)), directory: .current(), relay: relaySettings)
+                                     staleAfter: .seconds(max(stale, 1)), directory: .current(), relay: relaySettings,
+                                     observing: observer, open: open)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

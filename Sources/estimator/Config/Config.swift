@@ -11,6 +11,8 @@ struct Config: Equatable {
     var adapter: String?
     /// Whether tables show cards at once (`--open`) rather than at the reveal.
     var openCards: Bool?
+    /// Whether `join` observes (`"role":"observer"`) or votes (`"voter"`).
+    var observing: Bool?
     /// The relay `join` starts beside the session.
     var relay: RelaySettings?
 
@@ -57,6 +59,13 @@ struct Config: Equatable {
             guard case let .bool(open) = value else { throw damaged }
             config.openCards = open
         }
+        if let value = json["role"], value != .null {
+            switch value {
+            case .string("observer"): config.observing = true
+            case .string("voter"): config.observing = false
+            default: throw damaged
+            }
+        }
         if let value = json["relay"], value != .null {
             func text(_ key: String) throws(UserError) -> String? {
                 guard let field = json[key], field != .null else { return nil }
@@ -80,6 +89,7 @@ struct Config: Equatable {
         if let name { members.append(JSONMember("name", .string(name.text))) }
         if let adapter { members.append(JSONMember("adapter", .string(adapter))) }
         if let openCards { members.append(JSONMember("open", .bool(openCards))) }
+        if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
         if let relay {
             members.append(JSONMember("relay", .string(relay.url)))
             if let user = relay.user { members.append(JSONMember("relayUser", .string(user))) }

@@ -10,16 +10,24 @@ struct JoinSettings: Equatable {
     var adapter: String
     /// Things to tell the person (a shortened name, a name the app won't show).
     var warnings: [String] = []
-    /// Whether tables show cards at once: kept as `watch --open` set it.
+    /// Whether tables show cards at once, and my card goes on the air in
+    /// clear: kept as `watch --open` set it.
     var open: Bool?
+    /// Present without a vote (`--observer`), else a voter.
+    var observing: Bool
+    /// Whether the role was ever chosen, so it is remembered.
+    private var roleChosen: Bool
     /// The relay to start beside the session, if any.
     var relay: RelaySettings?
 
     /// `adapter`: the typed adapter's name (an address already resolved);
     /// `fallbackAdapter`: the one to use when none is typed or remembered.
-    init(channel: Channel?, name: String?, adapter: String?, remembered: Config, fallbackAdapter: @autoclosure () async -> String,
-         account: Account = .current, relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
+    init(channel: Channel?, name: String?, adapter: String?, observing: Bool? = nil, remembered: Config,
+         fallbackAdapter: @autoclosure () async -> String, account: Account = .current,
+         relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
         open = remembered.openCards
+        self.observing = observing ?? remembered.observing ?? false
+        roleChosen = (observing ?? remembered.observing) != nil
         relay = try typedRelay.settings(remembered: remembered.relay)
         self.channel = channel ?? remembered.channel ?? .default
         if let adapter {
@@ -47,7 +55,10 @@ struct JoinSettings: Equatable {
     }
 
     /// What to remember after a successful join.
-    var config: Config { Config(channel: channel, name: name, adapter: adapter, openCards: open, relay: relay) }
+    var config: Config {
+        Config(channel: channel, name: name, adapter: adapter, openCards: open,
+               observing: roleChosen ? observing : nil, relay: relay)
+    }
 }
 
 /// The relay options `join` was given; each one typed replaces the

@@ -4,6 +4,8 @@
 struct AdvertisementUpdates {
     /// The task running the updates, if one is under way.
     var running: Task<Void, Never>?
+    /// The local name the latest request asked to put on the air.
+    var asked: [UInt8] = []
     /// When the oldest request the next update serves was read (for the
     /// timing line); nil while no update is due.
     private var requested: ContinuousClock.Instant?

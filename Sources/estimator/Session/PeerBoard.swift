@@ -111,9 +111,7 @@ final class PeerBoard: Sendable {
             let now = clock.now
             var lines: [ControlWatchLine] = []
             for peer in state.room.table.peers where !peer.isStale {
-                let packet = Packet(version: peer.round.map(Packet.Version.round) ?? .v01, channel: peer.channel,
-                                    card: peer.card, name: peer.name)
-                let localName = Array(packet.localName.utf8)
+                let localName = Array(peer.packet.localName.utf8)
                 let hearing = state.room.hearing(of: peer.id, now: now)
                 if hearing != .relay { lines.append(.heard(localName: localName, rssi: peer.rssi)) }
                 if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }

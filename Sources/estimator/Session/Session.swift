@@ -33,7 +33,9 @@ actor Session {
     /// The relay's state for `status`, when there is a relay.
     private(set) var relay = RelayStatus()
 
-    init(adapter: String, channel: Channel, name: PersonName, room: Room = Room(),
+    /// `observing`: present without a vote (`join --observer`); `room.open`:
+    /// my card goes on the air in clear, as the app sends it (`--open`).
+    init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, room: Room = Room(),
          radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
         self.adapter = adapter
         self.channel = channel
@@ -43,7 +45,7 @@ actor Session {
         self.schedule = schedule
         self.pid = pid
         var room = room
-        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting), now: clock.now)
+        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing), now: clock.now)
         let board = PeerBoard(room: room, clock: clock)
         self.board = board
         radio.onReception { board.take($0) }
@@ -64,24 +66,24 @@ actor Session {
     /// My channel as a table draws it now.
     var view: Room.View { board.read { [channel, clock] in $0.view(of: channel, now: clock.now) } }
 
-    /// Shows cards as they are picked (`watch --open`) in `view`.
-    func showCards(open: Bool) { board.change { room, _ in room.open = open } }
 
-    /// The local name advertised now: my round and card, or waiting and no
-    /// round while the clock's jump makes the round uncertain (`RoundState`).
+    /// The local name to advertise now: my round and what the room lets me
+    /// say of my card (`Room.advertised`).
     var localName: [UInt8] {
-        let state = round.state
-        let advertised = state.advertised
-        let shown = advertised == nil && state.suspendedSince != nil ? .waiting : card
-        return Array(Packet(channel: channel, card: shown, name: name, round: advertised).localName.utf8)
+        let (version, shown) = board.read { [clock] in $0.advertised(now: clock.now) } ?? (.v01, card)
+        return Array(Packet(version: version, channel: channel, card: shown, name: name.text).localName.utf8)
     }
+
+    /// Whether I observe (`join --observer`).
+    var isObserving: Bool { board.read { $0.me?.observing } ?? false }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     func start() async throws(RadioError) {
-        try await radio.start(localName: ownership.advertising(localName))
+        updates.asked = localName
+        try await radio.start(localName: ownership.advertising(updates.asked))
     }
 
     /// Whether someone else in my channel has my name, and is still heard:
@@ -153,7 +155,9 @@ actor Session {
             let update = board.tick()
             let moved = follow(update)
             if board.hasQuietPeer(after: schedule.lookAgainAfter) { radio.lookAgain() }
-            if recount() || moved || !update.events.isEmpty { changed() }
+            let revealed = recount()
+            followRoom()
+            if revealed || moved || !update.events.isEmpty { changed() }
         }
     }
 
@@ -180,6 +184,12 @@ actor Session {
         return first
     }
 
+    /// Puts on the air what the room now lets me say, when it changed: my
+    /// vote sealed or ready, the reveal (docs/PROTOCOL.md, Ballot).
+    private func followRoom() {
+        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
+    }
+
     /// Called when my channel's cards are revealed and after every re-vote
     /// of a revealed round: for the history.
     func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { outlets.onReveal(observer) }
@@ -197,7 +207,10 @@ actor Session {
                 broadcast(me)
             }
             _ = follow(change.update)
-            if change.events.contains(where: { $0.channel == channel && $0.name != name.text }) { _ = recount() }
+            if change.events.contains(where: { $0.channel == channel && $0.name != name.text }) {
+                _ = recount()
+                followRoom()
+            }
             changed()
         }
     }
@@ -210,6 +223,9 @@ actor Session {
     func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
         guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
         switch request {
+        case .pick where isObserving:
+            return ControlReply(exitCode: UserError.Code.usage.rawValue,
+                                message: "You are observing, so you have no card; `estimator join --voter` to vote.")
         case let .pick(newCard):
             board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
@@ -221,7 +237,17 @@ actor Session {
             ledger.reset()
             let named = title.map { " (\($0))" } ?? ""
             return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
-        case let .join(newChannel, newName):
+        case .reveal:
+            guard board.change({ room, _ in room.revealNow() }) else {
+                let why = round.current == nil ? "there is no round yet; `estimator round` starts one"
+                    : "round \(round.current!) is revealed already"
+                return ControlReply(exitCode: UserError.Code.usage.rawValue, message: "Nothing to reveal in channel \(channel): \(why).")
+            }
+            let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
+            _ = recount()
+            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
+            return advertise(done: "round \(round.current!) revealed in channel \(channel)\(without)", received: received)
+        case let .join(newChannel, newName, observing):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
                 return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
@@ -233,9 +259,9 @@ actor Session {
                 ledger.reset()
             }
             if let parsed { name = parsed }
-            let me = Room.Me(channel: channel, name: name.text, card: card)
+            let me = Room.Me(channel: channel, name: name.text, card: card, observing: observing ?? isObserving)
             board.change { room, now in room.enter(me, now: now) }
-            var done = "joined channel \(channel) as \(name) on \(adapter) (session pid \(pid))"
+            var done = "joined channel \(channel) as \(name)\(me.observing ? ", observing," : "") on \(adapter) (session pid \(pid))"
             // Not advertised yet, so whoever is heard with it is someone else.
             if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
                 ownership.taken()
@@ -266,6 +292,7 @@ actor Session {
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
     private func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
+        updates.asked = localName
         defer {
             broadcast(me)
             changed()
@@ -348,7 +375,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relay.summary)
+                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: round.ballot.isRevealed)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -360,7 +387,8 @@ actor Session {
 
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
-            round: round.current, title: round.state.title, nameTaken: isNameTaken)
+            round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: round.ballot.isRevealed,
+            observing: isObserving, onAir: updates.asked)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,

@@ -25,6 +25,8 @@ enum SessionLauncher {
         var arguments = ["estimator", "session", "--adapter", settings.adapter,
                          "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
                          "--stale", String(seconds), "--ready-fd", String(readyFD)]
+        if settings.observing { arguments.append("--observer") }
+        if settings.open == true { arguments.append("--open") }
         if let relay = settings.relay {
             arguments += ["--relay", relay.url]
             if let user = relay.user { arguments += ["--relay-user", user] }

@@ -16,6 +16,10 @@ struct SessionProcess {
     var logging = true
     /// The relay to start beside the session, if any.
     var relay: RelaySettings?
+    /// Present without a vote (`join --observer`).
+    var observing = false
+    /// My card goes on the air at once, in clear (`--open`).
+    var open = false
     /// Makes the adapter's radio on the schedule; tests hand in their own.
     var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
         $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
@@ -64,8 +68,8 @@ struct SessionProcess {
             lock.remove()
             return fail(UserError(error.code, error.description), ready)
         }
-        let session = Session(adapter: adapter, channel: channel, name: name,
-                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop), radio: radio,
+        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing,
+                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid())
         do { try await session.start() } catch {
             await server.stop()

@@ -11,7 +11,6 @@ enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
     static func run(_ session: Session) async {
-        await session.showCards(open: (try? Config.load().openCards ?? false) ?? false)
         let keyboard = Keyboard()
         defer { keyboard.restore() }
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
@@ -53,6 +52,7 @@ enum ForegroundTable {
             case let .key(key):
                 if key == Keyboard.quit { return }
                 if key == Keyboard.nextRound { _ = await session.handle(.round(title: nil)) }
+                if key == Keyboard.reveal { _ = await session.handle(.reveal) }
                 if let card = Keyboard.cards.first(where: { $0.key == key })?.card {
                     _ = await session.handle(.pick(card))
                 }

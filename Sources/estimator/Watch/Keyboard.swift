@@ -16,8 +16,10 @@ final class Keyboard: @unchecked Sendable {
     static let quit = UInt8(ascii: "q")
     /// Starts the next round.
     static let nextRound = UInt8(ascii: "r")
+    /// Reveals the round for the whole room, voted or not.
+    static let reveal = UInt8(ascii: "v")
 
-    static let legend = "keys: 0 h=½ 1 2 3 5 8 t=13 w=20 f=40 x=100 ? c=☕ n=none · r next round · q leave"
+    static let legend = "keys: 0 h=½ 1 2 3 5 8 t=13 w=20 f=40 x=100 ? c=☕ n=none · r next round · v reveal · q leave"
 
     private var saved = termios()
     private let isTerminal: Bool

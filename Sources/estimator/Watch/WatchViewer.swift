@@ -18,8 +18,7 @@ struct WatchViewer {
     private var adapter: String
     /// Everyone heard, each channel's round and votes, and me when attached.
     private var room: Room
-    /// The session's own state, as its `me` lines say.
-    private var title: String?
+    /// Whether someone else has my session's name, as its `me` lines say.
     private var nameTaken = false
     private var screen = TerminalScreen()
     private var dirty = true
@@ -102,17 +101,16 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, _):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
             self.nameTaken = nameTaken
-            self.title = title
             self.adapter = adapter
             dirty = true
-            room.enter(Room.Me(channel: channel, name: name, card: card), now: now)
-            take(room.follow(round: round, title: title, in: channel, now: now), now: now)
+            room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing), now: now)
+            take(room.follow(round: round, title: title, revealed: revealed, in: channel, now: now), now: now)
         case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
             take(room.hear(packet, rssi: rssi, relayed: relayed, at: now), now: now)
