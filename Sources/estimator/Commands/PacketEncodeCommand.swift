@@ -32,6 +32,9 @@ struct PacketEncodeCommand: ParsableCommand {
     @Option(help: "The round, 0 to 15 (version 2R); without it, version 01 as the app sends.")
     var round: Int?
 
+    @Flag(help: "The round's cards are revealed (version 3R); needs --round.")
+    var revealed = false
+
     @Flag(help: "Write the local name as hex bytes (as btmon shows them) instead of as text.")
     var hex = false
 
@@ -41,7 +44,10 @@ struct PacketEncodeCommand: ParsableCommand {
         if let round, !(0...15).contains(round) {
             throw UserError(.usage, "'\(round)' is not a round; rounds on the air are 0 to 15.")
         }
-        let packet = Packet(channel: channel, card: card, name: person, round: round.map(RoundNumber.init(wrapping:)))
+        if revealed, round == nil { throw UserError(.usage, "--revealed goes with --round N: only a round is revealed.") }
+        let number = round.map(RoundNumber.init(wrapping:))
+        let version = number.map { revealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
+        let packet = Packet(version: version, channel: channel, card: card, name: person.text)
         print(hex ? HexText.format(Array(packet.localName.utf8)) : packet.localName)
     }
 }
