@@ -32,7 +32,9 @@ struct Estimator: AsyncParsableCommand {
     /// sysexits code (`UserError`).
     static func main() async {
         do {
-            try CommandLineCheck.arguments((1..<Int(CommandLine.argc)).map { CommandLine.unsafeArgv[$0] })
+            // Read in place: an array of C pointers would make the runtime build
+            // its type at start-up, a quarter of `pick`'s instructions.
+            try CommandLineCheck.arguments(UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: Int(CommandLine.argc) - 1))
         } catch {
             exit(reporting: error)
         }

@@ -123,16 +123,17 @@ enum SessionLocator {
             guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
             return ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout).map { (adapter, $0) }
         }
-        var live: [(adapter: String, client: ControlClient)] = []
+        // The first session that answers, and the names of all that do: no
+        // array of (adapter, client) pairs, whose type the runtime would
+        // build on every `pick` (a tenth of its instructions).
+        var first: (adapter: String, client: ControlClient)?
+        var names: [String] = []
         for adapter in directory.adaptersWithSockets() {
-            if let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) { live.append((adapter, client)) }
+            guard let client = ControlClient(path: directory.socketPath(adapter: adapter), timeout: timeout) else { continue }
+            if first == nil { first = (adapter, client) }
+            names.append(adapter)
         }
-        switch live.count {
-        case 0: return nil
-        case 1: return live[0]
-        default:
-            let names = live.map(\.adapter).joined(separator: ", ")
-            throw UserError(.usage, "Sessions are running on \(names); choose one with --adapter.")
-        }
+        guard names.count > 1 else { return first }
+        throw UserError(.usage, "Sessions are running on \(names.joined(separator: ", ")); choose one with --adapter.")
     }
 }

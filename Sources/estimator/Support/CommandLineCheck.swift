@@ -8,7 +8,7 @@ import Glibc
 /// and shows the top help for `estimator help nosuch`).
 enum CommandLineCheck {
     /// Refuses an argument that is not valid UTF-8: exit 64.
-    static func arguments(_ argv: [UnsafeMutablePointer<CChar>?]) throws(UserError) {
+    static func arguments(_ argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) throws(UserError) {
         for pointer in argv {
             guard let pointer, String(validatingCString: pointer) == nil else { continue }
             let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
