@@ -74,22 +74,25 @@ public struct Ballot: Equatable, Sendable {
     }
 
     /// Counts the votes as the table shows them; `open` shows cards before
-    /// the reveal. A sealed card stays hidden until its owner reveals it.
+    /// the reveal. The cards show together once the room has revealed and
+    /// every present voter's card has come out of its seal, so every table
+    /// shows them all at once; a sealed card stays hidden until then.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
+        let shown = isRevealed && !voted.contains { $0.entry.card.isSealed }
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry
                 entry.mark = entry.isObserver ? .observing
                     : !voted ? .waiting
-                    : entry.card.isSealed || !(isRevealed || open) ? .hidden : .shown(entry.card)
+                    : entry.card.isSealed || !(shown || open) ? .hidden : .shown(entry.card)
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
-            isRevealed: isRevealed, round: round,
+            isRevealed: shown, round: round,
             stats: Stats(voted.filter { !$0.entry.card.isSealed }.map { (name: $0.entry.name, card: $0.entry.card) }))
     }
 

@@ -17,7 +17,7 @@ struct RevealLedger {
     /// its cards were revealed just now or a vote changed since.
     mutating func take(_ tally: Tally, channel: Channel, title: String?, now: Timestamp) -> RevealedRound? {
         guard tally.isRevealed else { return nil }
-        let counted = Dictionary(tally.entries.filter { !$0.isStale && $0.card.isVote && $0.mark != .waiting }
+        let counted = Dictionary(tally.entries.filter { !$0.isStale && $0.card.isVote && $0.mark == .shown($0.card) }
             .map { ($0.name, $0.card) }, uniquingKeysWith: { a, _ in a })
         var record = revealed ?? (at: now, votes: [:])
         record.votes.merge(counted) { _, new in new }

@@ -74,6 +74,9 @@ actor Session {
         return Array(Packet(version: version, channel: channel, card: shown, name: name.text).localName.utf8)
     }
 
+    /// Whether my round is revealed (or being revealed: `Room.advertised`).
+    var isRevealed: Bool { let round = round; return round.current != nil && round.ballot.isRevealed }
+
     /// Whether I observe (`join --observer`).
     var isObserving: Bool { board.read { $0.me?.observing } ?? false }
 
@@ -375,7 +378,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: round.ballot.isRevealed)
+                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -387,7 +390,7 @@ actor Session {
 
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
-            round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: round.ballot.isRevealed,
+            round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
             observing: isObserving, onAir: updates.asked)
     }
 

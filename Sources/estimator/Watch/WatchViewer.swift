@@ -20,6 +20,8 @@ struct WatchViewer {
     private var room: Room
     /// Whether someone else has my session's name, as its `me` lines say.
     private var nameTaken = false
+    /// The channels whose cards are on the table, as last reported.
+    private var revealed: Set<Channel> = []
     private var screen = TerminalScreen()
     private var dirty = true
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
@@ -128,14 +130,15 @@ struct WatchViewer {
     /// Applies the passage of time: stale peers, the end of listening.
     mutating func tick() {
         let now = clock.now
-        take(room.tick(now: now), now: now)
+        take(room.tick(now: now), now: now, every: true)
         if output != .table { fflush(nil) }
     }
 
-    /// Reports what the room says changed in the channels shown: new rounds,
-    /// then each peer's change as it was before any reveal it causes (a last
-    /// vote is a vote), then the reveal with every card.
-    private mutating func take(_ update: Room.Update, now: Timestamp) {
+    /// Reports what the room says changed in the channels shown (each of
+    /// them with `every`): new rounds, then each peer's change as it was
+    /// before any reveal it brings (a last vote is a vote), then the reveal
+    /// with every card, once the table shows them (`Ballot.tally`).
+    private mutating func take(_ update: Room.Update, now: Timestamp, every: Bool = false) {
         for round in update.rounds where shows(round.channel) {
             guard case let .began(number) = round.change else { continue }
             dirty = true
@@ -144,14 +147,21 @@ struct WatchViewer {
         }
         let echo = room.me.map { PeerID(channel: $0.channel, name: $0.name) }
         let shown = update.events.filter { shows($0.channel) && $0.id != echo }
-        for channel in Set(shown.map(\.channel)).union(update.revealed.filter(shows)).sorted() {
-            dirty = true
+        var touched = Set(shown.map(\.channel)).union(update.revealed).union(update.rounds.map(\.channel))
+        if every { touched.formUnion(shownChannels) }
+        for channel in touched.filter(shows).sorted() {
             let tally = room.tally(of: channel, now: now)
-            let hides = !room.open && (!tally.isRevealed || update.revealed.contains(channel))
+            let before = revealed.contains(channel)
             for event in shown where event.channel == channel {
-                report(event, tally: tally, hiding: hides, heard: update.hearing[event.id] ?? .air)
+                report(event, tally: tally, hiding: !room.open && !before, heard: update.hearing[event.id] ?? .air)
             }
-            if update.revealed.contains(channel) { emit(.revealed(channel: channel, tally: tally, time: now)) }
+            if !tally.isRevealed {
+                revealed.remove(channel)
+            } else if !before {
+                revealed.insert(channel)
+                emit(.revealed(channel: channel, tally: tally, time: now))
+            }
+            if !shown.isEmpty || tally.isRevealed != before { dirty = true }
         }
     }
 
