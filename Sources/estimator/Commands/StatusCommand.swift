@@ -28,7 +28,8 @@ struct StatusCommand: AsyncParsableCommand {
             nameTaken (true when someone else in the channel has your name and is \
             hidden behind your row), relay (string: the relay's URL and its \
             broker connection, as "mqtts://host:8883/room connected"; null \
-            without a relay).
+            without a relay), role ("voter" or "observer"), revealed (true once \
+            the round's cards are revealed).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -55,8 +56,10 @@ struct StatusCommand: AsyncParsableCommand {
     static func text(_ status: ControlStatus) -> String {
         let name = TerminalText.sanitize(status.name)
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
-        let card = status.card == .waiting ? "no card yet" : "card \(status.card)"
-        let round = status.round.map { "round \($0)" + (status.title.map { " (\(TerminalText.sanitize($0)))" } ?? "") + "; " } ?? ""
+        let card = status.observing ? "observing" : status.card == .waiting ? "no card yet" : "card \(status.card)"
+        let round = status.round.map {
+            "round \($0)" + (status.title.map { " (\(TerminalText.sanitize($0)))" } ?? "") + (status.revealed ? ", revealed" : "") + "; "
+        } ?? ""
         let taken = status.nameTaken ? "\n" + TerminalText.sanitize(WatchViewer.nameTakenNotice(status.name)) : ""
         return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
@@ -79,6 +82,8 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("title", .string(status.title.map(TerminalText.sanitize))),
             JSONMember("nameTaken", .bool(status.nameTaken)),
             JSONMember("relay", status.relay.map { .string(TerminalText.sanitize($0)) } ?? .null),
+            JSONMember("role", .string(status.observing ? "observer" : "voter")),
+            JSONMember("revealed", .bool(status.revealed)),
         ]).text
     }
 }

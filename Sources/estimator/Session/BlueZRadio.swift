@@ -97,12 +97,16 @@ final class BlueZRadio: SessionRadio {
     }
 
     @discardableResult
-    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
+    func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate {
         // A newer card makes the last one's further announcements pointless.
         let (handle, discovery, schedule) = state.withLock { state in
             state.reannounce?.cancel()
             return (state.handle, state.discovery, state.schedule)
         }
+        // The whole room makes this change at once: spread it (RadioSchedule.roomSpread).
+        let spread = fromRoom && schedule.pausesScan ? schedule.roomSpread : .zero
+        let spreadMicroseconds = Int64(spread / .microseconds(1))
+        if spread > .zero { try? await clock.sleep(for: .microseconds(Int64.random(in: 0...spreadMicroseconds))) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
         // The change itself, timed for the session log.
@@ -127,7 +131,8 @@ final class BlueZRadio: SessionRadio {
                 // Tried and dropped).
                 let clock = self.clock
                 let reannounce = Task {
-                    do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }
+                    let again = schedule.reannounceAfter + .microseconds(Int64.random(in: 0...spreadMicroseconds))
+                    do { try await clock.sleep(for: again) } catch { return }
                     if pausing {
                         try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
                     } else {

@@ -16,7 +16,7 @@
 #    the round) and comes when she changes her card.
 # 5. Bob's session stopped (SIGSTOP) for 40 s, as a laptop asleep, and
 #    continued: no new round begins, the others keep round 2 and their cards,
-#    and Bob ends in round 2 with his card (on the air: 22...Bob).
+#    and Bob ends in round 2, revealed, with his card (on the air: 32...Bob).
 # 6. hci0's history holds both revealed rounds, and its CSV parses.
 # Figures (E2E-METRIC): the reveal and the round's propagation, each to the
 # time in the watch's own line (see seen_ms).
@@ -184,14 +184,15 @@ for i in 0 1 2; do
   status=$(estimator status --adapter hci$i)
   [[ $status == *"card ${picks[$i]}"* && $status == *"round 2"* ]] || fail "hci$i after Bob's sleep: $status"
 done
-# On the air, what Bob's radio sent since it went on: the last is round 2
-# with his card (suspended, it sends 01 and FC until it hears the room).
+# On the air, what Bob's radio sent since it went on: the last is round 2,
+# revealed, with his card (suspended, it sends 01 and FC until it hears the
+# room).
 air=$(TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null |
   awk -v from="$continued" '/^[<>@=] / { split($NF, c, ":"); t = c[1] * 3600 + c[2] * 60 + c[3] }
     /Name \(complete\): .*Bob$/ { split(from, f, ":"); if (t >= f[1] * 3600 + f[2] * 60 + f[3]) print $NF }')
 echo "Bob on the air after the sleep: $(echo $air)"
 metric bob_suspended_packets_on_air "$(grep -c '^0101FCBob$' <<<"$air" || true)"
-[ "$(tail -1 <<<"$air")" = "220103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 220103Bob"
+[ "$(tail -1 <<<"$air")" = "320103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 320103Bob"
 
 # 6. History: hci0 keeps both revealed rounds (untitled there: a title stays
 # on the machine that gave it), hci2 keeps round 2 as ABC-1.

@@ -1,0 +1,185 @@
+# Issue 24: the secret ballot on the real stack. Three voting sessions (Ann,
+# Bob, Cy on hci0-hci2), an observer (Olga on hci3, `join --observer`, who
+# runs the meeting), an iPhone in the app's format on hci4 (btmgmt, protocol
+# 01: Carol, card in clear), each session with a `watch --json`; a mosquitto
+# in the guest, through which Bob's session (`--relay`) meets Remy, a
+# teammate with the relay alone (`--adapter none`), in round 3.
+# 1. Round 1 (Olga's `estimator round`): the last vote reveals every card on
+#    every watch.
+# 2. Round 2: Cy does not vote; nothing is revealed; Olga's `estimator
+#    reveal` reveals on every watch, without Cy.
+# 3. Round 3: Remy joins through Bob's relay. Ann, Bob, Cy and Carol vote:
+#    Bob hears Remy, who has not voted, and says so on the air, so no watch
+#    reveals; Remy's vote reveals on every watch.
+# 4. The air record (btmon in the guest): every packet a voting session sent
+#    in a round not yet revealed (version 2R) carries no card: waiting,
+#    sealed or leaving (FC, FB, FA, FF). Olga's carry only observing (F9,
+#    F8) or FF.
+# Figures (E2E-METRIC): last vote -> revealed, and `reveal` -> revealed, on
+# each watch, to the time in the watch's own line (see seen_ms): p50, p95
+# and max over the watches. Goal: at most 1 s.
+# radios: 5
+# timeout: 300
+
+trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
+  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  for w in watch0 watch1 watch2 watch3; do echo "---- $w ----"; tail -n 30 "$E2E_WORK/$w.out"; done
+  echo "---- the air, the last 15 s ----"; air_timeline 15
+} >&2' EXIT
+air_record
+
+names=(Ann Bob Cy Olga)
+percentile() { # P of the numbers on standard input, nearest rank
+  sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
+}
+seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
+
+# The guest's init brings no network up, not even loopback.
+ip link set lo up
+url=mqtt://127.0.0.1:1883/ballot
+{
+  printf 'listener 1883 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n'
+  [ "$(id -u)" != 0 ] || echo "user root"
+} >"$E2E_WORK/mosquitto.conf"
+bg_start broker mosquitto -c "$E2E_WORK/mosquitto.conf"
+bg_expect broker ' running' 15 >/dev/null
+
+# Each teammate has configuration and state of their own, as on a laptop.
+as() { # as N COMMAND...: estimator as teammate N (0-3, R for Remy)
+  local n=$1; shift
+  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
+}
+join_as() { # join_as N OPTION...
+  local n=$1; shift
+  as "$n" join --adapter "hci$n" --channel 1 --name "${names[$n]}" "$@" >"$E2E_WORK/join$n.out" 2>&1 ||
+    fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
+}
+join_as 0
+join_as 1 --relay "$url"
+join_as 2
+join_as 3 --observer
+grep -q "as Olga, observing," "$E2E_WORK/join3.out" || fail "Olga's join said: $(cat "$E2E_WORK/join3.out")"
+for i in 0 1 2 3; do bg_start watch$i as $i watch --adapter hci$i --json; done
+
+# Carol's phone: one interactive btmgmt on hci4 re-adding her advertisement
+# every second, as a phone repeats it (the emulated radio reports an
+# advertiser only when it starts: see air.sh). Her card changes when
+# carol.hex does; the app changes card between stories.
+carol_says() { ad_local_name "$1" >"$E2E_WORK/carol.hex.new" && mv "$E2E_WORK/carol.hex.new" "$E2E_WORK/carol.hex"; }
+carol_says 010102Carol
+bg_start carol script -qfec "btmgmt --index 4" /dev/null
+( while :; do
+    printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$(cat "$E2E_WORK/carol.hex")" >"$E2E_WORK/carol.in"
+    sleep 1
+  done ) &
+
+# NAME=cardRaw of each card in WATCH's last `revealed` line, sorted, then
+# its `without`.
+revealed_cards() {
+  grep -a '"event":"revealed"' "$E2E_WORK/$1.out" | tail -1 |
+    jq -r '([.cards[] | "\(.name)=\(.cardRaw)"] | sort) + ["without:" + (.without | join(","))] | join(" ")'
+}
+# Waits for round N's reveal on every watch; prints the ms from START each.
+# Bob's watch (he hears Remy) expects CARDS1 when given.
+revealed_everywhere() { # revealed_everywhere N START CARDS [CARDS1]
+  local i ms cards expected
+  for i in 0 1 2 3; do
+    ms=$(seen_ms watch$i "\"event\":\"revealed\",\"channel\":1,\"round\":$1" 15 "$2")
+    cards=$(revealed_cards watch$i)
+    expected=$3
+    [ "$i" != 1 ] || expected=${4:-$3}
+    [ "$cards" = "$expected" ] || fail "watch$i revealed round $1 as '$cards', not '$expected'"
+    echo "$ms"
+  done
+}
+carol_votes() { # carol_votes N PACKET: Carol's new card, seen (hidden) on every watch
+  local i
+  carol_says "$2"
+  for i in 0 1 2 3; do
+    wait_until 15 grep -aq "\"round\":$1,\"name\":\"Carol\",\"card\":\"hidden\"" "$E2E_WORK/watch$i.out"
+  done
+}
+# A round, begun by Olga; every session and the watches in it.
+next_round() { # next_round N
+  local i reply
+  for i in 0 1 2 3; do bg_mark watch$i; done
+  reply=$(as 3 round --adapter hci3) || fail "round on hci3: $reply"
+  [[ $reply == *"round $1 began in channel 1"* ]] || fail "Olga's round said: $reply"
+  for i in 0 1 2; do
+    wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $1;"* ]]'
+  done
+}
+votes() { # votes N CARD... (Ann Bob Cy, - for none): picks, each seen sealed on the others' watches
+  local round=$1 i j; shift
+  local cards=("$@")
+  for i in 0 1 2; do
+    [ "${cards[$i]}" != - ] || continue
+    as $i pick --adapter hci$i "${cards[$i]}" >/dev/null || fail "pick on hci$i"
+  done
+  for i in 0 1 2; do
+    [ "${cards[$i]}" != - ] || continue
+    for j in 0 1 2 3; do
+      [ "$j" != "$i" ] || continue
+      wait_until 15 grep -aqE "\"channel\":1,\"round\":$round,\"name\":\"${names[$i]}\",\"card\":\"hidden\"" "$E2E_WORK/watch$j.out"
+    done
+  done
+}
+
+# The watches reveal nothing in their first 4 s (ChannelRound.listening).
+sleep 4.2
+
+# 1. The last vote reveals.
+next_round 1
+carol_votes 1 010105Carol
+votes 1 8 5 -
+bg_expect_none watch3 '"event":"revealed"' 2
+started=$(now_ms)
+as 2 pick --adapter hci2 3 >/dev/null || fail "pick on hci2"
+last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Carol=05 Cy=03 without:"))
+
+# 2. Cy does not vote; Olga reveals.
+next_round 2
+carol_votes 2 010108Carol
+votes 2 3 3 -
+bg_expect_none watch3 '"event":"revealed"' 3
+started=$(now_ms)
+reply=$(as 3 reveal --adapter hci3) || fail "reveal on hci3: $reply"
+[[ $reply == "round 2 revealed in channel 1 without Cy" ]] || fail "Olga's reveal said: $reply"
+reveal=($(revealed_everywhere 2 "$started" "Ann=03 Bob=03 Carol=08 without:Cy"))
+
+# 3. Remy, heard through Bob's relay alone, holds the reveal for the room.
+as R join --adapter none --channel 1 --name Remy --relay "$url" >"$E2E_WORK/joinR.out" 2>&1 ||
+  fail "join without Bluetooth: $(cat "$E2E_WORK/joinR.out")"
+wait_until 15 grep -aq '"name":"Remy"' "$E2E_WORK/watch1.out"
+next_round 3
+wait_until 15 eval '[[ $(as R status --adapter none) == *"round 3;"* ]]'
+carol_votes 3 010102Carol
+votes 3 5 5 5
+# Everyone the air-only sessions hear has voted; Bob says Remy has not.
+for i in 0 2 3; do bg_expect_none watch$i '"event":"revealed"' 1; done
+started=$(now_ms)
+as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
+relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Carol=02 Cy=05 without:" \
+  "Ann=05 Bob=05 Carol=02 Cy=05 Remy=08 without:"))
+
+for set in last_vote reveal relayed; do
+  eval "values=(\"\${$set[@]}\")"
+  for p in 50 95; do metric "ballot_${set}_to_revealed_p$p" "$(printf '%s\n' "${values[@]}" | percentile $p | seconds)" s; done
+  metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s
+done
+
+# 4. The air: no voting session's card before its round was revealed.
+names_on_air() {
+  TZ=UTC btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | sed -n 's/.*Name (complete): \(.*\)$/\1/p' | sort -u
+}
+on_air=$(names_on_air)
+leaks=$(grep -E '^2[0-9A-F]01[0-9A-F]{2}(Ann|Bob|Cy)$' <<<"$on_air" | grep -vE '^2[0-9A-F]01(FC|FB|FA|FF)' || true)
+[ -z "$leaks" ] || fail "a vote on the air before its round was revealed: $(echo $leaks)"
+olga=$(grep -E '^[23][0-9A-F]01[0-9A-F]{2}Olga$' <<<"$on_air" | grep -vE '^[23][0-9A-F]01(F9|F8|FF)' || true)
+[ -z "$olga" ] || fail "the observer sent more than observing: $(echo $olga)"
+sealed=$(grep -cE '^2[0-9A-F]01(FB|FA)(Ann|Bob|Cy)$' <<<"$on_air" || true)
+[ "$sealed" -gt 0 ] || fail "no sealed vote was recorded on the air: $(echo $on_air)"
+opened=$(grep -cE '^3[0-9A-F]01[0-9A-F]{2}(Ann|Bob|Cy)$' <<<"$on_air" || true)
+metric ballot_sealed_packets "$sealed"
+metric ballot_revealed_packets "$opened"
+echo "ok"
