@@ -12,7 +12,8 @@
 ///   only once changed, or after the peer left and came back.
 /// - The cards are revealed when every present, fresh voter (the
 ///   participant too, when in the room) has voted and no fresh peer of the
-///   round says that someone it hears has not (`Card.holdsTheReveal`); or at
+///   round holds the reveal (`Card.holdsTheReveal`: someone only it hears
+///   has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   `revealNow` is asked. They stay revealed until the next round.
 public struct Ballot: Equatable, Sendable {
@@ -67,8 +68,8 @@ public struct Ballot: Equatable, Sendable {
     public mutating func revealNow() { isRevealed = true }
 
     /// Whether every present, fresh voter this participant hears has voted
-    /// (and there is at least one): what its own packets say.
-    public func isReady(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> Bool {
+    /// (and there is at least one).
+    func isReady(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> Bool {
         let present = entries(peers: peers, me: me, round: round).filter { !$0.entry.isStale && !$0.entry.isObserver }
         return !present.isEmpty && present.allSatisfy(\.voted)
     }

@@ -29,14 +29,15 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// Leaving: peers drop whoever sends it at once.
     public static let none = Card(rawValue: 0xFF)
     /// Voted, the card kept on the sender's laptop until the reveal, and
-    /// someone the sender hears has not voted yet (docs/PROTOCOL.md, Ballot).
+    /// the sender holds the reveal: someone it alone can hear (through its
+    /// relay) has not voted, or it has not heard the room yet
+    /// (docs/PROTOCOL.md, Ballot).
     public static let sealed = Card(rawValue: 0xFB)
-    /// Voted and sealed, and everyone the sender hears has voted.
+    /// Voted and sealed; the sender holds nothing.
     public static let sealedReady = Card(rawValue: 0xFA)
-    /// Observing: in the round without a vote, and someone the sender hears
-    /// has not voted yet.
+    /// Observing: in the round without a vote, and holding the reveal.
     public static let observing = Card(rawValue: 0xF9)
-    /// Observing, and everyone the sender hears has voted.
+    /// Observing, holding nothing.
     public static let observingReady = Card(rawValue: 0xF8)
 
     /// The deck in the order a person reads it.
@@ -60,8 +61,8 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// Whether the sender observes: present, never a voter.
     public var isObserving: Bool { self == .observing || self == .observingReady }
 
-    /// Whether the sender says someone it hears has not voted yet: the room
-    /// waits for it (docs/PROTOCOL.md, Ballot).
+    /// Whether the sender holds the reveal: the room waits for it
+    /// (docs/PROTOCOL.md, Ballot).
     public var holdsTheReveal: Bool { self == .sealed || self == .observing }
 
     /// The card's value for statistics; `nil` for `?`, coffee, waiting, none and unknown.

@@ -81,7 +81,7 @@ public struct ChannelRound: Equatable, Sendable {
     /// once the room has been heard (see `Ballot.reconsider`); returns
     /// whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, now: Timestamp) -> Bool {
-        let mayReveal = state.suspendedSince == nil && now >= quietUntil
+        let mayReveal = hasHeardTheRoom(now: now)
         return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal)
     }
 
@@ -93,10 +93,10 @@ public struct ChannelRound: Equatable, Sendable {
         return true
     }
 
-    /// Whether everyone present this participant hears has voted, once the
-    /// room has been heard (see `Ballot.isReady`).
-    public func isReady(peers: [Peer], me: (name: String, card: Card)?, now: Timestamp) -> Bool {
-        state.suspendedSince == nil && now >= quietUntil && ballot.isReady(peers: peers, me: me, round: state.current)
+    /// Whether the room has been heard since following it began or since
+    /// a jump of the clock: until then nothing is revealed here.
+    public func hasHeardTheRoom(now: Timestamp) -> Bool {
+        state.suspendedSince == nil && now >= quietUntil
     }
 
     /// Counts the votes of the current round (see `Ballot.tally`).

@@ -137,10 +137,22 @@ public struct Room: Sendable {
         }
         let revealed = round.ballot.isRevealed
         let version: Packet.Version = revealed ? .revealed(current) : .round(current)
-        let ready = revealed || round.isReady(peers: peers(in: me.channel), me: mine(in: me.channel), now: now)
+        let ready = revealed || !holdsTheReveal(in: me.channel, round: round, now: now)
         if me.observing { return (version, ready ? .observingReady : .observing) }
         guard me.card.isVote, !revealed, !open else { return (version, me.card) }
         return (version, ready ? .sealedReady : .sealed)
+    }
+
+    /// Whether I hold my channel's reveal (docs/PROTOCOL.md, Ballot): a
+    /// present voter I hear through the relay alone has not voted (the
+    /// laptops of the room cannot hear them), or I have not heard the room
+    /// yet. Voters heard over the air hold the reveal by their own packets.
+    private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
+        guard round.hasHeardTheRoom(now: now) else { return true }
+        let tally = round.tally(peers: peers(in: channel), me: mine(in: channel))
+        return tally.waitingFor.contains { name in
+            name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
+        }
     }
 
     /// Everything a table draws for `channel` at `now`.

@@ -18,10 +18,10 @@ private struct Ballot {
 
     /// Hears one local name; returns whether it revealed the round here.
     @discardableResult
-    mutating func hear(_ localName: String) -> Bool {
+    mutating func hear(_ localName: String, relayed: Bool = false) -> Bool {
         now = now + .milliseconds(100)
         let packet = try! Packet(decoding: localName)
-        return room.hear(packet, rssi: -50, relayed: false, at: now).revealed.contains(channel)
+        return room.hear(packet, rssi: relayed ? nil : -50, relayed: relayed, at: now).revealed.contains(channel)
     }
 
     @discardableResult
@@ -43,7 +43,7 @@ private struct Ballot {
         var room = Ballot()
         room.hear("2101FCAlice")
         room.pick(.five)
-        #expect(room.sent == "2101FBMe", "voted, sealed: Alice has not voted")
+        #expect(room.sent == "2101FAMe", "voted, sealed; Alice, who has not voted, holds the room by her own FC")
         do {
             let revealed = room.hear("2101FAAlice")
             #expect(revealed, "Alice voted and says everyone she hears has; so do I, and nobody holds the reveal")
@@ -81,6 +81,37 @@ private struct Ballot {
         #expect(room.sent == "310105Me")
     }
 
+    @Test func aVoterHeardThroughMyRelayAloneIsHeldForByMe() {
+        var room = Ballot()
+        room.hear("2101FCAlice")
+        room.hear("2101FCRemy", relayed: true)  // a remote teammate: only my relay brings him
+        room.pick(.five)
+        #expect(room.sent == "2101FBMe", "the laptops of the room cannot hear Remy: I hold the reveal")
+        room.hear("2101FAAlice")
+        #expect(!room.tally.isRevealed)
+        do {
+            let revealed = room.hear("2101FARemy", relayed: true)
+            #expect(revealed, "Remy voted: nobody holds, and everyone I hear has voted")
+        }
+        #expect(room.sent == "310105Me")
+    }
+
+    @Test func aVoterHeardOverTheAirIsNotHeldFor() {
+        var room = Ballot()
+        room.hear("2101FCAlice")
+        room.hear("2101FCRemy", relayed: true)
+        room.hear("2101FCRemy")  // and over the air: both
+        room.pick(.five)
+        #expect(room.sent == "2101FAMe", "Remy holds the room by his own packets")
+    }
+
+    @Test func whileTheRoomIsNotHeardYetISayIHold() {
+        var room = Ballot(listeningSince: t0 + ChannelRound.listening)
+        room.hear("2101FCAlice")
+        room.pick(.five)
+        #expect(room.sent == "2101FBMe")
+    }
+
     @Test func aRevealHeardRevealsHereWithNoLeader() {
         var room = Ballot()
         room.hear("2101FBAlice")
@@ -114,7 +145,7 @@ private struct Ballot {
             let revealed = room.hear("310108Bob")
             #expect(!revealed, "round 1 is over here")
         }
-        #expect(room.sent == "2201FBMe")
+        #expect(room.sent == "2201FAMe")
     }
 
     @Test func revealNowRevealsWithoutThoseWhoHaveNotVoted() {
@@ -154,7 +185,7 @@ private struct Ballot {
     @Test func anObserverIsPresentNeverWaitedForAndCanReveal() {
         var room = Ballot(observing: true)
         room.hear("2101FCAlice")
-        #expect(room.sent == "2101F9Me", "observing; Alice has not voted")
+        #expect(room.sent == "2101F8Me", "observing; Alice holds the room by her own FC")
         #expect(room.marks == ["Me": .observing, "Alice": .waiting])
         #expect(room.tally.voters == 1 && room.tally.waitingFor == ["Alice"])
         do {

@@ -103,10 +103,6 @@ final class BlueZRadio: SessionRadio {
             state.reannounce?.cancel()
             return (state.handle, state.discovery, state.schedule)
         }
-        // The whole room makes this change at once: spread it (RadioSchedule.roomSpread).
-        let spread = fromRoom && schedule.pausesScan ? schedule.roomSpread : .zero
-        let spreadMicroseconds = Int64(spread / .microseconds(1))
-        if spread > .zero { try? await clock.sleep(for: .microseconds(Int64.random(in: 0...spreadMicroseconds))) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
         // The change itself, timed for the session log.
@@ -128,11 +124,12 @@ final class BlueZRadio: SessionRadio {
                 // A peer in its own quiet gap misses that; announce again, once:
                 // two announcements bring pick -> seen well under a second, and
                 // a third makes it slower, not faster (docs/MEASUREMENTS.md,
-                // Tried and dropped).
+                // Tried and dropped). Not a change the whole room makes at
+                // once (RadioSchedule.reannounceAfter).
+                guard !fromRoom else { return timing }
                 let clock = self.clock
                 let reannounce = Task {
-                    let again = schedule.reannounceAfter + .microseconds(Int64.random(in: 0...spreadMicroseconds))
-                    do { try await clock.sleep(for: again) } catch { return }
+                    do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }
                     if pausing {
                         try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
                     } else {

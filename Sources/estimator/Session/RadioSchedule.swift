@@ -18,7 +18,7 @@ import BlueZ
 /// Overridable without rebuilding: `ESTIMATOR_SCHEDULE` holds `name=ms`
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
-/// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `spread`, `leave`, `retry`,
+/// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `leave`, `retry`,
 /// `tick`, `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
 /// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
@@ -75,17 +75,13 @@ struct RadioSchedule: Equatable, Sendable {
     var listenLimit: Duration = .seconds(1)
     /// A changed advertisement (a pick) is announced again this long after
     /// the change: a peer in its own gap missed the first, and no gap lasts
-    /// this long.
+    /// this long. Not a change the room asks for (a session saying it is
+    /// ready, or revealing: docs/PROTOCOL.md, Ballot): every session makes
+    /// that one at the same moment, each one's announcement covers the
+    /// others', and one bluetoothd serving every session's second
+    /// announcement at once delays the next change (measured in the rig:
+    /// a reveal's changes waited up to 1 s to stop the scan).
     var reannounceAfter: Duration = .milliseconds(500)
-    /// In the strict mode, a change the room asks for (a session saying it
-    /// is ready, or revealing: docs/PROTOCOL.md, Ballot) starts after a
-    /// random part of this, and is announced again after a random part more
-    /// than `reannounceAfter`. Every session hears the last vote, or the
-    /// first reveal, at the same moment and changes its advertisement with
-    /// it; a session is deaf while it changes, so changes made together,
-    /// and their second announcements, are missed together. Spread over
-    /// 0.4 s, each change mostly falls while the others scan.
-    var roomSpread: Duration = .milliseconds(400)
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,
     /// which puts it on the air a second time (see `Session.leave`).
@@ -151,7 +147,7 @@ struct RadioSchedule: Equatable, Sendable {
         var schedule = RadioSchedule.standard
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
-            "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter, "spread": \.roomSpread, "leave": \.leaveBroadcast,
+            "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
             "retry": \.restartRetry, "tick": \.tick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {

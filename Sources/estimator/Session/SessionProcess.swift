@@ -77,7 +77,7 @@ struct SessionProcess {
             return fail(UserError(error.code, error.description), ready)
         }
         server.start()
-        var joined = "joined channel \(channel) as \(name) on \(adapter) (session pid \(getpid()))"
+        var joined = "joined channel \(channel) as \(name)\(observing ? ", observing," : "") on \(adapter) (session pid \(getpid()))"
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging

@@ -18,8 +18,8 @@ protocol SessionRadio: Sendable {
     /// the advertisement), not by re-registering. Returns when the change is
     /// done, with how its time was spent (for the session log).
     /// `fromRoom`: the room asked for it (readiness, the reveal), not a
-    /// person, so every session makes it at the same moment
-    /// (`RadioSchedule.roomSpread`).
+    /// person, so every session makes it at the same moment and it is not
+    /// announced again (`RadioSchedule.reannounceAfter`).
     @discardableResult
     func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate
 

@@ -101,12 +101,12 @@ carol_votes() { # carol_votes N PACKET: Carol's new card, seen (hidden) on every
 }
 # A round, begun by Olga; every session and the watches in it.
 next_round() { # next_round N
-  local i reply
+  local i reply n=$1
   for i in 0 1 2 3; do bg_mark watch$i; done
   reply=$(as 3 round --adapter hci3) || fail "round on hci3: $reply"
   [[ $reply == *"round $1 began in channel 1"* ]] || fail "Olga's round said: $reply"
   for i in 0 1 2; do
-    wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $1;"* ]]'
+    wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $n;"* ]]'
   done
 }
 votes() { # votes N CARD... (Ann Bob Cy, - for none): picks, each seen sealed on the others' watches
