@@ -4,16 +4,14 @@
 ///
 /// Pure: the caller passes the peer table's peers and events in.
 /// - A peer in the current round votes with any card but waiting and
-///   observing (a sealed vote is a vote whose card stays on its laptop);
-///   one in an earlier round has not voted yet (its card is from an
-///   earlier story). Observers are present and never voters.
+///   observing; one in an earlier round has not voted yet (its card is from
+///   an earlier story). Observers are present and never voters.
 /// - A peer without rounds (the app, a session not yet in step) votes with
 ///   its card, except the card it held when this round began, which counts
 ///   only once changed, or after the peer left and came back.
 /// - The cards are revealed when every present, fresh voter (the
 ///   participant too, when in the room) has voted and no fresh peer of the
-///   round holds the reveal (`Card.holdsTheReveal`: someone only it hears
-///   has not voted); or at
+///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   `revealNow` is asked. They stay revealed until the next round.
 public struct Ballot: Equatable, Sendable {
@@ -57,7 +55,7 @@ public struct Ballot: Equatable, Sendable {
         guard !isRevealed else { return false }
         let fresh = peers.filter { !$0.isStale && $0.round != nil && $0.round == round }
         if fresh.contains(where: \.isRevealed) || (mayReveal && isReady(peers: peers, me: me, round: round)
-                                                     && !fresh.contains(where: \.card.holdsTheReveal)) {
+                                                     && !fresh.contains(where: \.holds)) {
             isRevealed = true
             return true
         }
@@ -75,26 +73,23 @@ public struct Ballot: Equatable, Sendable {
     }
 
     /// Counts the votes as the table shows them; `open` shows cards before
-    /// the reveal. The cards show together once the room has revealed and
-    /// every present voter's card has come out of its seal, so every table
-    /// shows them all at once; a sealed card stays hidden until then.
+    /// the reveal.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
-        let shown = isRevealed && !voted.contains { $0.entry.card.isSealed }
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry
                 entry.mark = entry.isObserver ? .observing
                     : !voted ? .waiting
-                    : entry.card.isSealed || !(shown || open) ? .hidden : .shown(entry.card)
+                    : isRevealed || open ? .shown(entry.card) : .hidden
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
-            isRevealed: shown, round: round,
-            stats: Stats(voted.filter { !$0.entry.card.isSealed }.map { (name: $0.entry.name, card: $0.entry.card) }))
+            isRevealed: isRevealed, round: round,
+            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
@@ -132,7 +127,7 @@ public struct Tally: Equatable, Sendable {
         /// Not heard lately: shown, not counted.
         public let isStale: Bool
         /// Present without a vote, never waited for.
-        public var isObserver: Bool { card.isObserving }
+        public var isObserver: Bool { card == .observing }
         public internal(set) var mark: Mark
 
         public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting) {

@@ -28,17 +28,9 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public static let waiting = Card(rawValue: 0xFC)
     /// Leaving: peers drop whoever sends it at once.
     public static let none = Card(rawValue: 0xFF)
-    /// Voted, the card kept on the sender's laptop until the reveal, and
-    /// the sender holds the reveal: someone it alone can hear (through its
-    /// relay) has not voted, or it has not heard the room yet
+    /// Observing: present without a vote, never waited for
     /// (docs/PROTOCOL.md, Ballot).
-    public static let sealed = Card(rawValue: 0xFB)
-    /// Voted and sealed; the sender holds nothing.
-    public static let sealedReady = Card(rawValue: 0xFA)
-    /// Observing: in the round without a vote, and holding the reveal.
     public static let observing = Card(rawValue: 0xF9)
-    /// Observing, holding nothing.
-    public static let observingReady = Card(rawValue: 0xF8)
 
     /// The deck in the order a person reads it.
     public static let deck: [Card] = [
@@ -50,49 +42,37 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public var isKnown: Bool { Self.name(of: rawValue) != nil }
 
     /// Whether the card is a vote: anything but waiting, leaving and
-    /// observing (`?`, coffee, sealed votes and unknown bytes are votes that
-    /// carry no number).
-    public var isVote: Bool { self != .waiting && self != .none && !isObserving }
-
-    /// Whether this is a vote whose card stays on the sender's laptop until
-    /// the reveal.
-    public var isSealed: Bool { self == .sealed || self == .sealedReady }
-
-    /// Whether the sender observes: present, never a voter.
-    public var isObserving: Bool { self == .observing || self == .observingReady }
-
-    /// Whether the sender holds the reveal: the room waits for it
-    /// (docs/PROTOCOL.md, Ballot).
-    public var holdsTheReveal: Bool { self == .sealed || self == .observing }
+    /// observing (`?`, coffee and unknown bytes are votes that carry no
+    /// number).
+    public var isVote: Bool { self != .waiting && self != .none && self != .observing }
 
     /// The card's value for statistics; `nil` for `?`, coffee, waiting, none and unknown.
     public var numericValue: Double? {
         switch self {
         case .half: 0.5
-        case .question, .coffee, .waiting, .none, .sealed, .sealedReady, .observing, .observingReady: nil
+        case .question, .coffee, .waiting, .none, .observing: nil
         default: isKnown ? Double(rawValue) : nil
         }
     }
 
     /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`,
-    /// `"waiting"`, `"none"`, `"sealed"`, `"sealed-ready"`, `"observing"`,
-    /// `"observing-ready"`), as used in JSON; `nil` for an unknown byte.
+    /// `"waiting"`, `"none"`, `"observing"`), as used in JSON; `nil` for an
+    /// unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
     public var hex: String { Hex.byte(rawValue) }
 
     /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
-    /// `—` for none, `✓` for a sealed vote, `obs` for observing, and `?XX`
-    /// (the hex byte) for an unknown value.
+    /// `—` for none, `obs` for observing, and `?XX` (the hex byte) for an
+    /// unknown value.
     public var description: String {
         switch self {
         case .half: "½"
         case .coffee: "☕"
         case .waiting: "·"
         case .none: "—"
-        case .sealed, .sealedReady: "✓"
-        case .observing, .observingReady: "obs"
+        case .observing: "obs"
         default: name ?? "?\(hex)"
         }
     }
@@ -105,10 +85,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
         case 0xFE: "coffee"
         case 0xFC: "waiting"
         case 0xFF: "none"
-        case 0xFB: "sealed"
-        case 0xFA: "sealed-ready"
         case 0xF9: "observing"
-        case 0xF8: "observing-ready"
         default: nil
         }
     }

@@ -15,6 +15,9 @@ public struct Packet: Hashable, Sendable {
         case round(RoundNumber)
         /// Protocol 2: the sender's round, its cards revealed (`3R`).
         case revealed(RoundNumber)
+        /// Protocol 2: the sender's round, not revealed, and the sender
+        /// holds the reveal (`4R`, docs/PROTOCOL.md, Ballot).
+        case holding(RoundNumber)
 
         /// The two characters on the air.
         public var field: String {
@@ -23,6 +26,7 @@ public struct Packet: Hashable, Sendable {
             case .v01: "01"
             case let .round(round): "2" + round.hexDigit
             case let .revealed(round): "3" + round.hexDigit
+            case let .holding(round): "4" + round.hexDigit
             }
         }
     }
@@ -56,7 +60,7 @@ public struct Packet: Hashable, Sendable {
     /// The sender's round; `nil` for the app's versions.
     public var round: RoundNumber? {
         switch version {
-        case let .round(round), let .revealed(round): round
+        case let .round(round), let .revealed(round), let .holding(round): round
         case .v00, .v01: nil
         }
     }
@@ -64,6 +68,11 @@ public struct Packet: Hashable, Sendable {
     /// Whether the sender's round is revealed.
     public var isRevealed: Bool {
         if case .revealed = version { true } else { false }
+    }
+
+    /// Whether the sender holds the reveal of its round.
+    public var holdsTheReveal: Bool {
+        if case .holding = version { true } else { false }
     }
 
     /// The advertisement's local name; at most 18 bytes of UTF-8 for a packet
@@ -110,6 +119,7 @@ extension Packet {
         case (UInt8(ascii: "0"), UInt8(ascii: "1")): .v01
         case (UInt8(ascii: "2"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .round(RoundNumber(wrapping: Int($0))) }
         case (UInt8(ascii: "3"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .revealed(RoundNumber(wrapping: Int($0))) }
+        case (UInt8(ascii: "4"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .holding(RoundNumber(wrapping: Int($0))) }
         default: nil
         }
     }
@@ -125,7 +135,7 @@ extension Packet.Version {
 public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer than the 6 header bytes.
     case tooShort([UInt8])
-    /// The first two bytes are not `00`, `01`, or `2` or `3` and a hex digit.
+    /// The first two bytes are not `00`, `01`, or `2`, `3` or `4` and a hex digit.
     case unknownVersion([UInt8])
     /// Bytes 3–4 are not two hex digits.
     case invalidChannel([UInt8])
@@ -139,7 +149,7 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooShort(let bytes):
             "\"\(Self.show(bytes))\" is too short for a packet, which starts with 6 bytes of version, channel and card."
         case .unknownVersion(let bytes):
-            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01, 20 to 2F and 30 to 3F are understood."
+            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01 and 20 to 4F are understood."
         case .invalidChannel(let bytes):
             "The packet's channel \"\(Self.show(bytes))\" is not two hex digits."
         case .invalidCard(let bytes):

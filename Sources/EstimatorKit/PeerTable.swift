@@ -10,7 +10,7 @@
 ///   from a peer the table does not hold is ignored, so a leaver's repeated
 ///   goodbyes do not bring it back. Waiting (`FC`) is a card like any other:
 ///   the peer is here and has not voted;
-/// - a change of card or of round (or of its reveal) is a `card` event;
+/// - a change of card or of round (or of its reveal or hold) is a `card` event;
 /// - heard within `staleAfter` is fresh. BlueZ reports an advertiser once
 ///   per discovery start and the session restarts discovery periodically, so
 ///   a peer that is still advertising keeps producing sightings and never
@@ -73,9 +73,11 @@ public struct PeerTable: Sendable {
         }
         var events: [PeerEvent] = []
         let changed = peer.card != sighting.card || peer.round != sighting.round || peer.isRevealed != sighting.revealed
+            || peer.holds != sighting.holds
         peer.card = sighting.card
         peer.round = sighting.round
         peer.isRevealed = sighting.revealed
+        peer.holds = sighting.holds
         peer.rssi = sighting.rssi ?? peer.rssi
         peer.lastHeard = max(peer.lastHeard, sighting.time)
         if peer.isStale {
@@ -119,7 +121,7 @@ public struct PeerTable: Sendable {
             return []
         }
         overflow.forget(id)
-        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed, rssi: sighting.rssi,
+        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed, holds: sighting.holds, rssi: sighting.rssi,
                         lastHeard: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1

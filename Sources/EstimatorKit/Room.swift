@@ -123,32 +123,25 @@ public struct Room: Sendable {
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
-    /// Ballot): my round (`3R` once revealed), and in a round not yet
-    /// revealed, not my card but that I voted (sealed) or observe, and
-    /// whether everyone I hear has voted. With no round, while the clock's
-    /// jump makes the round uncertain, or `open`, it is the app's form.
+    /// Ballot): my round (`3R` once revealed, `4R` while I hold the reveal)
+    /// and my card, or observing. With no round, or while the clock's jump
+    /// makes the round uncertain, it is the app's form.
     public func advertised(now: Timestamp) -> (version: Packet.Version, card: Card)? {
         guard let me, let round = rounds[me.channel] else { return nil }
         let state = round.state
-        if me.card == .none { return (state.advertised.map(Packet.Version.round) ?? .v01, .none) }
         guard let current = state.advertised else {
-            let card = state.suspendedSince != nil ? Card.waiting : me.counted
-            return (.v01, me.observing ? .observing : card)
+            return (.v01, state.suspendedSince != nil && me.card != .none ? .waiting : me.counted)
         }
-        let revealed = round.ballot.isRevealed
-        let version: Packet.Version = revealed ? .revealed(current) : .round(current)
-        let ready = revealed || !holdsTheReveal(in: me.channel, round: round, now: now)
-        if me.observing { return (version, ready ? .observingReady : .observing) }
-        guard me.card.isVote, !revealed, !open else { return (version, me.card) }
-        return (version, ready ? .sealedReady : .sealed)
+        let version: Packet.Version = round.ballot.isRevealed ? .revealed(current)
+            : me.card != .none && holdsTheReveal(in: me.channel, round: round, now: now) ? .holding(current) : .round(current)
+        return (version, me.card == .none ? .none : me.counted)
     }
 
     /// Whether I hold my channel's reveal (docs/PROTOCOL.md, Ballot): a
     /// present voter I hear through the relay alone has not voted (the
-    /// laptops of the room cannot hear them), or I have not heard the room
-    /// yet. Voters heard over the air hold the reveal by their own packets.
+    /// laptops of the room cannot hear them). Voters heard over the air hold
+    /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
-        guard round.hasHeardTheRoom(now: now) else { return true }
         let tally = round.tally(peers: peers(in: channel), me: mine(in: channel))
         return tally.waitingFor.contains { name in
             name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay

@@ -88,7 +88,7 @@ import Testing
         ("0101F", .tooShort(Array("0101F".utf8))),
         ("020108bob", .unknownVersion(Array("02".utf8))),
         ("2G0108bob", .unknownVersion(Array("2G".utf8))),
-        ("400108bob", .unknownVersion(Array("40".utf8))),
+        ("500108bob", .unknownVersion(Array("50".utf8))),
         ("1 0108bob", .unknownVersion(Array("1 ".utf8))),
         ("전수열", .unknownVersion([0xEC, 0xA0])),
         ("01GG08bob", .invalidChannel(Array("GG".utf8))),
@@ -106,7 +106,7 @@ import Testing
         #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
             == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
         #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
-            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01, 20 to 2F and 30 to 3F are understood.")
+            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 4F are understood.")
         #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
             == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
         #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description

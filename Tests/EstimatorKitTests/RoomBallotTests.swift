@@ -39,46 +39,19 @@ private struct Ballot {
 }
 
 @Suite struct RoomBallotTests {
-    @Test func myVoteIsSealedOnTheAirUntilTheLastVoteRevealsIt() {
+    @Test func theLastVoteRevealsWhenNobodyHoldsTheReveal() {
         var room = Ballot()
         room.hear("2101FCAlice")
         room.pick(.five)
-        #expect(room.sent == "2101FAMe", "voted, sealed; Alice, who has not voted, holds the room by her own FC")
+        #expect(room.sent == "210105Me", "Alice, who has not voted, holds the room by her own FC")
+        #expect(room.marks == ["Me": .hidden, "Alice": .waiting])
         do {
-            let revealed = room.hear("2101FAAlice")
-            #expect(revealed, "Alice voted and says everyone she hears has; so do I, and nobody holds the reveal")
+            let revealed = room.hear("210108Alice")
+            #expect(revealed)
         }
-        #expect(room.sent == "310105Me", "revealed: my card in clear")
-        #expect(room.marks == ["Me": .hidden, "Alice": .hidden], "her card is still on her laptop: all show together")
-        #expect(!room.tally.isRevealed)
-        room.hear("310108Alice")
-        #expect(room.tally.isRevealed)
+        #expect(room.sent == "310105Me", "revealed: 3R")
         #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)])
         #expect(room.tally.stats.votes == 2 && room.tally.stats.median == 6.5)
-    }
-
-    @Test func theLastVoteRevealsAtOnceWhenEveryoneElseIsReady() {
-        var room = Ballot()
-        room.hear("2101FAAlice")
-        #expect(room.sent == "2101FCMe")
-        do {
-            let revealed = room.pick(.three)
-            #expect(revealed, "my vote is the last one")
-        }
-        #expect(room.sent == "310103Me")
-    }
-
-    @Test func aVoterOnlyAnotherSessionHearsHoldsTheReveal() {
-        var room = Ballot()
-        room.hear("2101FBAlice")  // Alice voted, and hears someone (a relay-only Remy) who has not
-        room.pick(.five)
-        #expect(room.sent == "2101FAMe", "everyone I hear has voted")
-        #expect(!room.tally.isRevealed, "but Alice says not yet")
-        do {
-            let revealed = room.hear("2101FAAlice")
-            #expect(revealed, "Remy voted: Alice is ready, and the room reveals")
-        }
-        #expect(room.sent == "310105Me")
     }
 
     @Test func aVoterHeardThroughMyRelayAloneIsHeldForByMe() {
@@ -86,12 +59,12 @@ private struct Ballot {
         room.hear("2101FCAlice")
         room.hear("2101FCRemy", relayed: true)  // a remote teammate: only my relay brings him
         room.pick(.five)
-        #expect(room.sent == "2101FBMe", "the laptops of the room cannot hear Remy: I hold the reveal")
-        room.hear("2101FAAlice")
-        #expect(!room.tally.isRevealed)
+        #expect(room.sent == "410105Me", "the laptops of the room cannot hear Remy: I hold the reveal")
+        room.hear("210108Alice")
+        #expect(!room.tally.isRevealed, "Remy has not voted")
         do {
-            let revealed = room.hear("2101FARemy", relayed: true)
-            #expect(revealed, "Remy voted: nobody holds, and everyone I hear has voted")
+            let revealed = room.hear("210103Remy", relayed: true)
+            #expect(revealed)
         }
         #expect(room.sent == "310105Me")
     }
@@ -102,24 +75,28 @@ private struct Ballot {
         room.hear("2101FCRemy", relayed: true)
         room.hear("2101FCRemy")  // and over the air: both
         room.pick(.five)
-        #expect(room.sent == "2101FAMe", "Remy holds the room by his own packets")
+        #expect(room.sent == "210105Me", "Remy holds the room by his own packets")
     }
 
-    @Test func whileTheRoomIsNotHeardYetISayIHold() {
-        var room = Ballot(listeningSince: t0 + ChannelRound.listening)
-        room.hear("2101FCAlice")
+    @Test func aVoterOnlyAnotherSessionHearsHoldsTheRevealThroughIt() {
+        var room = Ballot()
+        room.hear("410108Alice")  // Alice voted, and holds for someone only her relay brings
         room.pick(.five)
-        #expect(room.sent == "2101FBMe")
+        #expect(!room.tally.isRevealed, "Alice holds the reveal")
+        do {
+            let revealed = room.hear("210108Alice")
+            #expect(revealed, "Alice no longer holds it")
+        }
     }
 
     @Test func aRevealHeardRevealsHereWithNoLeader() {
         var room = Ballot()
-        room.hear("2101FBAlice")
+        room.hear("210108Alice")
         room.hear("2101FCBob")
         room.pick(.five)
         do {
             let revealed = room.hear("310108Alice")
-            #expect(revealed, "Alice's laptop revealed (estimator reveal, or its own count)")
+            #expect(revealed, "Alice's laptop revealed (estimator reveal)")
         }
         #expect(room.sent == "310105Me")
         #expect(room.tally.waitingFor == ["Bob"], "revealed without Bob")
@@ -145,7 +122,7 @@ private struct Ballot {
             let revealed = room.hear("310108Bob")
             #expect(!revealed, "round 1 is over here")
         }
-        #expect(room.sent == "2201FAMe")
+        #expect(room.sent == "220105Me")
     }
 
     @Test func revealNowRevealsWithoutThoseWhoHaveNotVoted() {
@@ -160,8 +137,8 @@ private struct Ballot {
         let tally = room.tally
         #expect(tally.isRevealed && tally.waitingFor == ["Bob"] && tally.stats.votes == 1)
         do {
-            let revealed = room.room.revealNow()
-            #expect(!revealed, "revealed already")
+            let again = room.room.revealNow()
+            #expect(!again, "revealed already")
         }
     }
 
@@ -174,9 +151,9 @@ private struct Ballot {
         }
     }
 
-    @Test func aReVoteAfterTheRevealGoesOutInClearAtOnce() {
+    @Test func aReVoteAfterTheRevealIsSentAsRevealed() {
         var room = Ballot()
-        room.hear("2101FAAlice")
+        room.hear("210108Alice")
         room.pick(.five)
         room.pick(.eight)
         #expect(room.sent == "310108Me")
@@ -185,61 +162,57 @@ private struct Ballot {
     @Test func anObserverIsPresentNeverWaitedForAndCanReveal() {
         var room = Ballot(observing: true)
         room.hear("2101FCAlice")
-        #expect(room.sent == "2101F8Me", "observing; Alice holds the room by her own FC")
+        #expect(room.sent == "2101F9Me")
         #expect(room.marks == ["Me": .observing, "Alice": .waiting])
         #expect(room.tally.voters == 1 && room.tally.waitingFor == ["Alice"])
         do {
-            let revealed = room.hear("2101FAAlice")
+            let revealed = room.hear("210105Alice")
             #expect(revealed, "Alice was the only voter")
         }
-        #expect(room.sent == "3101F8Me")
+        #expect(room.sent == "3101F9Me")
     }
 
-    @Test func anObserverHeardHoldsTheRevealWhileSomeoneItHearsHasNotVoted() {
+    @Test func anObserverHeardIsNoVoter() {
         var room = Ballot()
         room.hear("2101F9Olga")
-        room.pick(.five)
-        #expect(!room.tally.isRevealed && room.tally.voters == 1, "Olga is no voter, but hears someone who has not voted")
         #expect(room.marks["Olga"] == .observing)
         do {
-            let revealed = room.hear("2101F8Olga")
-            #expect(revealed)
+            let revealed = room.pick(.five)
+            #expect(revealed, "Olga is not waited for")
         }
     }
 
-    @Test func aStaleSessionHoldsNothing() {
+    @Test func aStaleHolderHoldsNothing() {
         var room = Ballot()
-        room.hear("2101FBAlice")
+        room.hear("410108Alice")
         room.now = room.now + .seconds(7)
         _ = room.room.tick(now: room.now)
         do {
             let revealed = room.pick(.five)
-            #expect(revealed, "Alice is stale: neither a voter nor heard saying not yet")
+            #expect(revealed, "Alice is stale: neither a voter nor heard holding")
         }
     }
 
-    @Test func anAppUsersCardIsInClearAndCountsAsAVote() {
+    @Test func anAppUsersCardCountsAsAVote() {
         var room = Ballot()
         room.hear("2101FCAlice")  // round 1 began here
         room.hear("010103Phone")  // the app: first heard in this round
         room.pick(.five)
-        #expect(room.marks["Phone"] == .hidden, "in clear on the air, hidden on my table until the reveal")
+        #expect(room.marks["Phone"] == .hidden)
         do {
-            let revealed = room.hear("2101FAAlice")
+            let revealed = room.hear("210105Alice")
             #expect(revealed)
         }
-        room.hear("310105Alice")
         #expect(room.marks["Phone"] == .shown(.three))
     }
 
-    @Test func openSendsMyCardInClearAsTheAppDoes() {
+    @Test func openShowsCardsAsTheyArePicked() {
         var room = Ballot()
         room.room.open = true
         room.hear("2101FCAlice")
-        room.pick(.five)
-        #expect(room.sent == "210105Me")
+        room.hear("2101FCBob")
         room.hear("210108Alice")
-        #expect(room.marks["Alice"] == .shown(.eight))
+        #expect(room.marks["Alice"] == .shown(.eight) && !room.tally.isRevealed)
     }
 
     @Test func withoutARoundMyCardGoesOutAsTheAppSendsIt() {
@@ -256,11 +229,11 @@ private struct Ballot {
         room.now = room.now + .seconds(40)
         _ = room.room.tick(now: room.now)
         #expect(room.sent == "0101FCMe")
-        room.hear("2101FAAlice")
-        #expect(room.sent == "2101FBMe", "back in round 1, sealed: the room is heard anew before I say ready")
+        room.hear("2101FCAlice")
+        #expect(room.sent == "210105Me", "back in round 1 with my card")
     }
 
-    @Test func leavingIsSaidInClear() {
+    @Test func leavingIsSaidAsLeaving() {
         var room = Ballot(observing: true)
         room.hear("2101FCAlice")
         room.pick(.none)

@@ -65,7 +65,7 @@ import Testing
         #expect(clock.deadlines == [.milliseconds(3050)])
 
         // A change: the same gap around it, then once more 0.5 s later.
-        async let update = radio.update(localName: Array("010102Ann".utf8), fromRoom: false)
+        async let update = radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
@@ -142,7 +142,7 @@ import Testing
         #expect(clock.deadlines == [.milliseconds(3000)])
 
         // A change goes out while scanning, and once more 0.5 s later, without a gap.
-        try await radio.update(localName: Array("010102Ann".utf8), fromRoom: false)
+        try await radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
         #expect(clock.deadlines == [.milliseconds(2000), .milliseconds(3000)])
@@ -169,7 +169,7 @@ import Testing
         let radio = BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }
         let ad = try await Self.started(radio, fake)
         #expect(radio.schedule.mode == .strict)
-        async let update = radio.update(localName: Array("010102Ann".utf8), fromRoom: false)
+        async let update = radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)

@@ -92,7 +92,7 @@ final class MemoryRadio: SessionRadio {
         for update in held { update.resume() }
     }
 
-    func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate {
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         state.withLock { state in
             state.updating += 1
             state.mostUpdating = max(state.mostUpdating, state.updating)

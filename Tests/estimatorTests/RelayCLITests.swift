@@ -127,13 +127,14 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         print("FIGURE relay pick -> visible at a remote watch: \(start.duration(to: .now))")
 
         // Rounds Bob starts reach Ann through the broker. The first one she
-        // adopts (keeping her card, sealed on the broker as on the air, only
-        // if she has been listening under 4 s); the next one clears it
-        // (round 2: version 22, card FC).
+        // adopts (keeping her card only if she has been listening under 4 s);
+        // the next one clears it (round 2, card FC). Bob, whom she hears
+        // through her relay alone, has not voted: she holds the reveal
+        // (version 4R: 41, then 42).
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
-        try await sub.lines.next { $0 == "\(annTopic) [\(hex("2103FBAnn"))] 0" || $0 == "\(annTopic) [\(hex("2103FCAnn"))] 0" }
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("410305Ann"))] 0" || $0 == "\(annTopic) [\(hex("4103FCAnn"))] 0" }
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
-        try await sub.lines.next { $0 == "\(annTopic) [\(hex("2203FCAnn"))] 0" }
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("4203FCAnn"))] 0" }
 
         // Leaving clears Ann's topic, and Bob drops her at once.
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)

@@ -8,8 +8,8 @@ struct PacketDecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Show the fields of a received local name.",
         discussion: """
-            Versions 00 and 01 (the app's, no round), 20 to 2F (round 0 to 15) and 30 \
-            to 3F (the same rounds, revealed) are understood, the app's single-digit 13 (0100DAnn), hex digits in either case, names \
+            Versions 00 and 01 (the app's, no round), 20 to 2F (round 0 to 15), 30 to \
+            3F (the same rounds, revealed) and 40 to 4F (held) are understood, the app's single-digit 13 (0100DAnn), hex digits in either case, names \
             longer than 12 bytes and invalid UTF-8 (shown as U+FFFD). The name is shown \
             with control characters, escape sequences and bidi overrides removed. \
             Input that is not a packet exits with status 65.
@@ -28,9 +28,9 @@ struct PacketDecodeCommand: ParsableCommand {
 
             JSON keys, in this order: version (string), channel (number), round \
             (number, or null for versions 00 and 01), revealed (true for 30 to 3F), \
-            card (one of "0" "0.5" "1" "2" "3" "5" "8" "13" "20" "40" "100" "?" \
-            "coffee" "waiting" "none", the secret ballot's "sealed" "sealed-ready" \
-            "observing" "observing-ready", or null when unknown), cardRaw (the card byte as two hex digits), name (string, \
+            holding (true for 40 to 4F), card (one of "0" "0.5" "1" "2" "3" "5" "8" \
+            "13" "20" "40" "100" "?" "coffee" "waiting" "none" "observing", or null \
+            when unknown), cardRaw (the card byte as two hex digits), name (string, \
             sanitised like the table).
             """)
 
@@ -64,6 +64,7 @@ struct PacketDecodeCommand: ParsableCommand {
             "channel": .int(Int(packet.channel.rawValue)),
             "round": packet.round.map { .int(Int($0.value)) } ?? .null,
             "revealed": .bool(packet.isRevealed),
+            "holding": .bool(packet.holdsTheReveal),
             "card": .string(packet.card.name),
             "cardRaw": .string(packet.card.hex),
             "name": .string(TerminalText.sanitize(packet.name)),
@@ -78,13 +79,12 @@ struct PacketDecodeCommand: ParsableCommand {
         if packet.name.utf8.count > PersonName.maxUTF8Count {
             notes.append("\(packet.name.utf8.count) bytes, longer than the \(PersonName.maxUTF8Count) estimator sends")
         }
-        // The ballot's states by their names: `✓` and `obs` are the table's marks.
-        let card = !packet.card.isKnown ? "unknown"
-            : packet.card.isSealed || packet.card.isObserving ? packet.card.name ?? "" : packet.card.description
+        // Observing by its name: `obs` is the table's mark.
+        let card = !packet.card.isKnown ? "unknown" : packet.card == .observing ? "observing" : packet.card.description
         return """
             version  \(packet.version.field)
             channel  \(packet.channel) (\(packet.channel.hex))
-            round    \(packet.round.map { "\($0)\(packet.isRevealed ? ", revealed" : "")" } ?? "none")
+            round    \(packet.round.map { "\($0)\(packet.isRevealed ? ", revealed" : packet.holdsTheReveal ? ", held" : "")" } ?? "none")
             card     \(card) (\(packet.card.hex))
             name     \(name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
             """

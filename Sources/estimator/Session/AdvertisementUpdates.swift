@@ -6,25 +6,21 @@ struct AdvertisementUpdates {
     var running: Task<Void, Never>?
     /// The local name the latest request asked to put on the air.
     var asked: [UInt8] = []
-    /// Whether every request the next update serves came from the room
-    /// (readiness, the reveal), none from a person.
-    private(set) var fromRoom = true
     /// When the oldest request the next update serves was read (for the
     /// timing line); nil while no update is due.
     private var requested: ContinuousClock.Instant?
 
     /// Notes a request read at `received`; returns whether a task must be
     /// started to serve it (none is running).
-    mutating func request(received: ContinuousClock.Instant, fromRoom: Bool = false) -> Bool {
+    mutating func request(received: ContinuousClock.Instant) -> Bool {
         if requested == nil { requested = received }
-        self.fromRoom = self.fromRoom && fromRoom
         return running == nil
     }
 
     /// Takes the due update: when its oldest request was read, or nil when
     /// none is due.
-    mutating func next() -> (received: ContinuousClock.Instant, fromRoom: Bool)? {
-        defer { (requested, fromRoom) = (nil, true) }
-        return requested.map { ($0, fromRoom) }
+    mutating func next() -> ContinuousClock.Instant? {
+        defer { requested = nil }
+        return requested
     }
 }

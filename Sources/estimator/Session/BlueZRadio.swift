@@ -97,7 +97,7 @@ final class BlueZRadio: SessionRadio {
     }
 
     @discardableResult
-    func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate {
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         // A newer card makes the last one's further announcements pointless.
         let (handle, discovery, schedule) = state.withLock { state in
             state.reannounce?.cancel()
@@ -124,9 +124,7 @@ final class BlueZRadio: SessionRadio {
                 // A peer in its own quiet gap misses that; announce again, once:
                 // two announcements bring pick -> seen well under a second, and
                 // a third makes it slower, not faster (docs/MEASUREMENTS.md,
-                // Tried and dropped). Not a change the whole room makes at
-                // once (RadioSchedule.reannounceAfter).
-                guard !fromRoom else { return timing }
+                // Tried and dropped).
                 let clock = self.clock
                 let reannounce = Task {
                     do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }

@@ -12,7 +12,7 @@ final class NoRadio: SessionRadio {
 
     func start(localName: [UInt8]) async throws(RadioError) {}
 
-    func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate {
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
         RadioUpdate(scanStop: .zero, sent: .now)
     }
 

@@ -75,12 +75,7 @@ struct RadioSchedule: Equatable, Sendable {
     var listenLimit: Duration = .seconds(1)
     /// A changed advertisement (a pick) is announced again this long after
     /// the change: a peer in its own gap missed the first, and no gap lasts
-    /// this long. Not a change the room asks for (a session saying it is
-    /// ready, or revealing: docs/PROTOCOL.md, Ballot): every session makes
-    /// that one at the same moment, each one's announcement covers the
-    /// others', and one bluetoothd serving every session's second
-    /// announcement at once delays the next change (measured in the rig:
-    /// a reveal's changes waited up to 1 s to stop the scan).
+    /// this long.
     var reannounceAfter: Duration = .milliseconds(500)
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,

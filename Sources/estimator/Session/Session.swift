@@ -190,7 +190,7 @@ actor Session {
     /// Puts on the air what the room now lets me say, when it changed: my
     /// vote sealed or ready, the reveal (docs/PROTOCOL.md, Ballot).
     private func followRoom() {
-        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now, fromRoom: true) }
+        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
     }
 
     /// Called when my channel's cards are revealed and after every re-vote
@@ -294,7 +294,7 @@ actor Session {
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
-    private func advertise(done: String, received: ContinuousClock.Instant, fromRoom: Bool = false) -> ControlReply {
+    private func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
         updates.asked = localName
         defer {
             broadcast(me)
@@ -303,7 +303,7 @@ actor Session {
         guard radioProblem == nil else {
             return ControlReply(exitCode: 0, message: "\(done); on the air once the radio is back (\(radioState))")
         }
-        if updates.request(received: received, fromRoom: fromRoom) { updates.running = Task { await runUpdates() } }
+        if updates.request(received: received) { updates.running = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
     }
 
@@ -316,9 +316,9 @@ actor Session {
     /// update at a time, and picks made meanwhile collapse into the next one.
     private func runUpdates() async {
         defer { updates.running = nil }
-        while radioProblem == nil, !hasEnded, let (received, fromRoom) = updates.next() {
+        while radioProblem == nil, !hasEnded, let received = updates.next() {
             do {
-                let update = try await radio.update(localName: ownership.advertising(localName), fromRoom: fromRoom)
+                let update = try await radio.update(localName: ownership.advertising(localName))
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
                       + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((.now - update.sent).milliseconds)")

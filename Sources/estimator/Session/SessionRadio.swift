@@ -17,11 +17,8 @@ protocol SessionRadio: Sendable {
     /// Changes the advertised local name in place (a `PropertiesChanged` on
     /// the advertisement), not by re-registering. Returns when the change is
     /// done, with how its time was spent (for the session log).
-    /// `fromRoom`: the room asked for it (readiness, the reveal), not a
-    /// person, so every session makes it at the same moment and it is not
-    /// announced again (`RadioSchedule.reannounceAfter`).
     @discardableResult
-    func update(localName: [UInt8], fromRoom: Bool) async throws(RadioError) -> RadioUpdate
+    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
 
     /// Stops scanning and keeps advertising, for the second half of the leave
     /// broadcast: the advertising starts afresh, which peers hear. A legacy
@@ -60,7 +57,7 @@ extension SessionRadio {
     /// as an update, then as the scan stops (see `stopScanning`), to stay on
     /// the air.
     func broadcastLeave(localName: [UInt8], for duration: Duration, clock: any SessionClock) async {
-        _ = try? await update(localName: localName, fromRoom: false)
+        _ = try? await update(localName: localName)
         try? await clock.sleep(for: duration / 2)
         await stopScanning()
         try? await clock.sleep(for: duration / 2)

