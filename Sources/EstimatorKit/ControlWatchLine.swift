@@ -5,8 +5,8 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its title when I started
     /// it, and whether it is revealed), whether someone else here has my
     /// name, whether I observe, and the local name I put on the air (which
-    /// keeps my card sealed until the reveal, docs/PROTOCOL.md, Ballot: the
-    /// relay publishes it as it is); sent first and after every change.
+    /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
+    /// publishes it as it is); sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [])
     /// An advertisement heard: its local name exactly as received (it is

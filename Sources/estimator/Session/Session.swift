@@ -187,8 +187,8 @@ actor Session {
         return first
     }
 
-    /// Puts on the air what the room now lets me say, when it changed: my
-    /// vote sealed or ready, the reveal (docs/PROTOCOL.md, Ballot).
+    /// Puts on the air what the room now has me say, when it changed:
+    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot).
     private func followRoom() {
         if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
     }

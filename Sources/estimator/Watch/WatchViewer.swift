@@ -137,7 +137,7 @@ struct WatchViewer {
     /// Reports what the room says changed in the channels shown (each of
     /// them with `every`): new rounds, then each peer's change as it was
     /// before any reveal it brings (a last vote is a vote), then the reveal
-    /// with every card, once the table shows them (`Ballot.tally`).
+    /// with every card.
     private mutating func take(_ update: Room.Update, now: Timestamp, every: Bool = false) {
         for round in update.rounds where shows(round.channel) {
             guard case let .began(number) = round.change else { continue }

@@ -107,7 +107,7 @@ next_round() { # next_round N
     wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $n;"* ]]'
   done
 }
-votes() { # votes N CARD... (Ann Bob Cy, - for none): picks, each seen sealed on the others' watches
+votes() { # votes N CARD... (Ann Bob Cy, - for none): picks, each seen hidden on the others' watches
   local round=$1 i j; shift
   local cards=("$@")
   for i in 0 1 2; do
