@@ -336,7 +336,7 @@ actor Session {
         guard !hasEnded else { return await ended() }
         ending.start()
         restarts.cancelRetry()
-        board.change { room, now in room.pick(.none, now: now) }
+        _ = board.change { room, now in room.pick(.none, now: now) }
         await updates.running?.value  // card none goes out last
         // Without Bluetooth there is no air to broadcast the leave on: the
         // relay clears my topic instead.
