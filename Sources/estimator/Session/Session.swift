@@ -230,7 +230,7 @@ actor Session {
             return ControlReply(exitCode: UserError.Code.usage.rawValue,
                                 message: "You are observing, so you have no card; `estimator join --voter` to vote.")
         case let .pick(newCard):
-            board.change { room, now in room.pick(newCard, now: now) }
+            _ = board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
         case let .round(title):
