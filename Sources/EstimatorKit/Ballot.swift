@@ -15,8 +15,18 @@
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   `revealNow` is asked. They stay revealed until the next round.
 public struct Ballot: Equatable, Sendable {
-    /// Whether this round's cards have been revealed.
+    /// Whether this round's cards have been revealed (the room decided).
     public private(set) var isRevealed = false
+    /// From when a table shows the revealed cards though someone it hears
+    /// has not voted (see `catchUp`).
+    private var showsFrom: Timestamp?
+
+    /// A reveal heard from another laptop shows here at once when everyone
+    /// heard here has voted, else after this long: the last vote, which
+    /// that laptop heard first, reaches this one within about one
+    /// announcement (measured in the rig: 31 ms behind the reveal). A
+    /// reveal without someone (`estimator reveal`) shows that much later.
+    public static let catchUp: Duration = .milliseconds(500)
     /// Cards that peers without rounds held when the round began, by name.
     private var earlier: [String: Card] = [:]
 
@@ -27,6 +37,7 @@ public struct Ballot: Equatable, Sendable {
     /// runs, not begun) every card heard counts.
     public mutating func restart(peers: [Peer], keepingVotes: Bool = false) {
         isRevealed = false
+        showsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.name] = peer.card }
@@ -51,19 +62,24 @@ public struct Ballot: Equatable, Sendable {
     /// while the room is not heard yet): the room has decided already.
     /// Returns whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
-                                    mayReveal: Bool = true) -> Bool {
+                                    mayReveal: Bool = true, now: Timestamp) -> Bool {
         guard !isRevealed else { return false }
         let fresh = peers.filter { !$0.isStale && $0.round != nil && $0.round == round }
-        if fresh.contains(where: \.isRevealed) || (mayReveal && isReady(peers: peers, me: me, round: round)
-                                                     && !fresh.contains(where: \.holds)) {
-            isRevealed = true
+        if mayReveal, isReady(peers: peers, me: me, round: round), !fresh.contains(where: \.holds) {
+            revealNow(at: now)
             return true
         }
-        return false
+        guard fresh.contains(where: \.isRevealed) else { return false }
+        revealNow(at: now, showingAfter: Self.catchUp)
+        return true
     }
 
-    /// Reveals the cards now, voted or not (`estimator reveal`).
-    public mutating func revealNow() { isRevealed = true }
+    /// Reveals the cards now, voted or not: asked here (`estimator reveal`),
+    /// or, `showingAfter` `catchUp`, decided on another laptop.
+    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) {
+        isRevealed = true
+        showsFrom = now + wait
+    }
 
     /// Whether every present, fresh voter this participant hears has voted
     /// (and there is at least one).
@@ -74,10 +90,12 @@ public struct Ballot: Equatable, Sendable {
 
     /// Counts the votes as the table shows them; `open` shows cards before
     /// the reveal.
-    public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false) -> Tally {
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false,
+                      now: Timestamp) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
+        let isRevealed = isRevealed && (voted.count == present.count || showsFrom.map { now >= $0 } ?? true)
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry

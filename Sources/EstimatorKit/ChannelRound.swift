@@ -82,14 +82,15 @@ public struct ChannelRound: Equatable, Sendable {
     /// whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, now: Timestamp) -> Bool {
         let mayReveal = hasHeardTheRoom(now: now)
-        return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal)
+        return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal, now: now)
     }
 
     /// Reveals the current round's cards now, voted or not (`estimator
     /// reveal`); false when there is no round to reveal.
-    public mutating func revealNow() -> Bool {
+    /// `showingAfter`: decided on another laptop (see `Ballot.catchUp`).
+    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) -> Bool {
         guard state.current != nil, !ballot.isRevealed else { return false }
-        ballot.revealNow()
+        ballot.revealNow(at: now, showingAfter: wait)
         return true
     }
 
@@ -100,8 +101,8 @@ public struct ChannelRound: Equatable, Sendable {
     }
 
     /// Counts the votes of the current round (see `Ballot.tally`).
-    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false) -> Tally {
-        ballot.tally(peers: peers, me: me, round: state.current, open: open)
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, now: Timestamp) -> Tally {
+        ballot.tally(peers: peers, me: me, round: state.current, open: open, now: now)
     }
 
     /// Names the round `round` with `title` while it is the current one: a

@@ -119,7 +119,7 @@ public struct Room: Sendable {
     /// table shows.
     public func tally(of channel: Channel, now: Timestamp) -> Tally {
         let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
-        return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open)
+        return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open, now: now)
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
@@ -142,7 +142,7 @@ public struct Room: Sendable {
     /// laptops of the room cannot hear them). Voters heard over the air hold
     /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
-        let tally = round.tally(peers: peers(in: channel), me: mine(in: channel))
+        let tally = round.tally(peers: peers(in: channel), me: mine(in: channel), now: now)
         return tally.waitingFor.contains { name in
             name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
         }
@@ -225,9 +225,9 @@ public struct Room: Sendable {
 
     /// Reveals my channel's round now, voted or not (`estimator reveal`);
     /// false when there is no round, or it is revealed already.
-    public mutating func revealNow() -> Bool {
+    public mutating func revealNow(now: Timestamp) -> Bool {
         guard let channel = me?.channel else { return false }
-        return rounds[channel]?.revealNow() ?? false
+        return rounds[channel]?.revealNow(at: now) ?? false
     }
 
     /// Observes (present without a vote) or votes again.
@@ -259,7 +259,9 @@ public struct Room: Sendable {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
-        if revealed, rounds[channel]?.revealNow() == true { update.revealed.insert(channel) }
+        if revealed, rounds[channel]?.revealNow(at: now, showingAfter: Ballot.catchUp) == true {
+            update.revealed.insert(channel)
+        }
         reconsider(channel, into: &update, now: now)
         return update
     }

@@ -103,6 +103,30 @@ private struct Ballot {
         #expect(room.marks["Bob"] == .waiting)
     }
 
+    @Test func aRevealHeardWaitsForTheVoteItsLaptopHeardFirst() {
+        var room = Ballot()
+        room.hear("210108Bob")
+        room.hear("010103Phone")  // the app, heard before the round began: its 3 does not count
+        _ = room.room.startNext(title: nil, now: room.now)
+        room.hear("220105Bob")
+        room.pick(.five)
+        room.hear("320105Bob")  // Bob heard the phone's new card first, and revealed
+        #expect(!room.tally.isRevealed, "the phone's vote is on its way: the cards wait for it")
+        #expect(room.sent == "320105Me", "the room decided: on the air at once")
+        room.hear("010108Phone")
+        #expect(room.tally.isRevealed && room.tally.waitingFor.isEmpty)
+    }
+
+    @Test func aRevealHeardShowsWithoutTheAbsentAfterTheCatchUp() {
+        var room = Ballot()
+        room.hear("2101FCCy")
+        room.pick(.five)
+        room.hear("3101F9Olga")  // the observer ran `estimator reveal`
+        #expect(!room.tally.isRevealed)
+        room.now = room.now + EstimatorKit.Ballot.catchUp
+        #expect(room.tally.isRevealed && room.tally.waitingFor == ["Cy"])
+    }
+
     @Test func aRevealedRoundHeardWhileJoiningShowsItsCards() {
         var room = Ballot(listeningSince: t0 + ChannelRound.listening)  // just joined: still listening
         do {
@@ -110,6 +134,7 @@ private struct Ballot {
             #expect(revealed, "the room has decided: no listening first")
         }
         #expect(room.room.round(of: channel)?.current == r(1))
+        room.now = room.now + EstimatorKit.Ballot.catchUp  // I have not voted: the cards wait for the catch-up
         #expect(room.marks == ["Me": .waiting, "Alice": .shown(.eight)])
         #expect(room.sent == "3101FCMe")
     }
@@ -130,14 +155,14 @@ private struct Ballot {
         room.hear("2101FCBob")
         room.pick(.five)
         do {
-            let revealed = room.room.revealNow()
+            let revealed = room.room.revealNow(now: room.now)
             #expect(revealed)
         }
         #expect(room.sent == "310105Me")
         let tally = room.tally
         #expect(tally.isRevealed && tally.waitingFor == ["Bob"] && tally.stats.votes == 1)
         do {
-            let again = room.room.revealNow()
+            let again = room.room.revealNow(now: room.now)
             #expect(!again, "revealed already")
         }
     }
@@ -146,7 +171,7 @@ private struct Ballot {
         var room = Ballot()
         room.hear("010105Phone")
         do {
-            let revealed = room.room.revealNow()
+            let revealed = room.room.revealNow(now: room.now)
             #expect(!revealed)
         }
     }

@@ -241,7 +241,7 @@ actor Session {
             let named = title.map { " (\($0))" } ?? ""
             return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
         case .reveal:
-            guard board.change({ room, _ in room.revealNow() }) else {
+            guard board.change({ room, now in room.revealNow(now: now) }) else {
                 let why = round.current == nil ? "there is no round yet; `estimator round` starts one"
                     : "round \(round.current!) is revealed already"
                 return ControlReply(exitCode: UserError.Code.usage.rawValue, message: "Nothing to reveal in channel \(channel): \(why).")
