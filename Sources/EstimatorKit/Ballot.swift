@@ -10,7 +10,7 @@
 ///   its card, except the card it held when this round began, which counts
 ///   only once changed, or after the peer left and came back.
 /// - The cards are revealed when every present, fresh voter (the
-///   participant too, when in the room) has voted and no fresh peer of the
+///   participant too, when in the room) has voted and no peer of the
 ///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   `revealNow` is asked. They stay revealed until the next round.
@@ -64,12 +64,17 @@ public struct Ballot: Equatable, Sendable {
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
                                     mayReveal: Bool = true, now: Timestamp) -> Bool {
         guard !isRevealed else { return false }
-        let fresh = peers.filter { !$0.isStale && $0.round != nil && $0.round == round }
-        if mayReveal, isReady(peers: peers, me: me, round: round), !fresh.contains(where: \.holds) {
+        let ofTheRound = peers.filter { $0.round != nil && $0.round == round }
+        // A hold lasts while its holder is in the table, stale or not: it
+        // stands for a teammate nobody else hears, and a stale holder is
+        // more often announcements missed than a laptop gone (ballot on the
+        // Bumble model: the relay's session unheard for 6.3 s, then back).
+        // `estimator reveal` ends a hold that outlives its holder.
+        if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
             revealNow(at: now)
             return true
         }
-        guard fresh.contains(where: \.isRevealed) else { return false }
+        guard ofTheRound.contains(where: { !$0.isStale && $0.isRevealed }) else { return false }
         revealNow(at: now, showingAfter: Self.catchUp)
         return true
     }

@@ -96,7 +96,7 @@ public struct ChannelRound: Equatable, Sendable {
 
     /// Whether the room has been heard since following it began or since
     /// a jump of the clock: until then nothing is revealed here.
-    public func hasHeardTheRoom(now: Timestamp) -> Bool {
+    private func hasHeardTheRoom(now: Timestamp) -> Bool {
         state.suspendedSince == nil && now >= quietUntil
     }
 

@@ -207,14 +207,18 @@ private struct Ballot {
         }
     }
 
-    @Test func aStaleHolderHoldsNothing() {
+    @Test func aStaleHolderStillHoldsUntilItLeaves() {
         var room = Ballot()
         room.hear("410108Alice")
         room.now = room.now + .seconds(7)
         _ = room.room.tick(now: room.now)
         do {
             let revealed = room.pick(.five)
-            #expect(revealed, "Alice is stale: neither a voter nor heard holding")
+            #expect(!revealed, "Alice is stale, no voter, but her relay's teammate may still be voting")
+        }
+        do {
+            let revealed = room.hear("4101FFAlice")
+            #expect(revealed, "Alice left: her hold went with her")
         }
     }
 
