@@ -14,9 +14,14 @@
 ///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   `revealNow` is asked. They stay revealed until the next round.
+/// - A reveal heard waits for the last vote on its way here (`catchUp`),
+///   unless it was made on demand: then nobody's vote is awaited.
 public struct Ballot: Equatable, Sendable {
     /// Whether this round's cards have been revealed (the room decided).
     public private(set) var isRevealed = false
+    /// Whether they were revealed on demand (`estimator reveal`, here or
+    /// on another laptop), voted or not, rather than by the last vote.
+    public private(set) var isRevealedOnDemand = false
     /// From when a table shows the revealed cards though someone it hears
     /// has not voted (see `catchUp`).
     private var showsFrom: Timestamp?
@@ -26,8 +31,8 @@ public struct Ballot: Equatable, Sendable {
     /// that laptop heard first, reaches this one at its second announcement
     /// (0.5 s) or its sender's next restart (1.5 s ± 0.5 s) when the first
     /// was missed (measured in the rig: 31 ms behind the reveal, and once
-    /// more than 0.5 s). A reveal without someone (`estimator reveal`)
-    /// shows that much later on the laptops that did not ask for it.
+    /// more than 0.5 s). A reveal on demand (`5R`) awaits nobody and shows
+    /// at once.
     public static let catchUp: Duration = .seconds(2)
     /// Cards that peers without rounds held when the round began, by name.
     private var earlier: [String: Card] = [:]
@@ -39,6 +44,7 @@ public struct Ballot: Equatable, Sendable {
     /// runs, not begun) every card heard counts.
     public mutating func restart(peers: [Peer], keepingVotes: Bool = false) {
         isRevealed = false
+        isRevealedOnDemand = false
         showsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
@@ -65,8 +71,14 @@ public struct Ballot: Equatable, Sendable {
     /// Returns whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
                                     mayReveal: Bool = true, now: Timestamp) -> Bool {
-        guard !isRevealed else { return false }
         let ofTheRound = peers.filter { $0.round != nil && $0.round == round }
+        let heard = ofTheRound.filter { !$0.isStale && $0.isRevealed }
+        guard !isRevealed else {
+            // Another laptop revealed on demand while this one waits for a
+            // vote on its way: nobody's vote is awaited any more.
+            if heard.contains(where: \.isRevealedOnDemand) { revealNow(at: now, onDemand: true) }
+            return false
+        }
         // A hold lasts while its holder is in the table, stale or not: it
         // stands for a teammate nobody else hears, and a stale holder is
         // more often announcements missed than a laptop gone (ballot on the
@@ -76,16 +88,29 @@ public struct Ballot: Equatable, Sendable {
             revealNow(at: now)
             return true
         }
-        guard ofTheRound.contains(where: { !$0.isStale && $0.isRevealed }) else { return false }
-        revealNow(at: now, showingAfter: Self.catchUp)
+        guard !heard.isEmpty else { return false }
+        if heard.contains(where: \.isRevealedOnDemand) {
+            revealNow(at: now, onDemand: true)
+        } else {
+            revealNow(at: now, showingAfter: Self.catchUp)
+        }
         return true
     }
 
-    /// Reveals the cards now, voted or not: asked here (`estimator reveal`),
-    /// or, `showingAfter` `catchUp`, decided on another laptop.
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) {
+    /// Reveals the cards now: by the last vote; `onDemand`, voted or not
+    /// (`estimator reveal`, here or heard); or, `showingAfter` `catchUp`,
+    /// decided by the last vote on another laptop. A reveal on demand shows
+    /// at once, a round revealed already too.
+    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero, onDemand: Bool = false) {
+        if isRevealed {
+            guard onDemand, !isRevealedOnDemand else { return }
+            isRevealedOnDemand = true
+            showsFrom = min(showsFrom ?? now, now)
+            return
+        }
         isRevealed = true
-        showsFrom = now + wait
+        isRevealedOnDemand = onDemand
+        showsFrom = onDemand ? now : now + wait
     }
 
     /// Whether every present, fresh voter this participant hears has voted

@@ -85,13 +85,16 @@ public struct ChannelRound: Equatable, Sendable {
         return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal, now: now)
     }
 
-    /// Reveals the current round's cards now, voted or not (`estimator
-    /// reveal`); false when there is no round to reveal.
-    /// `showingAfter`: decided on another laptop (see `Ballot.catchUp`).
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) -> Bool {
-        guard state.current != nil, !ballot.isRevealed else { return false }
-        ballot.revealNow(at: now, showingAfter: wait)
-        return true
+    /// Reveals the current round's cards now: `onDemand`, voted or not
+    /// (`estimator reveal`), else decided on another laptop and shown
+    /// `showingAfter` (see `Ballot.catchUp`). Returns false when there is no
+    /// round to reveal or it is revealed already (a reveal on demand of a
+    /// revealed round still shows it at once).
+    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero, onDemand: Bool) -> Bool {
+        guard state.current != nil else { return false }
+        let before = ballot.isRevealed
+        ballot.revealNow(at: now, showingAfter: wait, onDemand: onDemand)
+        return !before
     }
 
     /// Whether the room has been heard since following it began or since

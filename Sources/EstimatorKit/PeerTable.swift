@@ -73,10 +73,11 @@ public struct PeerTable: Sendable {
         }
         var events: [PeerEvent] = []
         let changed = peer.card != sighting.card || peer.round != sighting.round || peer.isRevealed != sighting.revealed
-            || peer.holds != sighting.holds
+            || peer.isRevealedOnDemand != sighting.revealedOnDemand || peer.holds != sighting.holds
         peer.card = sighting.card
         peer.round = sighting.round
         peer.isRevealed = sighting.revealed
+        peer.isRevealedOnDemand = sighting.revealedOnDemand
         peer.holds = sighting.holds
         peer.rssi = sighting.rssi ?? peer.rssi
         peer.lastHeard = max(peer.lastHeard, sighting.time)
@@ -121,7 +122,8 @@ public struct PeerTable: Sendable {
             return []
         }
         overflow.forget(id)
-        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed, holds: sighting.holds, rssi: sighting.rssi,
+        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed,
+                        isRevealedOnDemand: sighting.revealedOnDemand, holds: sighting.holds, rssi: sighting.rssi,
                         lastHeard: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1

@@ -27,6 +27,8 @@ public struct PeerSighting: Equatable, Sendable {
     public let round: RoundNumber?
     /// Whether the sender's round is revealed.
     public let revealed: Bool
+    /// Whether the sender's round was revealed on demand (`5R`).
+    public let revealedOnDemand: Bool
     /// Whether the sender holds the reveal of its round.
     public let holds: Bool
     /// Signal strength in dBm, when the radio reported one.
@@ -35,11 +37,12 @@ public struct PeerSighting: Equatable, Sendable {
     public let time: Timestamp
 
     public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
-                holds: Bool = false, rssi: Int?, time: Timestamp) {
+                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
         self.id = PeerID(channel: channel, name: name)
         self.card = card
         self.round = round
-        self.revealed = revealed && round != nil
+        self.revealed = (revealed || revealedOnDemand) && round != nil
+        self.revealedOnDemand = revealedOnDemand && round != nil
         self.holds = holds && round != nil
         self.rssi = rssi
         self.time = time
@@ -48,7 +51,8 @@ public struct PeerSighting: Equatable, Sendable {
     /// What `packet` says, heard at `time`.
     public init(_ packet: Packet, rssi: Int?, time: Timestamp) {
         self.init(channel: packet.channel, name: packet.name, card: packet.card, round: packet.round,
-                  revealed: packet.isRevealed, holds: packet.holdsTheReveal, rssi: rssi, time: time)
+                  revealed: packet.isRevealed, revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
+                  rssi: rssi, time: time)
     }
 }
 
@@ -60,6 +64,8 @@ public struct Peer: Equatable, Sendable {
     public internal(set) var round: RoundNumber?
     /// Whether the peer's round is revealed, as it last said.
     public internal(set) var isRevealed: Bool
+    /// Whether the peer's round was revealed on demand, as it last said.
+    public internal(set) var isRevealedOnDemand: Bool
     /// Whether the peer holds the reveal of its round, as it last said.
     public internal(set) var holds: Bool
     /// The last reported signal strength in dBm.
@@ -73,7 +79,9 @@ public struct Peer: Equatable, Sendable {
 
     /// The packet the peer last sent.
     public var packet: Packet {
-        let version = round.map { isRevealed ? Packet.Version.revealed($0) : holds ? .holding($0) : .round($0) } ?? .v01
+        let version = round.map {
+            isRevealedOnDemand ? Packet.Version.revealedOnDemand($0) : isRevealed ? .revealed($0) : holds ? .holding($0) : .round($0)
+        } ?? .v01
         return Packet(version: version, channel: channel, card: card, name: name)
     }
 }

@@ -123,8 +123,8 @@ public struct Room: Sendable {
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
-    /// Ballot): my round (`3R` once revealed, `4R` while I hold the reveal)
-    /// and my card, or observing. With no round, or while the clock's jump
+    /// Ballot): my round (`3R` once revealed, `5R` revealed on demand, `4R`
+    /// while I hold the reveal) and my card, or observing. With no round, or while the clock's jump
     /// makes the round uncertain, it is the app's form.
     public func advertised(now: Timestamp) -> (version: Packet.Version, card: Card)? {
         guard let me, let round = rounds[me.channel] else { return nil }
@@ -132,7 +132,8 @@ public struct Room: Sendable {
         guard let current = state.advertised else {
             return (.v01, state.suspendedSince != nil && me.card != .none ? .waiting : me.counted)
         }
-        let version: Packet.Version = round.ballot.isRevealed ? .revealed(current)
+        let version: Packet.Version = round.ballot.isRevealedOnDemand ? .revealedOnDemand(current)
+            : round.ballot.isRevealed ? .revealed(current)
             : me.card != .none && holdsTheReveal(in: me.channel, round: round, now: now) ? .holding(current) : .round(current)
         return (version, me.card == .none ? .none : me.counted)
     }
@@ -226,8 +227,8 @@ public struct Room: Sendable {
     /// Reveals my channel's round now, voted or not (`estimator reveal`);
     /// false when there is no round, or it is revealed already.
     public mutating func revealNow(now: Timestamp) -> Bool {
-        guard let channel = me?.channel else { return false }
-        return rounds[channel]?.revealNow(at: now) ?? false
+        guard let channel = me?.channel, rounds[channel]?.ballot.isRevealed == false else { return false }
+        return rounds[channel]?.revealNow(at: now, onDemand: true) ?? false
     }
 
     /// Observes (present without a vote) or votes again.
@@ -250,16 +251,18 @@ public struct Room: Sendable {
     }
 
     /// Takes the round of the session a `watch` follows, as if heard, with
-    /// its title when that session started it, and its reveal.
-    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, in channel: Channel,
-                                now: Timestamp) -> Update {
+    /// its title when that session started it, and its reveal (`onAir`, what
+    /// that session sends, says whether it was on demand).
+    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, onAir: Packet? = nil,
+                                in channel: Channel, now: Timestamp) -> Update {
         var update = Update()
         if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
             .follow(round, peers: peers(in: channel), now: now) {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
-        if revealed, rounds[channel]?.revealNow(at: now, showingAfter: Ballot.catchUp) == true {
+        if revealed, rounds[channel]?.revealNow(at: now, showingAfter: Ballot.catchUp,
+                                                 onDemand: onAir?.isRevealedOnDemand == true) == true {
             update.revealed.insert(channel)
         }
         reconsider(channel, into: &update, now: now)

@@ -48,6 +48,22 @@ import Testing
         #expect(try Packet(decoding: "200108Ann").version == .round(RoundNumber(wrapping: 0)))
     }
 
+    @Test func theBallotTravelsInTheVersionField() throws {
+        let three = RoundNumber(wrapping: 3)
+        for (text, version, revealed, onDemand, holds) in [
+            ("230108Bob", Packet.Version.round(three), false, false, false),
+            ("330108Bob", .revealed(three), true, false, false),
+            ("430108Bob", .holding(three), false, false, true),
+            ("5301F9Olga", .revealedOnDemand(three), true, true, false),
+        ] {
+            let packet = try Packet(decoding: text)
+            #expect(packet.version == version && packet.round == three, "\(text)")
+            #expect(packet.isRevealed == revealed && packet.isRevealedOnDemand == onDemand && packet.holdsTheReveal == holds,
+                    "\(text)")
+            #expect(packet.localName == text)
+        }
+    }
+
     @Test func theAppsThirteenIsOneCharacterAndTheNameStartsAfterIt() throws {
         #expect(try Packet(decoding: "0100DAlice") == Packet(version: .v01, channel: .default, card: .thirteen, name: "Alice"))
         #expect(try Packet(decoding: "0001d전수열") == Packet(version: .v00, channel: Channel(rawValue: 1), card: .thirteen, name: "전수열"))
@@ -88,7 +104,8 @@ import Testing
         ("0101F", .tooShort(Array("0101F".utf8))),
         ("020108bob", .unknownVersion(Array("02".utf8))),
         ("2G0108bob", .unknownVersion(Array("2G".utf8))),
-        ("500108bob", .unknownVersion(Array("50".utf8))),
+        ("600108bob", .unknownVersion(Array("60".utf8))),
+        ("5G0108bob", .unknownVersion(Array("5G".utf8))),
         ("1 0108bob", .unknownVersion(Array("1 ".utf8))),
         ("전수열", .unknownVersion([0xEC, 0xA0])),
         ("01GG08bob", .invalidChannel(Array("GG".utf8))),
@@ -106,7 +123,7 @@ import Testing
         #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
             == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
         #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
-            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 4F are understood.")
+            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 5F are understood.")
         #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
             == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
         #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description

@@ -96,12 +96,12 @@ import Testing
     @Test func printsExactlyOneJSONObject() throws {
         let result = try EstimatorProcess.run("packet", "decode", "010108전수열", "--json")
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"holding":false,"card":"8","cardRaw":"08","name":"전수열"}"# + "\n")
+        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"8","cardRaw":"08","name":"전수열"}"# + "\n")
     }
 
     @Test func anUnknownCardIsNullInJSONAndNamedInTheTable() throws {
         let json = try EstimatorProcess.run("packet", "decode", "01ff42Bob", "--json")
-        #expect(json.stdout == #"{"version":"01","channel":255,"round":null,"revealed":false,"holding":false,"card":null,"cardRaw":"42","name":"Bob"}"# + "\n")
+        #expect(json.stdout == #"{"version":"01","channel":255,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":null,"cardRaw":"42","name":"Bob"}"# + "\n")
         let table = try EstimatorProcess.run("packet", "decode", "01ff42Bob")
         #expect(table.stdout.contains("card     unknown (42)\n"))
     }
@@ -109,7 +109,7 @@ import Testing
     @Test func readsHexWithTheNameCutInsideACharacter() throws {
         let result = try EstimatorProcess.run("packet", "decode", "--hex", "30 31 30 31 30 33 EC A0 84 EC 88", "--json")
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"holding":false,"card":"3","cardRaw":"03","name":"전\#u{FFFD}"}"# + "\n")
+        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"3","cardRaw":"03","name":"전\#u{FFFD}"}"# + "\n")
     }
 
     @Test func neverPrintsWhatATerminalWouldActOn() throws {
@@ -148,7 +148,7 @@ import Testing
         let result = try EstimatorProcess.run(arguments: ["packet", "decode", "--json"] + arguments,
                                               input: hex ? "30 31 30 31 30 38 41 6E 6E\n" : "010108Ann\r\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"holding":false,"card":"8","cardRaw":"08","name":"Ann"}"# + "\n")
+        #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"8","cardRaw":"08","name":"Ann"}"# + "\n")
     }
 
     @Test func encodesHexThatDecodeReadsFromAPipe() throws {
@@ -160,9 +160,13 @@ import Testing
 
     @Test func roundsAndTheAppsThirteenDecode() throws {
         let round = try EstimatorProcess.run("packet", "decode", "2A01FCAnn", "--json")
-        #expect(round.stdout == #"{"version":"2A","channel":1,"round":10,"revealed":false,"holding":false,"card":"waiting","cardRaw":"FC","name":"Ann"}"# + "\n")
+        #expect(round.stdout == #"{"version":"2A","channel":1,"round":10,"revealed":false,"onDemand":false,"holding":false,"card":"waiting","cardRaw":"FC","name":"Ann"}"# + "\n")
         let app = try EstimatorProcess.run("packet", "decode", "0100DAlice", "--json")
-        #expect(app.stdout == #"{"version":"01","channel":0,"round":null,"revealed":false,"holding":false,"card":"13","cardRaw":"0D","name":"Alice"}"# + "\n")
+        #expect(app.stdout == #"{"version":"01","channel":0,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"13","cardRaw":"0D","name":"Alice"}"# + "\n")
+        let onDemand = try EstimatorProcess.run("packet", "decode", "5301F9Olga", "--json")
+        #expect(onDemand.stdout == #"{"version":"53","channel":1,"round":3,"revealed":true,"onDemand":true,"holding":false,"card":"observing","cardRaw":"F9","name":"Olga"}"# + "\n")
+        let onDemandText = try EstimatorProcess.run("packet", "decode", "5301F9Olga")
+        #expect(onDemandText.stdout.contains("round    3, revealed on demand\n"))
         let encoded = try EstimatorProcess.run("packet", "encode", "--round", "3", "--channel", "1", "--card", "none", "--name", "Ann")
         #expect(encoded.stdout == "2301FCAnn\n")
         let refused = try EstimatorProcess.run("packet", "encode", "--round", "16", "--card", "5", "--name", "Ann")
@@ -172,6 +176,6 @@ import Testing
     @Test func encodeAndDecodeRoundTripThroughHex() throws {
         let hex = try EstimatorProcess.run("packet", "encode", "--channel", "200", "--card", "?", "--name", "👍🏽Jo", "--hex")
         let decoded = try EstimatorProcess.run("packet", "decode", "--hex", String(hex.stdout.dropLast()), "--json")
-        #expect(decoded.stdout == #"{"version":"01","channel":200,"round":null,"revealed":false,"holding":false,"card":"?","cardRaw":"FD","name":"👍🏽Jo"}"# + "\n")
+        #expect(decoded.stdout == #"{"version":"01","channel":200,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"?","cardRaw":"FD","name":"👍🏽Jo"}"# + "\n")
     }
 }
