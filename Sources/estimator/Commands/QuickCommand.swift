@@ -7,9 +7,11 @@ import Glibc
 /// usage errors.
 enum QuickCommand {
     static func runIfPossible() {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.first == "pick" else { return }
-        let rest = Array(arguments.dropFirst())
+        // Read from argv itself: `CommandLine.arguments` decodes every
+        // argument first, a third of a pick's own start-up.
+        let argv = CommandLine.unsafeArgv
+        guard CommandLine.argc >= 2, let command = argv[1], strcmp(command, "pick") == 0 else { return }
+        let rest = (2..<Int(CommandLine.argc)).map { String(cString: argv[$0]!) }
         let card: String, adapter: String?
         switch rest.count {
         case 1 where !rest[0].hasPrefix("-"): (card, adapter) = (rest[0], nil)
