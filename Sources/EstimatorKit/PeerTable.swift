@@ -47,7 +47,13 @@ public struct PeerTable: Sendable {
 
     /// The stored peers of one channel, ordered by name.
     public func peers(in channel: Channel) -> [Peer] {
-        byID.values.filter { $0.channel == channel }.sorted { $0.id < $1.id }
+        unorderedPeers(in: channel).sorted { $0.id < $1.id }
+    }
+
+    /// The stored peers of one channel in no particular order: for rules
+    /// that count them, which need no sorting of names.
+    public func unorderedPeers(in channel: Channel) -> [Peer] {
+        byID.values.filter { $0.channel == channel }
     }
 
     /// The peer with this identity, if stored.

@@ -84,7 +84,13 @@ public struct Room: Sendable {
 
     /// The stored peers of `channel`, my echo left out, by name.
     public func peers(in channel: Channel) -> [Peer] {
-        table.peers(in: channel).filter { !(me?.isEcho($0.id) ?? false) }
+        others(in: channel).sorted { $0.id < $1.id }
+    }
+
+    /// The same in no particular order: what the rules count (a tally
+    /// orders its own entries).
+    private func others(in channel: Channel) -> [Peer] {
+        table.unorderedPeers(in: channel).filter { !(me?.isEcho($0.id) ?? false) }
     }
 
     /// The round of `channel` as followed here; `nil` before anything was
@@ -119,7 +125,7 @@ public struct Room: Sendable {
     /// table shows.
     public func tally(of channel: Channel, now: Timestamp) -> Tally {
         let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
-        return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open, now: now)
+        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, now: now)
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
@@ -143,7 +149,7 @@ public struct Room: Sendable {
     /// laptops of the room cannot hear them). Voters heard over the air hold
     /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
-        let tally = round.tally(peers: peers(in: channel), me: mine(in: channel), now: now)
+        let tally = round.tally(peers: others(in: channel), me: mine(in: channel), now: now)
         return tally.waitingFor.contains { name in
             name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
         }
@@ -257,7 +263,7 @@ public struct Room: Sendable {
                                 in channel: Channel, now: Timestamp) -> Update {
         var update = Update()
         if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
-            .follow(round, peers: peers(in: channel), now: now) {
+            .follow(round, peers: others(in: channel), now: now) {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
@@ -278,10 +284,10 @@ public struct Room: Sendable {
     /// Each channel's round follows the peer table's changes in it, my echo
     /// left out; then the votes are counted again.
     private mutating func follow(_ events: [PeerEvent], into update: inout Update, now: Timestamp) {
-        let others = events.filter { !(me?.isEcho($0.id) ?? false) }
-        for channel in Set(others.map(\.channel)).sorted() {
-            let here = others.filter { $0.channel == channel }
-            let peers = peers(in: channel)
+        let heard = events.filter { !(me?.isEcho($0.id) ?? false) }
+        for channel in Set(heard.map(\.channel)).sorted() {
+            let here = heard.filter { $0.channel == channel }
+            let peers = others(in: channel)
             var round = rounds[channel] ?? ChannelRound(listeningFrom: now)
             let change = round.observe(here, peers: peers)
             rounds[channel] = round
@@ -298,7 +304,7 @@ public struct Room: Sendable {
     /// Counts `channel`'s votes at `now`, revealing when everyone has voted.
     private mutating func reconsider(_ channel: Channel, into update: inout Update, now: Timestamp) {
         guard var round = rounds[channel] else { return }
-        if round.reconsider(peers: peers(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
+        if round.reconsider(peers: others(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
         rounds[channel] = round
     }
 }
