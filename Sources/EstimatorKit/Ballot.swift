@@ -30,9 +30,8 @@ public struct Ballot: Equatable, Sendable {
     /// heard here has voted, else after this long: the last vote, which
     /// that laptop heard first, reaches this one at its second announcement
     /// (0.5 s) or its sender's next restart (1.5 s ± 0.5 s) when the first
-    /// was missed (measured in the rig: 31 ms behind the reveal, and once
-    /// more than 0.5 s). A reveal on demand (`5R`) awaits nobody and shows
-    /// at once.
+    /// was missed (docs/MEASUREMENTS.md, The ballot). A reveal on demand
+    /// (`5R`) awaits nobody and shows at once.
     public static let catchUp: Duration = .seconds(2)
     /// Cards that peers without rounds held when the round began, by name.
     private var earlier: [String: Card] = [:]
@@ -81,8 +80,8 @@ public struct Ballot: Equatable, Sendable {
         }
         // A hold lasts while its holder is in the table, stale or not: it
         // stands for a teammate nobody else hears, and a stale holder is
-        // more often announcements missed than a laptop gone (ballot on the
-        // Bumble model: the relay's session unheard for 6.3 s, then back).
+        // more often announcements missed than a laptop gone
+        // (docs/MEASUREMENTS.md, The ballot).
         // `estimator reveal` ends a hold that outlives its holder.
         if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
             revealNow(at: now)

@@ -128,9 +128,9 @@ actor Session {
 
     /// Registers and scans again after a loss. When BlueZ refuses, tries
     /// again every `restartRetry` until it works or a new loss is reported:
-    /// measured in the rig, after bluetoothd is killed the controller goes on
-    /// with the dead daemon's scan for a few seconds and refuses a new
-    /// advertisement meanwhile, and nothing else announces its end.
+    /// after bluetoothd is killed the controller goes on with the dead
+    /// daemon's scan for a few seconds and refuses a new advertisement
+    /// meanwhile, and nothing else announces its end.
     private func restartRadio() async {
         guard restarts.begin() else { return }
         defer { restarts.end() }
@@ -398,7 +398,7 @@ actor Session {
     /// then every line until the end. `send` returns false once the client
     /// is gone. Without the peers heard so far, a watch attached mid-session
     /// would show each peer only when heard again, which takes the radio
-    /// several scan restarts (measured in the rig: over 15 s now and then).
+    /// several scan restarts (docs/MEASUREMENTS.md, The air).
     /// `airOnly` (the relay) leaves out what came through the relay.
     func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
