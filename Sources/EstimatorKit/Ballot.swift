@@ -30,7 +30,7 @@ public struct Ballot: Equatable, Sendable {
     /// heard here has voted, else after this long: the last vote, which
     /// that laptop heard first, reaches this one at its second announcement
     /// (0.5 s) or its sender's next restart (1.5 s ± 0.5 s) when the first
-    /// was missed (docs/MEASUREMENTS.md, The ballot). A reveal on demand
+    /// was missed (docs/MEASUREMENTS.md, The air). A reveal on demand
     /// (`5R`) awaits nobody and shows at once.
     public static let catchUp: Duration = .seconds(2)
     /// Cards that peers without rounds held when the round began, by name.
@@ -81,7 +81,7 @@ public struct Ballot: Equatable, Sendable {
         // A hold lasts while its holder is in the table, stale or not: it
         // stands for a teammate nobody else hears, and a stale holder is
         // more often announcements missed than a laptop gone
-        // (docs/MEASUREMENTS.md, The ballot).
+        // (docs/MEASUREMENTS.md, The air).
         // `estimator reveal` ends a hold that outlives its holder.
         if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
             revealNow(at: now)
