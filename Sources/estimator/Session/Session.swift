@@ -27,7 +27,7 @@ actor Session {
     /// The watch clients and the observers of lines, changes, reveals and timing.
     private var outlets = SessionOutlets()
     /// The advertisement updates asked for (see `advertise`).
-    private var updates = AdvertisementUpdates()
+    private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
@@ -305,11 +305,6 @@ actor Session {
         }
         if updates.request(received: received) { updates.running = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
-    }
-
-    /// Returns once no advertisement update is under way.
-    func updatesDone() async {
-        while let running = updates.running { await running.value }
     }
 
     /// Updates the advertisement until it shows the latest local name: one
