@@ -48,6 +48,6 @@ struct PacketEncodeCommand: ParsableCommand {
         let number = round.map(RoundNumber.init(wrapping:))
         let version = number.map { revealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
         let packet = Packet(version: version, channel: channel, card: card, name: person.text)
-        print(hex ? HexText.format(Array(packet.localName.utf8)) : packet.localName)
+        print(hex ? Hex.text(Array(packet.localName.utf8)) : packet.localName)
     }
 }

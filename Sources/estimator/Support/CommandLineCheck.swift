@@ -15,7 +15,7 @@ enum CommandLineCheck {
             var shown = ""
             for byte in bytes.prefix(TerminalText.echoLimit) {
                 let plain = (0x21...0x7E).contains(byte) && byte != 0x5C && byte != 0x27
-                shown += plain ? String(UnicodeScalar(byte)) : "\\x" + HexText.format([byte])
+                shown += plain ? String(UnicodeScalar(byte)) : "\\x" + Hex.text([byte])
             }
             if bytes.count > TerminalText.echoLimit { shown += "…" }
             throw UserError(.usage, "The argument '\(shown)' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).")
