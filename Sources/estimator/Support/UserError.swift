@@ -1,10 +1,6 @@
 import ArgumentParser
 import EstimatorKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A failure the person at the keyboard can act on: reported as one sentence
 /// on standard error, and the process exits with a sysexits(3) code.
 ///
@@ -76,12 +72,6 @@ private func echoingShortly(_ message: String) -> String {
 /// what came from the air or from another program.
 enum StandardError {
     static func write(_ line: String) {
-        let bytes = Array((TerminalText.sanitize(line) + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
-            offset += written
-        }
+        try? Descriptor.writeAll(2, Array((TerminalText.sanitize(line) + "\n").utf8))
     }
 }
