@@ -1,6 +1,7 @@
 import EstimatorKit
 import Glibc
 import Synchronization
+import Threads
 
 /// The session's control socket: a Unix stream socket serving JSON-line
 /// requests to many clients at once from one `poll` loop on its own thread.
@@ -77,7 +78,7 @@ final class ControlServer: Sendable {
     /// Starts serving on a new thread.
     func start() {
         state.withLock { $0.started = true }
-        LoopThread.spawn { [self] in run() }
+        LoopThread.spawn("the control server thread") { [self] in run() }
     }
 
     /// Queues `line` (a newline is added) for a client. Returns false when
