@@ -135,7 +135,7 @@ actor Session {
         guard restarts.begin() else { return }
         defer { restarts.end() }
         do {
-            try await radio.start(localName: localName)
+            try await radio.start(localName: ownership.advertising(localName))
             radioProblem = nil
         } catch {
             radioProblem = error
