@@ -66,7 +66,7 @@ final class ControlServer: Sendable {
         }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else {
-            let error = SystemCallError("pipe2")
+            let error = SystemCallError("pipe")
             close(fd)
             throw error
         }
