@@ -158,7 +158,7 @@ final class ControlServer: Sendable {
             Descriptor.setNonBlockingCloseOnExec(fd)
             guard peerUID(fd) == allowedUID else {
                 // Another user's client is told why, and learns nothing else.
-                refuse(fd, ControlReply(exitCode: 77, message: "This session belongs to another user."))
+                refuse(fd, ControlReply(UserError(.permission, "This session belongs to another user.")))
                 continue
             }
             let admitted = state.withLock { state -> Bool in
@@ -167,7 +167,7 @@ final class ControlServer: Sendable {
                 state.clients[ClientID(value: state.nextID)] = Client(fd: fd)
                 return true
             }
-            if !admitted { refuse(fd, ControlReply(exitCode: 69, message: "The session is busy with too many clients; try again.")) }
+            if !admitted { refuse(fd, ControlReply(UserError(.unavailable, "The session is busy with too many clients; try again."))) }
         }
     }
 
@@ -242,14 +242,14 @@ final class ControlServer: Sendable {
                 handler(try ControlRequest(parsing: line), id)
             } catch {
                 let tooLong = line.count > ControlRequest.maximumLength
-                send(ControlReply(exitCode: 65, message: error.description).serialized, to: id, thenClose: tooLong)
+                send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: tooLong)
                 if tooLong { return false }
             }
         }
         if overflow {
             // A line that cannot fit: answer once, stop reading, close when the answer is out.
             let error = ControlRequestError.tooLong(ControlRequest.maximumLength + 1)
-            send(ControlReply(exitCode: 65, message: error.description).serialized, to: id, thenClose: true)
+            send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: true)
             state.withLock {
                 $0.clients[id]?.input = []
                 $0.clients[id]?.reading = false

@@ -34,7 +34,7 @@ struct SessionProcess {
         do {
             try directory.prepare()
         } catch {
-            ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+            ready(ControlReply(error))
             return error.code.rawValue
         }
         let lock: SessionLock?
@@ -152,7 +152,7 @@ struct SessionProcess {
     }
 
     private func fail(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
-        ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+        ready(ControlReply(error))
         return error.code.rawValue
     }
 }
