@@ -64,7 +64,10 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(
             name: "estimatorTests",
-            dependencies: ["estimator", "EstimatorKit", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport"]),
+            dependencies: [
+                "estimator", "EstimatorKit", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(

@@ -89,9 +89,9 @@ struct JoinCommand: AsyncParsableCommand {
         } else {
             reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
         }
-        if let failure = reply.failure { throw UserError(failure.code, TerminalText.sanitize(failure.sentence)) }
+        let joined = try ControlReplyPrinter.message(reply)
         try settings.config.save()
-        print(TerminalText.sanitize(reply.message))
+        print(joined)
     }
 
     /// The adapter `watch` and `doctor` use too when none is given: the first

@@ -44,8 +44,6 @@ extension ParsableCommand {
         }
         if !(error is ExitCode), exitCode(for: error).rawValue == UserError.Code.usage.rawValue {
             let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
-            // A channel, card, seconds or adapter: its own sentence, the same in every command.
-            if let own = CommandLineValues.error(forParserMessage: first) { exit(reporting: own) }
             // One line, not the usage block: its "See '... --help'" is the pointer.
             let full = fullMessage(for: error).split(separator: "\n")
             let help = full.last { $0.contains("--help") }.map { " " + $0.drop { $0 == " " } } ?? ""
