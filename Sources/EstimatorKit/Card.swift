@@ -61,7 +61,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
-    public var hex: String { Hex.byte(rawValue) }
+    public var hex: String { Hex.text([rawValue]) }
 
     /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
     /// `—` for none, `obs` for observing, and `?XX` (the hex byte) for an

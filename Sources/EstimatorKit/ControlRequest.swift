@@ -92,7 +92,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "relayed":
             allowed = ["request", "localName"]
             guard let field = json["localName"] else { throw .missingField("localName") }
-            guard let text = field.string, let bytes = HexBytes.parse(text), bytes.count <= Self.maximumRelayedLength else {
+            guard let text = field.string, let bytes = Hex.bytes(text), bytes.count <= Self.maximumRelayedLength else {
                 throw .wrongType(field: "localName", expected: "hex digits of at most \(Self.maximumRelayedLength) bytes")
             }
             self = .relayed(localName: bytes)
@@ -141,7 +141,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch: json = .object([JSONMember("request", .string("watch"))])
         case .watchAir: json = .object([JSONMember("request", .string("watch")), JSONMember("heard", .string("air"))])
         case let .relayed(localName):
-            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(HexBytes.text(localName)))])
+            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(Hex.text(localName)))])
         case let .relay(state):
             json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state))])
         }

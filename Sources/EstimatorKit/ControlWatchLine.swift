@@ -31,12 +31,12 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("nameTaken", .bool(nameTaken)),
                     JSONMember("revealed", .bool(revealed)),
                     JSONMember("role", .string(observing ? "observer" : "voter")),
-                    JSONMember("onAir", .string(HexBytes.text(onAir))),
+                    JSONMember("onAir", .string(Hex.text(onAir))),
                 ])),
             ])
         case let .heard(localName, rssi, relayed):
             var members = [
-                JSONMember("localName", .string(HexBytes.text(localName))),
+                JSONMember("localName", .string(Hex.text(localName))),
                 JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
             ]
             if relayed { members.append(JSONMember("relayed", .bool(true))) }
@@ -64,9 +64,9 @@ public enum ControlWatchLine: Equatable, Sendable {
             self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
                        round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken,
                        revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
-                       onAir: body["onAir"]?.string.flatMap(HexBytes.parse) ?? [])
+                       onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [])
         case "heard":
-            guard let text = body["localName"]?.string, let bytes = HexBytes.parse(text), let rssi = body["rssi"]
+            guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }
             let relayed = body["relayed"] == .bool(true)
             if rssi == .null {

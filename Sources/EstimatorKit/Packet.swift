@@ -175,6 +175,6 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
 
     private static func show(_ bytes: [UInt8]) -> String {
         bytes.map { (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C
-            ? String(UnicodeScalar($0)) : "\\x" + Hex.byte($0) }.joined()
+            ? String(UnicodeScalar($0)) : "\\x" + Hex.text([$0]) }.joined()
     }
 }

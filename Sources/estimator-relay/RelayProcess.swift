@@ -23,7 +23,7 @@ final class RelayProcess {
     init(_ arguments: RelayArguments) throws(RelayFailure) {
         self.arguments = arguments
         var random = SystemRandomNumberGenerator()
-        let id = HexBytes.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let id = Hex.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
         var options = BrokerOptions(address: arguments.address, clientID: "estimator-\(id)", user: arguments.user,
                                     password: try arguments.password(), caFile: arguments.caFile)
         options.keepAlive = 10

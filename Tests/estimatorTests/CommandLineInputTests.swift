@@ -1,3 +1,4 @@
+import EstimatorKit
 import Foundation
 import Testing
 
@@ -47,6 +48,31 @@ import Testing
         #expect(process.terminationStatus == 64)
         #expect(stdout.isEmpty)
         #expect(stderr == "Error: The argument '\\xFF\\xFE' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).\n")
+    }
+
+    /// A value refused by its type's reading (`CommandLineValue`, through
+    /// ArgumentParser's `transform:`) or by a command's `validate()`: one
+    /// line that names the option and what was typed and says why, then
+    /// where the help is; exit 64. The fast path of `pick` refuses nothing
+    /// itself: its bad card gets the same line.
+    @Test(arguments: [
+        ("join", ["--channel", "256"], "The value '256' is invalid for '--channel <channel>': a channel is a whole number from 0 to 255."),
+        ("pick", ["7"], "The value '7' is invalid for '<card>': valid cards are \(Card.typedForms)."),
+        ("pick", ["--adapter", "hci0", "7"], "The value '7' is invalid for '<card>': valid cards are \(Card.typedForms)."),
+        ("watch", ["--stale", "-5"], "The value '-5' is invalid for '--stale <seconds>': give a whole number of seconds from 1 to 3600."),
+        ("status", ["--adapter", "../etc"],
+         "The value '../etc' is invalid for '--adapter <adapter>': an adapter is a name, like hci0, or an address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth)."),
+        ("history", ["--last", "0"], "The value '0' is invalid for '--last <N>': give a whole number of rounds, 1 or more."),
+        ("packet encode", ["--round", "16", "--card", "5", "--name", "Ann"],
+         "The value '16' is invalid for '--round <round>': rounds on the air are 0 to 15."),
+        ("packet encode", ["--revealed", "--card", "5", "--name", "Ann"], "--revealed goes with --round N: only a round is revealed."),
+        ("round", ["ABC\u{7}"], "The title holds control characters; give it as plain text."),
+    ])
+    func aBadValueIsOneSentenceThatSaysWhy(command: String, arguments: [String], sentence: String) throws {
+        let result = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "Error: \(sentence) See 'estimator \(command) --help' for more information.\n")
     }
 
     @Test func aHugeArgumentIsNotEchoedWhole() throws {

@@ -321,7 +321,8 @@ private struct SandboxRemains: Sendable {
         let sandbox = try await SessionSandbox.start()
         let result = try await sandbox.run("watch", "--channel", "-1")
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: '-1' is not a channel; a channel is a whole number from 0 to 255.\n")
+        #expect(result.stderr == "Error: The value '-1' is invalid for '--channel <channel>': a channel is a whole number from 0 to 255."
+                + " See 'estimator watch --help' for more information.\n")
     }
 
     @Test func foregroundPicksByKeyAndLeavesOnQ() async throws {

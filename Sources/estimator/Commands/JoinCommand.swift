@@ -44,17 +44,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")
     var adapter: AdapterChoice?
 
-    @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
-    var relay: String?
-
-    @Option(help: "The user name on the relay's broker (remembered).")
-    var relayUser: String?
-
-    @Option(help: "A file holding the relay password, readable by you alone (remembered; the password never is).")
-    var relayPasswordFile: String?
-
-    @Option(name: .customLong("relay-ca"), help: "A CA certificate file to verify the broker with, instead of the system's CAs (remembered).")
-    var relayCA: String?
+    @OptionGroup var relayOptions: RelayOptionGroup
 
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
@@ -65,20 +55,19 @@ struct JoinCommand: AsyncParsableCommand {
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        let stale = staleOption.value.seconds
         let remembered = try Config.load()
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
             channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
-            relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
+            relay: relayOptions.typed)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
 
         let directory = RuntimeDirectory.current()
         let reply: ControlReply
         if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
-            if relay != nil || relayUser != nil || relayPasswordFile != nil || relayCA != nil {
+            if relayOptions.typed != RelayOptions() {
                 // The relay starts with the session (its first word decides the join).
                 StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
             }
@@ -86,28 +75,23 @@ struct JoinCommand: AsyncParsableCommand {
                                            observing: role.map { $0 == .observer }))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
-                                         staleAfter: .seconds(stale), directory: directory, logging: false,
+                                         staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
                                          relay: settings.relay, observing: settings.observing, open: settings.open ?? false)
             var failure: UserError?
             let code = await process.run(ready: { reply in
-                if reply.exitCode == 0 {
-                    try? settings.config.save()
-                } else {
-                    failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
-                }
+                failure = reply.failure
+                if failure == nil { try? settings.config.save() }
             }, companion: { session in await ForegroundTable.run(session) })
             if let failure { throw failure }
             if code != 0 { throw ExitCode(code) }
             print("left channel \(settings.channel)")
             return
         } else {
-            reply = try SessionLauncher.launch(settings, staleAfter: stale)
+            reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
         }
-        guard reply.exitCode == 0 else {
-            throw UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, TerminalText.sanitize(reply.message))
-        }
+        let joined = try ControlReplyPrinter.message(reply)
         try settings.config.save()
-        print(TerminalText.sanitize(reply.message))
+        print(joined)
     }
 
     /// The adapter `watch` and `doctor` use too when none is given: the first

@@ -28,14 +28,12 @@ struct PickCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.pick(card)))
+        try Self.pick(card, with: client)
     }
 
-    /// The start-up fast path (`QuickCommand`): the same pick, without
-    /// building the whole command tree; `adapter` is a name.
-    static func pick(card text: String, adapter: String?) throws(UserError) {
-        let card = try Card.parse(text)
-        let (_, client) = try SessionLocator.connect(adapter: adapter)
+    /// What a pick does once the session is found; also the start-up fast
+    /// path's (`QuickCommand`).
+    static func pick(_ card: Card, with client: ControlClient) throws(UserError) {
         try ControlReplyPrinter.print(client.call(.pick(card)))
     }
 }
@@ -43,8 +41,12 @@ struct PickCommand: AsyncParsableCommand {
 /// Prints a session's answer, or turns a failure into the session's exit code.
 enum ControlReplyPrinter {
     static func print(_ reply: ControlReply) throws(UserError) {
-        let message = TerminalText.sanitize(reply.message)
-        guard reply.exitCode == 0 else { throw UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, message) }
-        Swift.print(message)
+        Swift.print(try message(reply))
+    }
+
+    /// The answer as a terminal may show it, or the refusal to exit with.
+    static func message(_ reply: ControlReply) throws(UserError) -> String {
+        if let failure = reply.failure { throw UserError(failure.code, TerminalText.sanitize(failure.sentence)) }
+        return TerminalText.sanitize(reply.message)
     }
 }

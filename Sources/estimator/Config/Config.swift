@@ -102,9 +102,9 @@ struct Config: Equatable {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.cannotWrite(path) }
-        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        let written = (try? Descriptor.writeAll(fd, Array(text.utf8))) != nil
         let closed = close(fd)
-        guard written == text.utf8.count, closed == 0, rename(temporary, path) == 0 else {
+        guard written, closed == 0, rename(temporary, path) == 0 else {
             unlink(temporary)
             throw Self.cannotWrite(path)
         }

@@ -27,7 +27,7 @@ actor Session {
     /// The watch clients and the observers of lines, changes, reveals and timing.
     private var outlets = SessionOutlets()
     /// The advertisement updates asked for (see `advertise`).
-    private var updates = AdvertisementUpdates()
+    private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
@@ -135,7 +135,7 @@ actor Session {
         guard restarts.begin() else { return }
         defer { restarts.end() }
         do {
-            try await radio.start(localName: localName)
+            try await radio.start(localName: ownership.advertising(localName))
             radioProblem = nil
         } catch {
             radioProblem = error
@@ -224,18 +224,17 @@ actor Session {
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
     func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
-        guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
+        guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
         switch request {
         case .pick where isObserving:
-            return ControlReply(exitCode: UserError.Code.usage.rawValue,
-                                message: "You are observing, so you have no card; `estimator join --voter` to vote.")
+            return ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote."))
         case let .pick(newCard):
             _ = board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
         case let .round(title):
             guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
-                return ControlReply(exitCode: 70, message: "The round did not move on.")
+                return ControlReply(UserError(.software, "The round did not move on."))
             }
             ledger.reset()
             let named = title.map { " (\($0))" } ?? ""
@@ -244,7 +243,7 @@ actor Session {
             guard board.change({ room, now in room.revealNow(now: now) }) else {
                 let why = round.current == nil ? "there is no round yet; `estimator round` starts one"
                     : "round \(round.current!) is revealed already"
-                return ControlReply(exitCode: UserError.Code.usage.rawValue, message: "Nothing to reveal in channel \(channel): \(why).")
+                return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
             }
             let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
             _ = recount()
@@ -253,7 +252,7 @@ actor Session {
         case let .join(newChannel, newName, observing):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
-                return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
+                return ControlReply(UserError(.data, error.description))
             }
             if parsed != nil || newChannel != nil { ownership.forget() }
             if let newChannel, newChannel != channel.rawValue {
@@ -277,7 +276,7 @@ actor Session {
         case .status:
             return ControlReply(exitCode: 0, message: radioState, status: status)
         case .watch, .watchAir:
-            return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
+            return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
             board.take(Reception(localName: localName, rssi: nil, relayed: true))
@@ -305,11 +304,6 @@ actor Session {
         }
         if updates.request(received: received) { updates.running = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
-    }
-
-    /// Returns once no advertisement update is under way.
-    func updatesDone() async {
-        while let running = updates.running { await running.value }
     }
 
     /// Updates the advertisement until it shows the latest local name: one

@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import Threads
 
 /// Single keys from the terminal for the foreground session and `watch`: the terminal
 /// is put in non-canonical mode without echo (Ctrl-C still signals), and
@@ -41,7 +42,7 @@ final class Keyboard: @unchecked Sendable {
     /// Keys as they are typed, read on their own thread; finishes at end of input.
     func keys() -> AsyncStream<UInt8> {
         let (stream, sink) = AsyncStream.makeStream(of: UInt8.self)
-        LoopThread.spawn {
+        LoopThread.spawn("the keyboard thread") {
             var byte: UInt8 = 0
             while true {
                 let n = read(0, &byte, 1)
