@@ -49,6 +49,37 @@ import Testing
         #expect(fresh.adapter == "hci4", "the adapter join found")
     }
 
+    @Test func aDeckIsRememberedOnceChosen() async throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        let custom = try Deck(parsing: "1,2,4,8")
+        var config = Config(channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, adapter: "hci0")
+        config.deck = custom
+        try config.save(to: path)
+        #expect(try Config.load(from: path).deck == custom)
+
+        #expect(try await settings().config.deck == nil, "never chosen: not written")
+        let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, deck: .fibonacci, remembered: config,
+                                           fallbackAdapter: "hci4", account: account)
+        #expect(typed.config.deck == .fibonacci, "typed beats remembered")
+        #expect(try await settings(remembered: config).deck == custom, "remembered when not typed")
+
+        for damaged in [#"{"deck":"1,x"}"#, #"{"deck":7}"#] {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = damaged.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+        }
+    }
+
+    @Test func aDeckTypedOnTheCommandLineIsParsedOrRefusedInOneSentence() throws {
+        #expect(try Deck.parse("powers") == .powers)
+        #expect(throws: UserError(.usage, "'1,200' is not a deck: '200' is not an integer from 0 to 126; a deck is app, fibonacci, powers, tshirt or integers from 0 to 126 such as 1,2,4,8.")) {
+            try Deck.parse("1,200")
+        }
+        #expect(CommandLineValues.error(forParserMessage: "The value 'dice' is invalid for '--deck <deck>'")?.code == .usage)
+    }
+
     @Test func loginWhenThereIsNoFullName() async throws {
         #expect(try await settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
         await #expect(throws: UserError.self) { try await settings(account: Account(login: "", fullName: "", home: "/")) }
@@ -87,7 +118,7 @@ import Testing
 
     @Test func anEchoIsCutTo40Characters() {
         let long = String(repeating: "x", count: 100_000)
-        #expect(throws: UserError(.usage, "'\(String(repeating: "x", count: 40))…' is not a card; valid cards are \(Card.typedForms).")) {
+        #expect(throws: UserError(.usage, "'\(String(repeating: "x", count: 40))…' is not a card; a card is \(Card.typedForms).")) {
             try Card.parse(long)
         }
     }
@@ -96,7 +127,7 @@ import Testing
         #expect(CommandLineValues.error(forParserMessage: "The value '256' is invalid for '--channel <channel>'")
             == UserError(.usage, "'256' is not a channel; a channel is a whole number from 0 to 255."))
         #expect(CommandLineValues.error(forParserMessage: "The value 'it's' is invalid for '<card>'")?.sentence
-            == "'it's' is not a card; valid cards are \(Card.typedForms).")
+            == "'it's' is not a card; a card is \(Card.typedForms).")
         #expect(CommandLineValues.error(forParserMessage: "The value '0' is invalid for '--stale <seconds>'")?.code == .usage)
         #expect(CommandLineValues.error(forParserMessage: "Unknown option '--x'") == nil)
     }

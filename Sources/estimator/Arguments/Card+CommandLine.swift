@@ -11,7 +11,7 @@ extension Card: ExpressibleByArgument, CommandLineValue {
     /// characters of what was typed.
     static func parse(_ text: String) throws(UserError) -> Card {
         guard let card = try? Card(parsing: text) else {
-            throw UserError(.usage, "'\(TerminalText.echo(text))' is not a card; valid cards are \(Card.typedForms).")
+            throw UserError(.usage, "'\(TerminalText.echo(text))' is not a card; a card is \(Card.typedForms).")
         }
         return card
     }

@@ -27,7 +27,7 @@ extension CommandLineValue {
 
 enum CommandLineValues {
     /// Every `CommandLineValue`, by value name.
-    static let types: [any CommandLineValue.Type] = [Channel.self, Card.self, StaleSeconds.self, AdapterChoice.self]
+    static let types: [any CommandLineValue.Type] = [Channel.self, Card.self, Deck.self, StaleSeconds.self, AdapterChoice.self]
 
     /// The type's own sentence for ArgumentParser's "The value 'X' is invalid
     /// for '--option <name>'", or nil for any other message.

@@ -21,6 +21,7 @@ struct SessionCommand: AsyncParsableCommand {
     @Option(name: .customLong("relay-ca")) var relayCA: String?
     @Flag var observer = false
     @Flag var open = false
+    @Option var deck: Deck = .app
 
     func run() async throws {
         // Its own session: the terminal that ran `join` can close without taking it along.
@@ -33,7 +34,7 @@ struct SessionCommand: AsyncParsableCommand {
         }
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
                                      staleAfter: .seconds(max(stale, 1)), directory: .current(), relay: relaySettings,
-                                     observing: observer, open: open)
+                                     observing: observer, open: open, deck: deck)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

@@ -27,6 +27,7 @@ enum SessionLauncher {
                          "--stale", String(seconds), "--ready-fd", String(readyFD)]
         if settings.observing { arguments.append("--observer") }
         if settings.open == true { arguments.append("--open") }
+        if let deck = settings.deck { arguments += ["--deck", deck.description] }
         if let relay = settings.relay {
             arguments += ["--relay", relay.url]
             if let user = relay.user { arguments += ["--relay-user", user] }
