@@ -48,4 +48,19 @@ import Testing
         #expect(back.message == "joined channel 2 as Ann on hci0 (session pid 4242)", "the app's deck goes unsaid")
     }
 
+    @Test func theForegroundKeysFollowTheDeck() {
+        let app = CardKeys(deck: .app)
+        #expect(app.legend == "keys: 0 h=½ 1 2 3 5 8 t=13 w=20 f=40 x=100 ? c=☕ n=none · r next round · v reveal · q leave")
+        #expect(app.card(for: UInt8(ascii: "t")) == .thirteen)
+        let fibonacci = CardKeys(deck: .fibonacci)
+        #expect(fibonacci.legend == "keys: 0 1 2 3 5 8 a=13 b=21 d=34 e=55 f=89 ? c=☕ n=none · r next round · v reveal · q leave")
+        #expect(fibonacci.card(for: UInt8(ascii: "b")) == Card(integer: 21))
+        #expect(fibonacci.card(for: UInt8(ascii: "4")) == nil)
+        let sizes = CardKeys(deck: .tshirt)
+        #expect(sizes.legend.hasPrefix("keys: a=XS s=S m=M l=L b=XL d=XXL ? c=☕ n=none"))
+        #expect(sizes.card(for: UInt8(ascii: "m")) == Card.sizes[2])
+        let wide = CardKeys(deck: try! Deck(parsing: (10...99).map(String.init).joined(separator: ",")))
+        #expect(wide.cards.count == 40 + 3, "as many as there are letters, then ? c n")
+        #expect(wide.legend.contains("(more: estimator pick)"))
+    }
 }

@@ -40,7 +40,7 @@ struct JoinCommand: AsyncParsableCommand {
             40 100), fibonacci (0 1 2 3 5 8 13 21 34 55 89), powers (0 1 2 4 8 16 32 \
             64), tshirt (XS S M L XL XXL), or integers from 0 to 126 separated by \
             commas; ? and coffee are in every deck. Tables show every card they hear, \
-            whatever deck its sender uses; the Estimator app shows only its own cards.
+            whatever deck the sender uses; the Estimator app shows only its own cards.
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
