@@ -170,9 +170,13 @@ import Testing
         for line in [ControlWatchLine.me(channel: 3, name: "Bob", card: .coffee, adapter: "hci1", round: nil, title: nil),
                      .me(channel: 3, name: "Bob", card: .waiting, adapter: "hci1", round: RoundNumber(wrapping: 15),
                          title: "ABC-1 \"Login\""),
+                     .me(channel: 3, name: "Bob", card: Card(integer: 21)!, adapter: "hci1", round: nil, title: nil, deck: .fibonacci),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }
+        #expect(try ControlWatchLine(parsing: Array(#"{"me":{"channel":3,"name":"Bob","cardRaw":"08","adapter":"hci1","round":null,"title":null,"nameTaken":false}}"#.utf8))
+            == .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil), "a session from before decks: the app's")
     }
 
     @Test func rejectsForeignLines() {

@@ -192,7 +192,7 @@ actor Session {
     private func recount() -> Bool {
         let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
         let first = !ledger.hasRevealed
-        guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
+        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
         outlets.revealed(report)
         return first
     }
@@ -407,7 +407,7 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked)
+            observing: isObserving, onAir: updates.asked, deck: deck)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
