@@ -159,6 +159,28 @@ private struct SandboxRemains: Sendable {
         try await sandbox.run("leave")
     }
 
+    @Test func joinDeckStartsSwitchesAndIsRemembered() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let joined = try await sandbox.run("join", "--channel", "1", "--name", "Ann", "--deck", "fibonacci")
+        #expect(joined.stdout.hasPrefix("joined channel 1 as Ann with the fibonacci deck on hci0"), "\(joined.stderr)")
+        let seven = try await sandbox.run("pick", "7")
+        #expect(seven.status == 64)
+        #expect(seven.stdout.isEmpty)
+        #expect(seven.stderr == "Error: 7 is not in the fibonacci deck; its cards are 0 1 2 3 5 8 13 21 34 55 89 ? ☕ (and none); `estimator join --deck` changes deck.\n")
+        #expect(try await sandbox.run("pick", "21").stdout == "picked 21\n")
+        #expect(try await sandbox.run("status").stdout.contains("channel 1 as Ann, card 21"))
+        let sizes = try await sandbox.run("join", "--deck", "tshirt")
+        #expect(sizes.stdout.hasPrefix("joined channel 1 as Ann with the tshirt deck on hci0"), "switched live")
+        #expect(try await sandbox.run("pick", "m").stdout == "picked M\n")
+        #expect(try await sandbox.run("pick", "8").status == 64)
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""deck":"tshirt""#))
+        try await sandbox.run("leave")
+        try await sandbox.waitForSessionEnd()
+        let again = try await sandbox.run("join")
+        #expect(again.stdout.hasPrefix("joined channel 1 as Ann with the tshirt deck on hci0"), "remembered")
+        try await sandbox.run("leave")
+    }
+
     @Test func joinRemembersAndDefaults() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "7", "--name", "Carol", "--adapter", "hci1")
@@ -172,7 +194,7 @@ private struct SandboxRemains: Sendable {
         (["--channel", "256"], 64), (["--channel", "-1"], 64), (["--channel", "abc"], 64),
         (["--name", ""], 65), (["--name", "a\u{1B}[2Jb"], 65), (["--name", "tab\there"], 65),
         (["--name", String(repeating: "x", count: 1000)], 65), (["--adapter", "../../etc"], 64),
-        (["--stale", "0"], 64),
+        (["--stale", "0"], 64), (["--deck", "1,2,x"], 64), (["--deck", "dice"], 64),
     ]
 
     @Test(arguments: badJoinInputs)
