@@ -156,7 +156,10 @@ import Testing
                                    radio: "advertising and scanning")
         for reply in [ControlReply(exitCode: 0, message: "picked 8"),
                       ControlReply(exitCode: 65, message: "bad \"x\"\n"),
-                      ControlReply(exitCode: 0, message: "ok", status: status)] {
+                      ControlReply(exitCode: 0, message: "ok", status: status),
+                      ControlReply(exitCode: 0, message: "ok", status: ControlStatus(
+                          pid: 42, adapter: "hci0", channel: 1, name: "Ann", card: Card(integer: 34)!, peers: 0, radio: "",
+                          deck: .fibonacci))] {
             #expect(try ControlReply(parsing: Array(reply.serialized.utf8)) == reply)
         }
     }

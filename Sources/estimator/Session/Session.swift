@@ -394,7 +394,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed)
+                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed, deck: deck)
     }
 
     /// The radio's state in words, for `status` and `watch`.
