@@ -120,9 +120,9 @@ public struct Ballot: Equatable, Sendable {
     }
 
     /// Counts the votes as the table shows them; `open` shows cards before
-    /// the reveal.
+    /// the reveal; `deck` is the one the stats round the mean to.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false,
-                      now: Timestamp) -> Tally {
+                      deck: Deck = .app, now: Timestamp) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
@@ -138,7 +138,7 @@ public struct Ballot: Equatable, Sendable {
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
             isRevealed: isRevealed, round: round,
-            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
+            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }, deck: deck))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {

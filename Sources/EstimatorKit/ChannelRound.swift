@@ -104,8 +104,9 @@ public struct ChannelRound: Equatable, Sendable {
     }
 
     /// Counts the votes of the current round (see `Ballot.tally`).
-    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, now: Timestamp) -> Tally {
-        ballot.tally(peers: peers, me: me, round: state.current, open: open, now: now)
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, deck: Deck = .app,
+                      now: Timestamp) -> Tally {
+        ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, now: now)
     }
 
     /// Names the round `round` with `title` while it is the current one: a

@@ -26,12 +26,16 @@ public struct Room: Sendable {
         public var card: Card
         /// Present without a vote (`join --observer`): never waited for.
         public var observing: Bool
+        /// The cards I may pick (`join --deck`), and the one my channel's
+        /// stats round the mean to.
+        public var deck: Deck
 
-        public init(channel: Channel, name: String, card: Card, observing: Bool = false) {
+        public init(channel: Channel, name: String, card: Card, observing: Bool = false, deck: Deck = .app) {
             self.channel = channel
             self.name = name
             self.card = card
             self.observing = observing
+            self.deck = deck
         }
 
         /// My card as the round counts it.
@@ -125,7 +129,8 @@ public struct Room: Sendable {
     /// table shows.
     public func tally(of channel: Channel, now: Timestamp) -> Tally {
         let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
-        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, now: now)
+        let deck = me.flatMap { $0.channel == channel ? $0.deck : nil } ?? .app
+        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, deck: deck, now: now)
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,

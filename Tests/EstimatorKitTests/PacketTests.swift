@@ -30,7 +30,24 @@ import Testing
         #expect(Packet.maxUTF8Count == 18)
     }
 
-    @Test(arguments: Card.deck + [Card(rawValue: 0x42), Card(rawValue: 0x99)])
+    /// docs/PROTOCOL.md, Cards: the vectors of decks.
+    @Test(arguments: [
+        ("010115Ann", "30 31 30 31 31 35 41 6E 6E", "21"), ("010122Ann", "30 31 30 31 32 32 41 6E 6E", "34"),
+        ("010140Ann", "30 31 30 31 34 30 41 6E 6E", "64"), ("010164Ann", "30 31 30 31 36 34 41 6E 6E", "100"),
+        ("01017EAnn", "30 31 30 31 37 45 41 6E 6E", "126"), ("01017FAnn", "30 31 30 31 37 46 41 6E 6E", "0.5"),
+        ("010180Ann", "30 31 30 31 38 30 41 6E 6E", "XS"), ("230182Ann", "32 33 30 31 38 32 41 6E 6E", "M"),
+        ("010185Ann", "30 31 30 31 38 35 41 6E 6E", "XXL"), ("010142Eve", "30 31 30 31 34 32 45 76 65", "66"),
+    ])
+    func theDeckVectorsDecodeToTheirCards(_ text: String, _ hex: String, _ card: String) throws {
+        #expect(text.utf8.map { Hex.text([$0]) }.joined(separator: " ") == hex)
+        let packet = try Packet(decoding: text)
+        #expect(packet.card.name == card)
+        #expect(packet.localName == text, "sent as it is read")
+        #expect(try Packet(decoding: "010186Ann").card.name == nil, "86, past XXL, is unknown")
+        #expect(try Packet(decoding: "010199Eve").card.description == "?99")
+    }
+
+    @Test(arguments: Deck.app.cards + Card.sizes + [.question, .coffee, .waiting, .none, Card(rawValue: 0x42), Card(rawValue: 0x99)])
     func everyCardGoesBothWays(_ card: Card) throws {
         let packet = Packet(channel: Channel(rawValue: 7), card: card, name: try PersonName.parse("Ann").name)
         #expect(packet.localName == "0107\(card.hex)Ann")

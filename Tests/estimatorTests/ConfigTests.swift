@@ -50,6 +50,39 @@ import Testing
         #expect(fresh.adapter == "hci4", "the adapter join found")
     }
 
+    @Test func aDeckIsRememberedOnceChosen() async throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        let custom = try Deck(parsing: "1,2,4,8")
+        var config = Config(channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, adapter: "hci0")
+        config.deck = custom
+        try config.save(to: path)
+        #expect(try Config.load(from: path).deck == custom)
+
+        #expect(try await settings().config.deck == nil, "never chosen: not written")
+        let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, deck: .fibonacci, remembered: config,
+                                           fallbackAdapter: "hci4", account: account)
+        #expect(typed.config.deck == .fibonacci, "typed beats remembered")
+        #expect(try await settings(remembered: config).deck == custom, "remembered when not typed")
+
+        for damaged in [#"{"deck":"1,x"}"#, #"{"deck":7}"#] {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = damaged.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+        }
+    }
+
+    @Test func aDeckTypedOnTheCommandLineIsReadOrRefusedWithItsReason() throws {
+        #expect(try Deck.argument("powers") == .powers)
+        #expect {
+            try Deck.argument("1,200")
+        } throws: { error in
+            (error as? ValidationError)?.message
+                == "'200' is not an integer from 0 to 126; a deck is app, fibonacci, powers, tshirt or integers from 0 to 126 such as 1,2,4,8."
+        }
+    }
+
     @Test func loginWhenThereIsNoFullName() async throws {
         #expect(try await settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
         await #expect(throws: UserError.self) { try await settings(account: Account(login: "", fullName: "", home: "/")) }

@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--card", "4", "--name", "Ann"], "The value '4' is invalid for '--card <card>': valid cards are"),
+        (["--card", "127", "--name", "Ann"], "The value '127' is invalid for '--card <card>': valid cards are"),
         (["--card", "8", "--channel", "256", "--name", "Ann"], "The value '256' is invalid for '--channel <channel>': a channel is"),
         (["--name", "Ann"], "Missing expected argument '--card <card>'"),
     ])
@@ -100,11 +100,22 @@ import Testing
         #expect(result.stdout == #"{"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"8","cardRaw":"08","name":"전수열"}"# + "\n")
     }
 
+    @Test func decksCardsEncodeAsTheirBytesAndDecodeByName() throws {
+        #expect(try EstimatorProcess.run("packet", "encode", "--channel", "1", "--card", "21", "--name", "Ann").stdout == "010115Ann\n")
+        #expect(try EstimatorProcess.run("packet", "encode", "--channel", "1", "--card", "M", "--name", "Ann").stdout == "010182Ann\n")
+        #expect(try EstimatorProcess.run("packet", "encode", "--card", "xxl", "--name", "Ann", "--hex").stdout == "303130303835416E6E\n")
+        let json = try EstimatorProcess.run("packet", "decode", "010182Ann", "--json")
+        #expect(json.stdout.contains(#""card":"M","cardRaw":"82","name":"Ann"}"#))
+        #expect(try EstimatorProcess.run("packet", "decode", "010140Ann", "--json").stdout.contains(#""card":"64","cardRaw":"40""#))
+        let table = try EstimatorProcess.run("packet", "decode", "010122Ann")
+        #expect(table.stdout.contains("card     34 (22)\n"))
+    }
+
     @Test func anUnknownCardIsNullInJSONAndNamedInTheTable() throws {
-        let json = try EstimatorProcess.run("packet", "decode", "01ff42Bob", "--json")
-        #expect(json.stdout == #"{"version":"01","channel":255,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":null,"cardRaw":"42","name":"Bob"}"# + "\n")
-        let table = try EstimatorProcess.run("packet", "decode", "01ff42Bob")
-        #expect(table.stdout.contains("card     unknown (42)\n"))
+        let json = try EstimatorProcess.run("packet", "decode", "01ff99Bob", "--json")
+        #expect(json.stdout == #"{"version":"01","channel":255,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":null,"cardRaw":"99","name":"Bob"}"# + "\n")
+        let table = try EstimatorProcess.run("packet", "decode", "01ff99Bob")
+        #expect(table.stdout.contains("card     unknown (99)\n"))
     }
 
     @Test func readsHexWithTheNameCutInsideACharacter() throws {

@@ -23,6 +23,8 @@ struct JoinCommand: AsyncParsableCommand {
               $ estimator join --channel 2        # switch the running session
               $ estimator join --foreground       # table and keyboard in this terminal
               $ estimator join --observer         # run the meeting without a vote
+              $ estimator join --deck fibonacci   # pick from 0 1 2 3 5 8 13 21 34 55 89
+              $ estimator join --deck 1,2,4,8     # a deck of your own
               $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
               $ estimator join --adapter none     # a remote teammate: the relay alone
 
@@ -32,6 +34,13 @@ struct JoinCommand: AsyncParsableCommand {
             --relay-password-file (mode 0600), never from the command line or the config; \
             TLS is verified against the system's CAs or --relay-ca. A refused login or an \
             untrusted certificate exits 77.
+
+            A deck (--deck) decides the cards you may pick and the card the mean is \
+            rounded to: app (the Estimator app's deck, the default: 0 ½ 1 2 3 5 8 13 20 \
+            40 100), fibonacci (0 1 2 3 5 8 13 21 34 55 89), powers (0 1 2 4 8 16 32 \
+            64), tshirt (XS S M L XL XXL), or integers from 0 to 126 separated by \
+            commas; ? and coffee are in every deck. Tables show every card they hear, \
+            whatever deck the sender uses; the Estimator app shows only its own cards.
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -52,6 +61,9 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(help: "Your part in the round (remembered; default: voter).")
     var role: JoinRole?
 
+    @Option(help: "The cards you pick from: app, fibonacci, powers, tshirt, or integers such as 1,2,4,8 (remembered; default: app).")
+    var deck: Deck?
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
@@ -59,7 +71,8 @@ struct JoinCommand: AsyncParsableCommand {
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
-            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, remembered: remembered,
+            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
+            remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: relayOptions.typed)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
@@ -72,11 +85,12 @@ struct JoinCommand: AsyncParsableCommand {
                 StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
             }
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
-                                           observing: role.map { $0 == .observer }))
+                                           observing: role.map { $0 == .observer }, deck: deck))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
-                                         relay: settings.relay, observing: settings.observing, open: settings.open ?? false)
+                                         relay: settings.relay, observing: settings.observing, open: settings.open ?? false,
+                                         deck: settings.deck ?? .app)
             var failure: UserError?
             let code = await process.run(ready: { reply in
                 failure = reply.failure

@@ -14,6 +14,12 @@ struct PacketEncodeCommand: ParsableCommand {
               $ estimator packet encode --channel 1 --card 8 --name Ann
               010108Ann
 
+              $ estimator packet encode --channel 1 --card 21 --name Ann    # any integer to 126
+              010115Ann
+
+              $ estimator packet encode --channel 1 --card M --name Ann     # a T-shirt size
+              010182Ann
+
               $ estimator packet encode --card coffee --name Ann --hex
               303130304645416E6E
 

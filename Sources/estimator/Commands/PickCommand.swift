@@ -7,8 +7,10 @@ struct PickCommand: AsyncParsableCommand {
         commandName: "pick",
         abstract: "Vote: pick your card for this round.",
         discussion: """
-            Cards: \(Card.typedForms) (also ½, half, ☕, clear). \
-            `none` takes your card back. Type `unsure` for ?, or quote it \
+            Cards: those of your deck (`estimator join --deck`; the app's, the \
+            default, is 0 0.5 1 2 3 5 8 13 20 40 100), unsure (or '?'), coffee and \
+            none (also ½, half, ☕, clear); a card your deck lacks is refused with the \
+            deck's cards. `none` takes your card back. Type `unsure` for ?, or quote it \
             (`pick '?'`): unquoted, the shell may replace it with a one-letter \
             file name. Others see that you voted; your card shows when everyone \
             present has voted.
@@ -17,6 +19,8 @@ struct PickCommand: AsyncParsableCommand {
               $ estimator pick 8
               picked 8
 
+              $ estimator pick 21                 # on the fibonacci deck
+              $ estimator pick M                  # on the tshirt deck
               $ estimator pick coffee --adapter hci1
             """)
 

@@ -18,6 +18,7 @@ struct SessionCommand: AsyncParsableCommand {
     @OptionGroup var relayOptions: RelayOptionGroup
     @Flag var observer = false
     @Flag var open = false
+    @Option(help: "The cards the session accepts.") var deck: Deck = .app
 
     /// The command line `join` starts a session with, after the program name.
     static func arguments(_ settings: JoinSettings, staleAfter stale: StaleSeconds, readyFD: Int32) -> [String] {
@@ -26,6 +27,7 @@ struct SessionCommand: AsyncParsableCommand {
                          "--stale", String(stale.seconds), "--ready-fd", String(readyFD)]
         if settings.observing { arguments.append("--observer") }
         if settings.open == true { arguments.append("--open") }
+        if let deck = settings.deck { arguments += ["--deck", deck.description] }
         if let relay = settings.relay { arguments += RelayOptionGroup.arguments(relay) }
         return arguments
     }
@@ -38,7 +40,7 @@ struct SessionCommand: AsyncParsableCommand {
         let relaySettings = try relayOptions.typed.settings(remembered: nil)
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
                                      staleAfter: .seconds(staleOption.value.seconds), directory: .current(),
-                                     relay: relaySettings, observing: observer, open: open)
+                                     relay: relaySettings, observing: observer, open: open, deck: deck)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

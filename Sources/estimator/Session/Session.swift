@@ -33,9 +33,10 @@ actor Session {
     /// The relay's state for `status`, when there is a relay.
     private(set) var relay = RelayStatus()
 
-    /// `observing`: present without a vote (`join --observer`); `room.open`:
-    /// my card goes on the air in clear, as the app sends it (`--open`).
-    init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, room: Room = Room(),
+    /// `observing`: present without a vote (`join --observer`); `deck`: the
+    /// cards I may pick (`join --deck`); `room.open`: my card goes on the
+    /// air in clear, as the app sends it (`--open`).
+    init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
          radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
         self.adapter = adapter
         self.channel = channel
@@ -45,7 +46,7 @@ actor Session {
         self.schedule = schedule
         self.pid = pid
         var room = room
-        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing), now: clock.now)
+        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: clock.now)
         let board = PeerBoard(room: room, clock: clock)
         self.board = board
         radio.onReception { board.take($0) }
@@ -79,6 +80,15 @@ actor Session {
 
     /// Whether I observe (`join --observer`).
     var isObserving: Bool { board.read { $0.me?.observing } ?? false }
+
+    /// The cards I may pick (`join --deck`).
+    var deck: Deck { board.read { $0.me?.deck } ?? .app }
+
+    /// What `join` says of me between my name and the adapter: `, observing,`
+    /// and my deck unless it is the app's (` with the fibonacci deck`).
+    static func role(observing: Bool, deck: Deck) -> String {
+        (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
+    }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
@@ -182,7 +192,7 @@ actor Session {
     private func recount() -> Bool {
         let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
         let first = !ledger.hasRevealed
-        guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
+        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
         outlets.revealed(report)
         return first
     }
@@ -229,6 +239,9 @@ actor Session {
         case .pick where isObserving:
             return ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote."))
         case let .pick(newCard):
+            do throws(DeckCardError) { try deck.check(newCard) } catch {
+                return ControlReply(exitCode: UserError.Code.usage.rawValue, message: error.description)
+            }
             _ = board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
@@ -249,7 +262,7 @@ actor Session {
             _ = recount()
             let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
             return advertise(done: "round \(round.current!) revealed in channel \(channel)\(without)", received: received)
-        case let .join(newChannel, newName, observing):
+        case let .join(newChannel, newName, observing, newDeck):
             let parsed: PersonName?
             do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
                 return ControlReply(UserError(.data, error.description))
@@ -261,9 +274,12 @@ actor Session {
                 ledger.reset()
             }
             if let parsed { name = parsed }
-            let me = Room.Me(channel: channel, name: name.text, card: card, observing: observing ?? isObserving)
+            let newDeck = newDeck ?? deck
+            // A card the new deck lacks is taken back rather than kept on the air.
+            let me = Room.Me(channel: channel, name: name.text, card: newDeck.allows(card) ? card : .waiting,
+                             observing: observing ?? isObserving, deck: newDeck)
             board.change { room, now in room.enter(me, now: now) }
-            var done = "joined channel \(channel) as \(name)\(me.observing ? ", observing," : "") on \(adapter) (session pid \(pid))"
+            var done = "joined channel \(channel) as \(name)\(Self.role(observing: me.observing, deck: me.deck)) on \(adapter) (session pid \(pid))"
             // Not advertised yet, so whoever is heard with it is someone else.
             if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
                 ownership.taken()
@@ -372,7 +388,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed)
+                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed, deck: deck)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -385,7 +401,7 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked)
+            observing: isObserving, onAir: updates.asked, deck: deck)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,

@@ -20,6 +20,8 @@ struct SessionProcess {
     var observing = false
     /// My card goes on the air at once, in clear (`--open`).
     var open = false
+    /// The cards I may pick (`join --deck`).
+    var deck = Deck.app
     /// Makes the adapter's radio on the schedule; tests hand in their own.
     var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
         $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
@@ -71,7 +73,7 @@ struct SessionProcess {
             await server.stop()
             return failStarting(UserError(error.code, error.description), ready)
         }
-        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing,
+        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid())
         do { try await session.start() } catch {
@@ -79,7 +81,7 @@ struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
-        var joined = "joined channel \(channel) as \(name)\(observing ? ", observing," : "") on \(adapter) (session pid \(getpid()))"
+        var joined = "joined channel \(channel) as \(name)\(Session.role(observing: observing, deck: deck)) on \(adapter) (session pid \(getpid()))"
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging
