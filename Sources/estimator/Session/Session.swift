@@ -1,25 +1,26 @@
 import EstimatorKit
 
 /// The session core: who I am (channel, name, card), the round my channel
-/// is in, what the radio hears, and the answers to control requests. Radio
-/// and clock are injected, so every rule here is tested without Bluetooth
-/// and without waiting.
+/// is in, what the radio hears, and the answers to control requests
+/// (`Session+Requests.swift`). Radio and clock are injected, so every rule
+/// here is tested without Bluetooth and without waiting. State the
+/// requests change is internal for that file; nothing else sets it.
 actor Session {
     let adapter: String
     let pid: Int32
     private let radio: any SessionRadio
-    private let clock: any SessionClock
+    let clock: any SessionClock
     /// The leave broadcast, the stale ticks and the restart retries.
     let schedule: RadioSchedule
-    private(set) var channel: Channel
-    private(set) var name: PersonName
+    var channel: Channel
+    var name: PersonName
     /// My channel's revealed round, for the history.
-    private var ledger = RevealLedger()
+    var ledger = RevealLedger()
     /// Whether someone else here has my name.
-    private var ownership = NameOwnership()
+    var ownership = NameOwnership()
     /// The room (me, the peers, rounds and votes), updated as the radio
     /// reads each reception.
-    private let board: PeerBoard
+    let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
     private(set) var radioProblem: RadioError?
     /// The leaving, its hooks and who awaits its end.
@@ -31,7 +32,7 @@ actor Session {
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
-    private(set) var relay = RelayStatus()
+    var relay = RelayStatus()
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
@@ -83,12 +84,6 @@ actor Session {
 
     /// The cards I may pick (`join --deck`).
     var deck: Deck { board.read { $0.me?.deck } ?? .app }
-
-    /// What `join` says of me between my name and the adapter: `, observing,`
-    /// and my deck unless it is the app's (` with the fibonacci deck`).
-    static func role(observing: Bool, deck: Deck) -> String {
-        (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
-    }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
@@ -189,7 +184,7 @@ actor Session {
     /// Counts my channel's votes; reports a reveal, and every change of a
     /// revealed round's votes, to the reveal observers. Returns whether the
     /// cards were revealed just now.
-    private func recount() -> Bool {
+    func recount() -> Bool {
         let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
         let first = !ledger.hasRevealed
         guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
@@ -231,85 +226,12 @@ actor Session {
     /// Wakes the session for the receptions its outlets want.
     private func updateForwarding() { board.forward(outlets.forwarding) }
 
-    /// Answers one control request. `watch` is handled by `addWatcher`.
-    /// `received` is when the request was read off the control socket.
-    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
-        guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
-        switch request {
-        case .pick where isObserving:
-            return ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote."))
-        case let .pick(newCard):
-            do throws(DeckCardError) { try deck.check(newCard) } catch {
-                return ControlReply(exitCode: UserError.Code.usage.rawValue, message: error.description)
-            }
-            _ = board.change { room, now in room.pick(newCard, now: now) }
-            _ = recount()
-            return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
-        case let .round(title):
-            guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
-                return ControlReply(UserError(.software, "The round did not move on."))
-            }
-            ledger.reset()
-            let named = title.map { " (\($0))" } ?? ""
-            return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
-        case .reveal:
-            guard board.change({ room, now in room.revealNow(now: now) }) else {
-                let why = round.current == nil ? "there is no round yet; `estimator round` starts one"
-                    : "round \(round.current!) is revealed already"
-                return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
-            }
-            let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
-            _ = recount()
-            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
-            return advertise(done: "round \(round.current!) revealed in channel \(channel)\(without)", received: received)
-        case let .join(newChannel, newName, observing, newDeck):
-            let parsed: PersonName?
-            do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
-                return ControlReply(UserError(.data, error.description))
-            }
-            if parsed != nil || newChannel != nil { ownership.forget() }
-            if let newChannel, newChannel != channel.rawValue {
-                // Another room: its round is learnt from the air (`Room.enter`).
-                channel = Channel(rawValue: newChannel)
-                ledger.reset()
-            }
-            if let parsed { name = parsed }
-            let newDeck = newDeck ?? deck
-            // A card the new deck lacks is taken back rather than kept on the air.
-            let me = Room.Me(channel: channel, name: name.text, card: newDeck.allows(card) ? card : .waiting,
-                             observing: observing ?? isObserving, deck: newDeck)
-            board.change { room, now in room.enter(me, now: now) }
-            var done = "joined channel \(channel) as \(name)\(Self.role(observing: me.observing, deck: me.deck)) on \(adapter) (session pid \(pid))"
-            // Not advertised yet, so whoever is heard with it is someone else.
-            if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
-                ownership.taken()
-                done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
-            }
-            return advertise(done: done, received: received)
-        case .leave:
-            await leave()
-            return ControlReply(exitCode: 0, message: "left channel \(channel)")
-        case .status:
-            return ControlReply(exitCode: 0, message: radioState, status: status)
-        case .watch, .watchAir:
-            return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
-        case let .relayed(localName):
-            // Through the same board as the air: decoder, peer cap, events.
-            board.take(Reception(localName: localName, rssi: nil, relayed: true))
-            return ControlReply(exitCode: 0, message: "relayed")
-        case let .relay(state):
-            relay.state = state
-            changed()
-            return ControlReply(exitCode: 0, message: "relay state noted")
-        }
-    }
-
     /// Answers at once and puts the new local name on the air in the
     /// background: the update pauses scanning and waits for bluetoothd to
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
-    private func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
+    func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
         updates.asked = localName
         defer {
             broadcast(me)
@@ -436,5 +358,5 @@ actor Session {
         updateForwarding()
     }
 
-    private func changed() { outlets.changed() }
+    func changed() { outlets.changed() }
 }

@@ -81,7 +81,7 @@ struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
-        var joined = "joined channel \(channel) as \(name)\(Session.role(observing: observing, deck: deck)) on \(adapter) (session pid \(getpid()))"
+        var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging
