@@ -13,7 +13,7 @@
 ///   participant too, when in the room) has voted and no peer of the
 ///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
-///   `revealNow` is asked. They stay revealed until the next round.
+///   a reveal on demand is asked. They stay revealed until the next round.
 /// - A reveal heard waits for the last vote on its way here (`catchUp`),
 ///   unless it was made on demand: then nobody's vote is awaited.
 public struct Ballot: Equatable, Sendable {
@@ -75,7 +75,7 @@ public struct Ballot: Equatable, Sendable {
         guard !isRevealed else {
             // Another laptop revealed on demand while this one waits for a
             // vote on its way: nobody's vote is awaited any more.
-            if heard.contains(where: \.isRevealedOnDemand) { revealNow(at: now, onDemand: true) }
+            if heard.contains(where: \.isRevealedOnDemand) { reveal(.onDemand, at: now) }
             return false
         }
         // A hold lasts while its holder is in the table, stale or not: it
@@ -84,32 +84,41 @@ public struct Ballot: Equatable, Sendable {
         // (docs/MEASUREMENTS.md, The air).
         // `estimator reveal` ends a hold that outlives its holder.
         if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
-            revealNow(at: now)
+            reveal(.lastVote, at: now)
             return true
         }
         guard !heard.isEmpty else { return false }
         if heard.contains(where: \.isRevealedOnDemand) {
-            revealNow(at: now, onDemand: true)
+            reveal(.onDemand, at: now)
         } else {
-            revealNow(at: now, showingAfter: Self.catchUp)
+            reveal(.lastVoteElsewhere, at: now)
         }
         return true
     }
 
-    /// Reveals the cards now: by the last vote; `onDemand`, voted or not
-    /// (`estimator reveal`, here or heard); or, `showingAfter` `catchUp`,
-    /// decided by the last vote on another laptop. A reveal on demand shows
-    /// at once, a round revealed already too.
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero, onDemand: Bool = false) {
+    /// What decided a reveal.
+    public enum Reveal: Sendable {
+        /// The last vote heard here: the cards show at once.
+        case lastVote
+        /// The last vote as another laptop heard it: the cards show once
+        /// everyone heard here has voted, or after `catchUp`.
+        case lastVoteElsewhere
+        /// `estimator reveal`, here or on another laptop, voted or not: the
+        /// cards show at once, a round revealed already too.
+        case onDemand
+    }
+
+    /// Reveals the cards now, as `reason` decided.
+    public mutating func reveal(_ reason: Reveal, at now: Timestamp) {
         if isRevealed {
-            guard onDemand, !isRevealedOnDemand else { return }
+            guard reason == .onDemand, !isRevealedOnDemand else { return }
             isRevealedOnDemand = true
             showsFrom = min(showsFrom ?? now, now)
             return
         }
         isRevealed = true
-        isRevealedOnDemand = onDemand
-        showsFrom = onDemand ? now : now + wait
+        isRevealedOnDemand = reason == .onDemand
+        showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
     }
 
     /// Whether every present, fresh voter this participant hears has voted

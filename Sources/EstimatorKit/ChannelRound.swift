@@ -85,15 +85,14 @@ public struct ChannelRound: Equatable, Sendable {
         return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal, now: now)
     }
 
-    /// Reveals the current round's cards now: `onDemand`, voted or not
-    /// (`estimator reveal`), else decided on another laptop and shown
-    /// `showingAfter` (see `Ballot.catchUp`). Returns false when there is no
-    /// round to reveal or it is revealed already (a reveal on demand of a
-    /// revealed round still shows it at once).
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero, onDemand: Bool) -> Bool {
+    /// Reveals the current round's cards now, as `reason` decided (see
+    /// `Ballot.reveal`). Returns false when there is no round to reveal or
+    /// it is revealed already (a reveal on demand of a revealed round still
+    /// shows it at once).
+    public mutating func reveal(_ reason: Ballot.Reveal, at now: Timestamp) -> Bool {
         guard state.current != nil else { return false }
         let before = ballot.isRevealed
-        ballot.revealNow(at: now, showingAfter: wait, onDemand: onDemand)
+        ballot.reveal(reason, at: now)
         return !before
     }
 

@@ -239,7 +239,7 @@ public struct Room: Sendable {
     /// false when there is no round, or it is revealed already.
     public mutating func revealNow(now: Timestamp) -> Bool {
         guard let channel = me?.channel, rounds[channel]?.ballot.isRevealed == false else { return false }
-        return rounds[channel]?.revealNow(at: now, onDemand: true) ?? false
+        return rounds[channel]?.reveal(.onDemand, at: now) ?? false
     }
 
     /// Observes (present without a vote) or votes again.
@@ -272,8 +272,8 @@ public struct Room: Sendable {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
-        if revealed, rounds[channel]?.revealNow(at: now, showingAfter: Ballot.catchUp,
-                                                 onDemand: onAir?.isRevealedOnDemand == true) == true {
+        if revealed, rounds[channel]?.reveal(onAir?.isRevealedOnDemand == true ? .onDemand : .lastVoteElsewhere,
+                                             at: now) == true {
             update.revealed.insert(channel)
         }
         reconsider(channel, into: &update, now: now)
