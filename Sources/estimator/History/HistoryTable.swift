@@ -42,11 +42,16 @@ enum HistoryTable {
     }
 
     /// `consensus 5`, `median 5 · mean 6.5`, or `no numbers` when nobody
-    /// picked one.
+    /// picked one; after `agreed 8 · ` when the team settled on a card the
+    /// votes did not all hold (`agreed M` alone for sizes).
     static func result(_ record: HistoryRecord) -> String {
-        guard let median = record.median else { return "no numbers" }
-        if record.consensus { return "consensus \(number(median))" }
-        return "median \(number(median))" + (record.mean.map { " · mean \(number($0))" } ?? "")
+        let agreed = record.agreed.map { "agreed \($0)" }
+        guard let median = record.median else { return agreed ?? "no numbers" }
+        if record.consensus {
+            let consensus = "consensus \(number(median))"
+            return record.agreed?.numericValue == median || agreed == nil ? consensus : agreed! + " · " + consensus
+        }
+        return (agreed.map { $0 + " · " } ?? "") + "median \(number(median))" + (record.mean.map { " · mean \(number($0))" } ?? "")
     }
 
     /// `5`, `6.5`, `6.33`: at most two decimals, as the live table's footer.
