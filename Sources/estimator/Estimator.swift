@@ -15,7 +15,7 @@ struct Estimator: AsyncParsableCommand {
         subcommands: [
             JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
-            HistoryCommand.self,
+            BacklogCommand.self, HistoryCommand.self,
         ])
 
     // The root's own flag rather than the configuration's version, which

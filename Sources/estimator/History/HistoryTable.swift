@@ -22,11 +22,17 @@ enum HistoryTable {
                     .joined(separator: ", "),
             ]
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { TerminalText.displayWidth($0[column]) }.max() ?? 0
+        return aligned([header] + rows, rightAligned: [1, 2])
+    }
+
+    /// `rows` (the header first) as lines of columns two spaces apart,
+    /// measured in display width; the last column runs to the end of the
+    /// line, those in `rightAligned` are aligned right.
+    static func aligned(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
+        let widths = (rows.first ?? []).indices.map { column in
+            rows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0
         }
-        let rightAligned: Set = [1, 2]
-        return ([header] + rows).map { cells in
+        return rows.map { cells in
             var line = ""
             for (column, cell) in cells.enumerated() {
                 let padding = String(repeating: " ", count: widths[column] - TerminalText.displayWidth(cell))
