@@ -86,7 +86,7 @@ import Testing
         #expect(lines[2].contains("03:20"))
     }
 
-    @Test func jsonPrintsOneParsableObjectPerRound() throws {
+    @Test func jsonPrintsOneParsableObjectPerStory() throws {
         try saveAll()
         let result = try history("--json", "--last", "2")
         #expect(result.status == 0)
