@@ -6,10 +6,15 @@ public enum ControlRequest: Equatable, Sendable {
     /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
     /// the current one.
     case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
-    /// Start the next round, with an optional title (a story key or words).
+    /// Start the next round, with an optional title (a story key or words);
+    /// without one, the session takes the backlog's next story, if one is
+    /// loaded.
     case round(title: String?)
     /// Reveal the current round's cards for the whole room, voted or not.
     case reveal
+    /// Record the estimate the team agreed on for the revealed round: the
+    /// card, or the consensus without one.
+    case settle(Card?)
     /// Broadcast card none briefly, then end the session.
     case leave
     /// Report what the session is doing.
@@ -94,6 +99,14 @@ public enum ControlRequest: Equatable, Sendable {
                 title = text
             }
             self = .round(title: title)
+        case "settle":
+            allowed = ["request", "card"]
+            var card: Card?
+            if let field = json["card"], field != .null {
+                guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
+                do { card = try Card(parsing: text) } catch { throw .invalidCard(error) }
+            }
+            self = .settle(card)
         case "relayed":
             allowed = ["request", "localName"]
             guard let field = json["localName"] else { throw .missingField("localName") }
@@ -141,6 +154,10 @@ public enum ControlRequest: Equatable, Sendable {
             var members: [JSONMember] = [JSONMember("request", .string("round"))]
             if let title { members.append(JSONMember("title", .string(title))) }
             json = .object(members)
+        case let .settle(card):
+            var members: [JSONMember] = [JSONMember("request", .string("settle"))]
+            if let card { members.append(JSONMember("card", .string(card.name ?? card.hex))) }
+            json = .object(members)
         case .reveal: json = .object([JSONMember("request", .string("reveal"))])
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
@@ -177,7 +194,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
         case let .missingField(field): "The request has no \"\(field)\" field."
         case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
         case let .unknownRequest(name):
-            "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, leave, status, watch, relayed and relay."
+            "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, settle, leave, status, watch, relayed and relay."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
             "\(Self.quoted(error.input)) is not a card; a card is \(Card.typedForms)."

@@ -126,12 +126,12 @@ extension HistoryRecord {
             case let .array(items)? = json["votes"],
             let median = Self.optional(json["median"], Self.finite),
             let mean = Self.optional(json["mean"], Self.finite),
-            let nearest = Self.optional(json["nearest"], { $0.string.flatMap(Self.card(named:)) }),
+            let nearest = Self.optional(json["nearest"], { $0.string.flatMap(Card.init(named:)) }),
             let consensus = json["consensus"]?.bool,
             let questions = json["questions"]?.integer, questions >= 0,
             let coffees = json["coffees"]?.integer, coffees >= 0,
             let story = Self.optional(json["story"] ?? .null, Story.init(json:)),
-            let agreed = Self.optional(json["agreed"] ?? .null, { $0.string.flatMap(Self.card(named:)) })
+            let agreed = Self.optional(json["agreed"] ?? .null, { $0.string.flatMap(Card.init(named:)) })
         else { return nil }
         var votes: [Vote] = []
         for item in items {
@@ -162,10 +162,6 @@ extension HistoryRecord {
     private static func finite(_ value: JSONValue) -> Double? {
         guard case let .number(text) = value, let number = Double(text), number.isFinite else { return nil }
         return number
-    }
-
-    private static func card(named name: String) -> Card? {
-        (0...UInt8.max).lazy.map(Card.init(rawValue:)).first { $0.name == name }
     }
 }
 

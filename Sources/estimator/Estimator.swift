@@ -13,7 +13,7 @@ struct Estimator: AsyncParsableCommand {
             everyone's cards. No server, no pairing, no network.
             """,
         subcommands: [
-            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
+            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, SettleCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
             BacklogCommand.self, HistoryCommand.self,
         ])

@@ -15,19 +15,26 @@ struct RoundCommand: AsyncParsableCommand {
             together. The iOS app has no rounds: its users clear their card themselves.
 
             TITLE (a story key or a few words) is kept on your machine, for the table's \
-            header and `estimator history`; it is not sent.
+            header and `estimator history`; it is not sent. Without TITLE, the round \
+            takes the next story of the backlog (`estimator backlog FILE`) that has no \
+            agreed estimate yet: after a reveal without agreement, the same story is \
+            voted again; once every story has one, or without a backlog, the round is \
+            untitled. A TITLE that is a backlog story's key takes that story.
 
             Examples:
               $ estimator round ABC-123
               round 4 (ABC-123) began in channel 1; cards cleared
 
               $ estimator round "Login with passkeys"
+
+              $ estimator round                  # with a backlog loaded
+              round 5 (ABC-124 Export the estimates) began in channel 1; cards cleared; story 2 of 12
             """)
 
     /// Longest title accepted, in bytes: a header line, not a description.
     static let maximumTitleBytes = 120
 
-    @Argument(help: "What the round estimates: a story key or a few words.")
+    @Argument(help: "What the round estimates: a story key or a few words (default: the backlog's next story).")
     var title: String?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")

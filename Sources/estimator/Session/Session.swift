@@ -33,12 +33,17 @@ actor Session {
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
+    /// The backlog and which of its stories have an agreed estimate, read
+    /// afresh for each round I start (`BacklogFile`); `nil` without a backlog.
+    let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
-    /// air in clear, as the app sends it (`--open`).
+    /// air in clear, as the app sends it (`--open`); `backlog` reads the
+    /// stories to estimate.
     init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
-         radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
+         radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32,
+         backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
         self.adapter = adapter
         self.channel = channel
         self.name = name
@@ -46,6 +51,7 @@ actor Session {
         self.clock = clock
         self.schedule = schedule
         self.pid = pid
+        readBacklog = backlog
         var room = room
         room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: clock.now)
         let board = PeerBoard(room: room, clock: clock)
@@ -84,6 +90,9 @@ actor Session {
 
     /// The cards I may pick (`join --deck`).
     var deck: Deck { board.read { $0.me?.deck } ?? .app }
+
+    /// The estimate my revealed round agreed on (`Agreement`).
+    var agreed: Card? { ledger.agreed }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
@@ -189,7 +198,18 @@ actor Session {
         let first = !ledger.hasRevealed
         guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
         outlets.revealed(report)
+        broadcast(me)  // its agreed estimate may have changed
         return first
+    }
+
+    /// Settles my revealed round on `card` (`estimator settle`) and reports
+    /// it to the history; false before the reveal.
+    func settle(on card: Card) -> Bool {
+        guard let report = ledger.settle(on: card) else { return false }
+        outlets.revealed(report)
+        broadcast(me)
+        changed()
+        return true
     }
 
     /// Puts on the air what the room now has me say, when it changed:
@@ -198,8 +218,8 @@ actor Session {
         if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
     }
 
-    /// Called when my channel's cards are revealed and after every re-vote
-    /// of a revealed round: for the history.
+    /// Called when my channel's cards are revealed, after every re-vote of
+    /// a revealed round and every settle: for the history.
     func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { outlets.onReveal(observer) }
 
     /// Acts on the receptions the board passes on: a changed row, or every
@@ -323,7 +343,7 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked, deck: deck)
+            observing: isObserving, onAir: updates.asked, deck: deck, story: ledger.story, agreed: ledger.agreed)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
