@@ -56,6 +56,8 @@ public struct TableSection: Equatable, Sendable {
     public var stats: Stats
     /// Names heard in this channel but not stored (hostile floods).
     public var unshown: Int
+    /// The estimate my session's round agreed on, once revealed.
+    public var agreed: Card?
 
     /// A section of `rows` with the vote as `tally` counted it.
     public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0) {

@@ -71,6 +71,8 @@ enum ForegroundTable {
 
     /// One snapshot of the session's room per frame.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
+        var section = TableSection(await session.view, now: now)
+        section.agreed = await session.agreed
+        return LiveTable(sections: [section], adapter: session.adapter)
     }
 }

@@ -20,6 +20,8 @@ struct WatchViewer {
     private var room: Room
     /// Whether someone else has my session's name, as its `me` lines say.
     private var nameTaken = false
+    /// My session's round's agreed estimate, as its `me` lines say.
+    private var agreed: Card?
     /// The channels whose cards are on the table, as last reported.
     private var revealed: Set<Channel> = []
     private var screen = TerminalScreen()
@@ -103,7 +105,7 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, _, _):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, story, agreed):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
@@ -114,6 +116,10 @@ struct WatchViewer {
             room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
             take(room.follow(round: round, title: title, revealed: revealed, onAir: try? Packet(decoding: onAir),
                              in: channel, now: now), now: now)
+            if let agreed, agreed != self.agreed {
+                emit(.settled(channel: channel, round: round, story: story, agreed: agreed, time: now))
+            }
+            self.agreed = agreed
         case let .heard(bytes, rssi, relayed):
             guard let packet = try? Packet(decoding: bytes) else { return }
             take(room.hear(packet, rssi: rssi, relayed: relayed, at: now), now: now)
@@ -190,7 +196,11 @@ struct WatchViewer {
 
     /// The table as the room stands at `now`.
     func frame(now: Timestamp) -> LiveTable {
-        let sections = shownChannels.map { TableSection(room.view(of: $0, now: now), now: now) }
+        let sections = shownChannels.map { channel in
+            var section = TableSection(room.view(of: channel, now: now), now: now)
+            if channel == room.me?.channel { section.agreed = agreed }
+            return section
+        }
         let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
     }
