@@ -117,11 +117,14 @@ import Testing
         await hear("210105Alice", watched, session)
         _ = await session.handle(.pick(.five))
         #expect(history.records.last?.agreed == .five && history.records.last?.story == Story(key: nil, summary: "Free words"))
-        _ = await session.handle(.pick(.eight))
+        await hear("210108Alice", watched, session)
         #expect(history.records.last?.agreed == nil, "a re-vote that breaks the consensus leaves the round unsettled")
+        #expect(watched.all.last?.hasSuffix(#""story":{"key":null,"summary":"Free words"},"agreed":null}}"#) == true,
+                "and the watchers hear of it")
         #expect(await session.handle(.settle(nil)).exitCode == 64)
-        _ = await session.handle(.pick(.five))
-        #expect(await session.handle(.settle(nil)).message == "round 1 (Free words) settled at 5")
+        _ = await session.handle(.pick(.eight))
+        #expect(watched.all.last?.hasSuffix(#""agreed":"8"}}"#) == true)
+        #expect(await session.handle(.settle(nil)).message == "round 1 (Free words) settled at 8")
         await clock.leave(session)
         await listening.value
     }

@@ -33,6 +33,8 @@ actor Session {
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
+    /// The agreed estimate in the last `me` line streamed.
+    private var streamedAgreed: Card?
     /// The backlog and which of its stories have an agreed estimate, read
     /// afresh for each round I start (`BacklogFile`); `nil` without a backlog.
     let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
@@ -198,7 +200,6 @@ actor Session {
         let first = !ledger.hasRevealed
         guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
         outlets.revealed(report)
-        broadcast(me)  // its agreed estimate may have changed
         return first
     }
 
@@ -207,15 +208,21 @@ actor Session {
     func settle(on card: Card) -> Bool {
         guard let report = ledger.settle(on: card) else { return false }
         outlets.revealed(report)
-        broadcast(me)
+        broadcastMe()
         changed()
         return true
     }
 
     /// Puts on the air what the room now has me say, when it changed:
-    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot).
+    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot); else
+    /// tells the watchers of a new agreed estimate (a re-vote made or broke
+    /// a consensus).
     private func followRoom() {
-        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
+        if !hasEnded, localName != updates.asked {
+            _ = advertise(done: "", received: .now)
+        } else if ledger.agreed != streamedAgreed {
+            broadcastMe()
+        }
     }
 
     /// Called when my channel's cards are revealed, after every re-vote of
@@ -232,7 +239,7 @@ actor Session {
             }
             if change.events.contains(where: { $0.channel == channel && $0.name == name.text }),
                ownership.heard(change.localName) {
-                broadcast(me)
+                broadcastMe()
             }
             _ = follow(change.update)
             if change.events.contains(where: { $0.channel == channel && $0.name != name.text }) {
@@ -254,7 +261,7 @@ actor Session {
     func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
         updates.asked = localName
         defer {
-            broadcast(me)
+            broadcastMe()
             changed()
         }
         guard radioProblem == nil else {
@@ -364,6 +371,12 @@ actor Session {
 
     private func broadcast(_ line: ControlWatchLine) {
         if outlets.broadcast(line) { updateForwarding() }
+    }
+
+    /// Streams who I am now, noting the agreed estimate the watchers have.
+    private func broadcastMe() {
+        streamedAgreed = ledger.agreed
+        broadcast(me)
     }
 
     /// Called with a timing line for every advertisement update and every
