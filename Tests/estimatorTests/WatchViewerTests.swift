@@ -58,6 +58,19 @@ import Testing
         #expect(events() == ["revealed"])
     }
 
+    @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {
+        var watch = viewer()
+        let deadline = clock.now + .seconds(120)
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
+                        revealsAt: deadline))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(120))
+        clock.advance(by: .seconds(30))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(90))
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
+                        revealed: true, onAir: Array("5101FCMe".utf8), revealsAt: nil))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == nil)
+    }
+
     @Test func myOwnAdvertisementHeardBackIsNoRow() {
         var watch = viewer()
         watch.apply(me(.waiting))

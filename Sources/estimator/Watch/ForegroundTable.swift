@@ -52,7 +52,7 @@ enum ForegroundTable {
             case let .key(key):
                 if key == Keyboard.quit { return }
                 if key == Keyboard.nextRound { _ = await session.handle(.round(title: nil)) }
-                if key == Keyboard.reveal { _ = await session.handle(.reveal) }
+                if key == Keyboard.reveal { _ = await session.handle(.reveal()) }
                 if let card = CardKeys(deck: await session.deck).card(for: key) {
                     _ = await session.handle(.pick(card))
                 }
@@ -69,8 +69,11 @@ enum ForegroundTable {
         }
     }
 
-    /// One snapshot of the session's room per frame.
+    /// One snapshot of the session's room per frame, with what is left of
+    /// its timer.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
+        var section = TableSection(await session.view, now: now)
+        section.remaining = await session.revealsAt.map { $0 - now }
+        return LiveTable(sections: [section], adapter: session.adapter)
     }
 }

@@ -20,6 +20,8 @@ struct WatchViewer {
     private var room: Room
     /// Whether someone else has my session's name, as its `me` lines say.
     private var nameTaken = false
+    /// When my session's timer reveals its round, as its `me` lines say.
+    private var revealsAt: Timestamp?
     /// The channels whose cards are on the table, as last reported.
     private var revealed: Set<Channel> = []
     private var screen = TerminalScreen()
@@ -103,12 +105,13 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
             self.nameTaken = nameTaken
+            self.revealsAt = revealsAt
             self.adapter = adapter
             dirty = true
             room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
@@ -190,9 +193,20 @@ struct WatchViewer {
 
     /// The table as the room stands at `now`.
     func frame(now: Timestamp) -> LiveTable {
-        let sections = shownChannels.map { TableSection(room.view(of: $0, now: now), now: now) }
+        let sections = shownChannels.map { channel in
+            var section = TableSection(room.view(of: channel, now: now), now: now)
+            section.remaining = remaining(in: section, now: now)
+            return section
+        }
         let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+    }
+
+    /// What is left of my session's timer, when `section` is my channel's
+    /// and its round is still hidden.
+    private func remaining(in section: TableSection, now: Timestamp) -> Duration? {
+        guard let revealsAt, section.channel == room.me?.channel, !section.isRevealed else { return nil }
+        return revealsAt - now
     }
 
     /// Said when someone else here has my name: we are one row, so they are
