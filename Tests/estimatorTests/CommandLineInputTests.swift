@@ -70,6 +70,7 @@ import Testing
         ("round", ["ABC\u{7}"], "The title holds control characters; give it as plain text."),
         ("round", ["ABC-1", "--timer", "2"], "The value '2' is invalid for '--timer <duration>': \(CountdownParseError.forms)."),
         ("reveal", ["--in", "61m"], "The value '61m' is invalid for '--in <duration>': \(CountdownParseError.forms)."),
+        ("watch", ["--board", "--json"], "--board draws on a terminal and --json writes lines for programs; give one."),
     ])
     func aBadValueIsOneSentenceThatSaysWhy(command: String, arguments: [String], sentence: String) throws {
         let result = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + arguments)
