@@ -7,7 +7,7 @@ import EstimatorKit
 /// are centered as one block, so cards stay in columns.
 struct BoardCards {
     /// How a card is drawn.
-    enum Style: Equatable {
+    enum Style {
         /// The face in large letters, `scale` times over.
         case large(scale: Int)
         /// The face as text, in a box three lines tall.

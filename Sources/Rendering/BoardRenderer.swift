@@ -132,9 +132,10 @@ public struct BoardRenderer {
         TableSection(channel: board.channel, title: board.title, rows: [], tally: board.tally)
     }
 
-    /// The timer's clock and the cards, as large as `room` lines allow: the
-    /// largest cards that fit with a clock as large as they are, else the
-    /// largest that fit alone; before the reveal the timer comes first.
+    /// The timer's clock and the cards, as large as `room` lines allow.
+    /// While a timer runs before the reveal, the largest cards that fit with
+    /// a clock as large as they are; else, or when none fit so, the largest
+    /// cards that fit alone (the header still says what is left).
     private func middle(_ board: Board, room: Int, width: Int, ink: BoardInk) -> [String] {
         let voters = board.voters
         let styles: [BoardCards.Style] = [.large(scale: 3), .large(scale: 2), .large(scale: 1), .small]

@@ -11,7 +11,7 @@ struct WatchViewer {
     enum Output { case table, lines, json }
 
     /// What a terminal shows: the table, or the board.
-    enum Frame: Equatable {
+    enum Frame {
         case table(LiveTable)
         case board(Board)
     }
