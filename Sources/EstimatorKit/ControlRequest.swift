@@ -6,12 +6,14 @@ public enum ControlRequest: Equatable, Sendable {
     /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
     /// the current one.
     case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
-    /// Start the next round, with an optional title (a story key or words);
+    /// Start the next round, with an optional title (a story key or words;
     /// without one, the session takes the backlog's next story, if one is
-    /// loaded.
-    case round(title: String?)
-    /// Reveal the current round's cards for the whole room, voted or not.
-    case reveal
+    /// loaded) and an optional timer that reveals it when it runs out
+    /// (`{"request":"round","title":"ABC-1","timer":120}`, in seconds).
+    case round(title: String?, timer: Countdown? = nil)
+    /// Reveal the current round's cards for the whole room, voted or not:
+    /// now, or when `after` has run out (`{"request":"reveal","in":120}`).
+    case reveal(after: Countdown? = nil)
     /// Record the estimate the team agreed on for the revealed round: the
     /// card, or the consensus without one.
     case settle(Card?)
@@ -92,13 +94,13 @@ public enum ControlRequest: Equatable, Sendable {
             }
             self = .join(channel: channel, name: person, observing: observing, deck: deck)
         case "round":
-            allowed = ["request", "title"]
+            allowed = ["request", "title", "timer"]
             var title: String?
             if let field = json["title"], field != .null {
                 guard let text = field.string else { throw .wrongType(field: "title", expected: "a string") }
                 title = text
             }
-            self = .round(title: title)
+            self = .round(title: title, timer: try Self.countdown(json, "timer"))
         case "settle":
             allowed = ["request", "card"]
             var card: Card?
@@ -121,7 +123,7 @@ public enum ControlRequest: Equatable, Sendable {
                 throw .wrongType(field: "state", expected: "a string of at most 200 bytes")
             }
             self = .relay(state: text)
-        case "reveal": allowed = ["request"]; self = .reveal
+        case "reveal": allowed = ["request", "in"]; self = .reveal(after: try Self.countdown(json, "in"))
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch":
@@ -134,6 +136,15 @@ public enum ControlRequest: Equatable, Sendable {
         default: throw .unknownRequest(name)
         }
         if let extra = members.first(where: { !allowed.contains($0.key) }) { throw .unknownField(extra.key) }
+    }
+
+    /// A timer's length in whole seconds, or nil when the field is absent.
+    private static func countdown(_ json: JSONValue, _ field: String) throws(ControlRequestError) -> Countdown? {
+        guard let value = json[field], value != .null else { return nil }
+        guard let countdown = value.integer.flatMap(Countdown.init(seconds:)) else {
+            throw .wrongType(field: field, expected: "whole seconds from 1 to \(Countdown.longest)")
+        }
+        return countdown
     }
 
     /// The request as one JSON line, newline excluded.
@@ -150,15 +161,19 @@ public enum ControlRequest: Equatable, Sendable {
             if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
             if let deck { members.append(JSONMember("deck", .string(deck.description))) }
             json = .object(members)
-        case let .round(title):
+        case let .round(title, timer):
             var members: [JSONMember] = [JSONMember("request", .string("round"))]
             if let title { members.append(JSONMember("title", .string(title))) }
+            if let timer { members.append(JSONMember("timer", .int(timer.seconds))) }
+            json = .object(members)
+        case let .reveal(after):
+            var members: [JSONMember] = [JSONMember("request", .string("reveal"))]
+            if let after { members.append(JSONMember("in", .int(after.seconds))) }
             json = .object(members)
         case let .settle(card):
             var members: [JSONMember] = [JSONMember("request", .string("settle"))]
             if let card { members.append(JSONMember("card", .string(card.name ?? card.hex))) }
             json = .object(members)
-        case .reveal: json = .object([JSONMember("request", .string("reveal"))])
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])

@@ -56,6 +56,9 @@ public struct TableSection: Equatable, Sendable {
     public var stats: Stats
     /// Names heard in this channel but not stored (hostile floods).
     public var unshown: Int
+    /// What is left of the timer that reveals the round, while one runs
+    /// (`round --timer`: only the session that started it knows).
+    public var remaining: Duration?
     /// The estimate my session's round agreed on, once revealed.
     public var agreed: Card?
 

@@ -161,6 +161,29 @@ import Testing
             try ControlRequest(parsing: Array(#"{"request":"settle","title":"x"}"#.utf8))
         }
     }
+
+    @Test func aRoundAndARevealCarryATimerInSeconds() throws {
+        let twoMinutes = Countdown(seconds: 120)!
+        for request in [ControlRequest.round(title: "ABC-1", timer: twoMinutes), .round(title: nil, timer: twoMinutes),
+                        .reveal(), .reveal(after: twoMinutes)] {
+            #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
+        }
+        #expect(ControlRequest.round(title: "ABC-1", timer: twoMinutes).serialized == #"{"request":"round","title":"ABC-1","timer":120}"#)
+        #expect(ControlRequest.reveal(after: twoMinutes).serialized == #"{"request":"reveal","in":120}"#)
+        #expect(ControlRequest.reveal().serialized == #"{"request":"reveal"}"#)
+        for bad in [#"{"request":"reveal","in":0}"#, #"{"request":"reveal","in":3601}"#, #"{"request":"reveal","in":"2m"}"#,
+                    #"{"request":"reveal","in":1.5}"#] {
+            #expect(throws: ControlRequestError.wrongType(field: "in", expected: "whole seconds from 1 to 3600")) {
+                try ControlRequest(parsing: Array(bad.utf8))
+            }
+        }
+        #expect(throws: ControlRequestError.wrongType(field: "timer", expected: "whole seconds from 1 to 3600")) {
+            try ControlRequest(parsing: Array(#"{"request":"round","timer":-5}"#.utf8))
+        }
+        #expect(throws: ControlRequestError.unknownField("timer")) {
+            try ControlRequest(parsing: Array(#"{"request":"reveal","timer":60}"#.utf8))
+        }
+    }
 }
 
 @Suite struct ControlReplyTests {
@@ -188,6 +211,8 @@ import Testing
                          title: "ABC-1 \"Login\""),
                      .me(channel: 3, name: "Bob", card: Card(integer: 21)!, adapter: "hci1", round: nil, title: nil, deck: .fibonacci),
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: nil,
+                         revealsAt: Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)),
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "ABC-1 Login",
                          revealed: true, story: Story(key: "ABC-1", summary: "Login"), agreed: .eight),
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "Login",
@@ -202,9 +227,9 @@ import Testing
     @Test func theStoryAndTheAgreedEstimateAreTheMeLinesLastKeys() {
         let line = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2),
                                        title: "ABC-1 Login", story: Story(key: "ABC-1", summary: "Login"), agreed: .half)
-        #expect(line.serialized.hasSuffix(#","deck":"app","story":{"key":"ABC-1","summary":"Login"},"agreed":"0.5"}}"#))
+        #expect(line.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":{"key":"ABC-1","summary":"Login"},"agreed":"0.5"}}"#))
         let none = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil)
-        #expect(none.serialized.hasSuffix(#","deck":"app","story":null,"agreed":null}}"#))
+        #expect(none.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":null,"agreed":null}}"#))
     }
 
     @Test func rejectsForeignLines() {

@@ -21,6 +21,12 @@ struct RoundCommand: AsyncParsableCommand {
             voted again; once every story has one, or without a backlog, the round is \
             untitled. A TITLE that is a backlog story's key takes that story.
 
+            --timer reveals the round for the whole room when it runs out, as \
+            `estimator reveal` does, unless everyone has voted before; your session \
+            runs it, and your table and board show what is left. The next round or \
+            a reveal stops it (`estimator reveal --in` starts one for a round under \
+            way).
+
             Examples:
               $ estimator round ABC-123
               round 4 (ABC-123) began in channel 1; cards cleared
@@ -29,6 +35,9 @@ struct RoundCommand: AsyncParsableCommand {
 
               $ estimator round                  # with a backlog loaded
               round 5 (ABC-124 Export the estimates) began in channel 1; cards cleared; story 2 of 12
+
+              $ estimator round ABC-124 --timer 2m
+              round 5 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
             """)
 
     /// Longest title accepted, in bytes: a header line, not a description.
@@ -36,6 +45,10 @@ struct RoundCommand: AsyncParsableCommand {
 
     @Argument(help: "What the round estimates: a story key or a few words (default: the backlog's next story).")
     var title: String?
+
+    @Option(help: ArgumentHelp("Reveal the round for the room when this runs out: minutes and/or seconds such as 90s, 2m or 1m30s, up to 60m.",
+                               valueName: "duration"))
+    var timer: Countdown?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
@@ -53,6 +66,6 @@ struct RoundCommand: AsyncParsableCommand {
     func run() async throws {
         let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil)))
+        try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil, timer: timer)))
     }
 }

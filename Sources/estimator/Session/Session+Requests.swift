@@ -17,15 +17,19 @@ extension Session {
             _ = board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
-        case let .round(title):
-            return nextRound(titled: title, received: received)
+        case let .round(title, countdown):
+            return nextRound(titled: title, timer: countdown, received: received)
         case let .settle(card):
             return settle(card)
-        case .reveal:
-            guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else {
-                let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
-                return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
+        case let .reveal(after):
+            if let after {
+                guard let current = round.current, !isRevealed else { return nothingToReveal }
+                startTimer(after, for: current)
+                announce()
+                return ControlReply(exitCode: 0, message: "the timer reveals round \(current) in channel \(channel) in \(after), unless everyone votes first")
             }
+            timer.stop()
+            guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else { return nothingToReveal }
             let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
             _ = recount()
             let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
@@ -39,7 +43,7 @@ extension Session {
             if let newChannel, newChannel != channel.rawValue {
                 // Another room: its round is learnt from the air (`Room.enter`).
                 channel = Channel(rawValue: newChannel)
-                ledger.reset()
+                newRound()
             }
             if let parsed { name = parsed }
             let newDeck = newDeck ?? deck
@@ -73,37 +77,47 @@ extension Session {
     }
 
     /// Starts the next round: titled `typed` (a backlog story's key is that
-    /// story), else the backlog's next story, else untitled.
-    private func nextRound(titled typed: String?, received: ContinuousClock.Instant) -> ControlReply {
+    /// story), else the backlog's next story, else untitled; `timer`
+    /// reveals it when it runs out.
+    private func nextRound(titled typed: String?, timer: Countdown?, received: ContinuousClock.Instant) -> ControlReply {
         let progress: BacklogProgress?
         do { progress = try readBacklog() } catch {
             // A title needs no backlog; the next story does.
-            guard typed == nil else { return startRound(title: typed, story: typed.map(Story.init(line:)), received: received) }
-            return ControlReply(error)
+            guard let typed else { return ControlReply(error) }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, received: received)
         }
         guard let progress, typed == nil else {
-            guard let typed else { return startRound(title: nil, story: nil, received: received) }
+            guard let typed else { return startRound(title: nil, story: nil, timer: timer, received: received) }
             // A title that is a story's key is that story; any other is a story of its own, as typed.
-            if let story = progress?.story(keyed: typed) { return startRound(title: story.title, story: story, received: received) }
-            return startRound(title: typed, story: Story(line: typed), received: received)
+            if let story = progress?.story(keyed: typed) {
+                return startRound(title: story.title, story: story, timer: timer, received: received)
+            }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, received: received)
         }
         guard let next = progress.next else {
-            return startRound(title: nil, story: nil, received: received,
+            return startRound(title: nil, story: nil, timer: timer, received: received,
                               note: "; every story of the backlog has an agreed estimate (`estimator backlog` lists them)")
         }
-        return startRound(title: next.story.title, story: next.story, received: received,
+        return startRound(title: next.story.title, story: next.story, timer: timer, received: received,
                           note: "; story \(next.index + 1) of \(progress.entries.count)")
     }
 
-    /// Starts the next round with `title` and `story`; `note` ends the answer.
-    private func startRound(title: String?, story: Story?, received: ContinuousClock.Instant, note: String = "") -> ControlReply {
+    /// Starts the next round with `title`, `story` and `timer`; `note`
+    /// follows the answer's first part.
+    private func startRound(title: String?, story: Story?, timer countdown: Countdown?, received: ContinuousClock.Instant,
+                            note: String = "") -> ControlReply {
         guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
             return ControlReply(UserError(.software, "The round did not move on."))
         }
-        ledger.reset()
+        newRound()
         ledger.story = story
         let named = title.map { " (\($0))" } ?? ""
-        return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared\(note)", received: received)
+        var done = "round \(number)\(named) began in channel \(channel); cards cleared\(note)"
+        if let countdown {
+            startTimer(countdown, for: number)
+            done += "; the timer reveals it in \(countdown)"
+        }
+        return advertise(done: done, received: received)
     }
 
     /// Records the agreed estimate of my revealed round: `card`, checked
@@ -134,6 +148,12 @@ extension Session {
         }
         _ = settle(on: agreed)
         return ControlReply(exitCode: 0, message: "round \(current)\(named) settled at \(agreed)")
+    }
+
+    /// Why a reveal, now or on a timer, is refused.
+    private var nothingToReveal: ControlReply {
+        let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
+        return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
     }
 
     /// What `join` answers: where I am, and as whom (`, observing,` and my

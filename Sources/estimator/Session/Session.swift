@@ -33,6 +33,8 @@ actor Session {
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
+    /// The timer that reveals my round (`round --timer`, `reveal --in`).
+    var timer = RevealTimer()
     /// The agreed estimate in the last `me` line streamed.
     private var streamedAgreed: Card?
     /// The backlog and which of its stories have an agreed estimate, read
@@ -187,7 +189,7 @@ actor Session {
     private func follow(_ update: Room.Update) -> Bool {
         let mine = update.rounds.filter { $0.channel == channel }
         guard !mine.isEmpty else { return false }
-        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { ledger.reset() }
+        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { newRound() }
         _ = advertise(done: "", received: .now)
         return true
     }
@@ -208,9 +210,32 @@ actor Session {
     func settle(on card: Card) -> Bool {
         guard let report = ledger.settle(on: card) else { return false }
         outlets.revealed(report)
-        broadcastMe()
-        changed()
+        announce()
         return true
+    }
+
+    /// A new round in my channel, or another channel: nothing revealed yet,
+    /// and no timer runs for it.
+    func newRound() {
+        ledger.reset()
+        timer.stop()
+    }
+
+    /// When my timer reveals my round, while it runs.
+    var revealsAt: Timestamp? { timer.deadline(current: round.current, revealed: isRevealed) }
+
+    /// Starts the timer that reveals `round` when `countdown` runs out (the
+    /// caller tells the watchers: `me` says when).
+    func startTimer(_ countdown: Countdown, for round: RoundNumber) {
+        timer.start(countdown, for: round, clock: clock) { id in await self.timerRanOut(id) }
+    }
+
+    /// The timer `id` ran out: reveals my round as `estimator reveal` does,
+    /// unless the timer was stopped or replaced, or the round was revealed
+    /// or left meanwhile.
+    private func timerRanOut(_ id: Int) async {
+        guard timer.isRunning(id), revealsAt != nil else { return }
+        _ = await handle(.reveal())
     }
 
     /// Puts on the air what the room now has me say, when it changed:
@@ -350,7 +375,8 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked, deck: deck, story: ledger.story, agreed: ledger.agreed)
+            observing: isObserving, onAir: updates.asked, deck: deck, revealsAt: revealsAt, story: ledger.story,
+            agreed: ledger.agreed)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
@@ -392,4 +418,11 @@ actor Session {
     }
 
     func changed() { outlets.changed() }
+
+    /// Tells the watchers who I am now, and the foreground table that
+    /// something changed: for a change that puts nothing new on the air.
+    func announce() {
+        broadcastMe()
+        changed()
+    }
 }
