@@ -78,7 +78,7 @@ struct Reception: Equatable, Sendable {
 struct RadioUpdate: Equatable, Sendable {
     /// Spent stopping the scan before the change could be made (waiting for a
     /// periodic scan restart in progress, then StopDiscovery): the deliberate
-    /// pause that legacy advertising needs (see `Discovery.pausing`).
+    /// pause that legacy advertising needs (see `Discovery.pause`, `StrictScheduler`).
     var scanStop: Duration
     /// When the `PropertiesChanged` was handed to the bus connection (the
     /// session clock's `elapsed`).
