@@ -82,6 +82,7 @@ struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
+        await session.onLeave { server.stopAccepting() }
         var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
         if let relay {
             await session.setRelayState("\(relay.url) starting")
