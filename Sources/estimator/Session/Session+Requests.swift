@@ -5,7 +5,8 @@ import EstimatorKit
 extension Session {
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
-    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
+    func handle(_ request: ControlRequest, received: Duration? = nil) async -> ControlReply {
+        let received = received ?? clock.elapsed
         guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
         switch request {
         case .pick where isObserving:
@@ -75,7 +76,7 @@ extension Session {
             return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
-            board.take(Reception(localName: localName, rssi: nil, relayed: true))
+            board.take(Reception(localName: localName, rssi: nil, received: received, relayed: true))
             return ControlReply(exitCode: 0, message: "relayed")
         case let .relay(state):
             relay.state = state
