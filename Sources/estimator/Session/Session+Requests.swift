@@ -5,7 +5,8 @@ import EstimatorKit
 extension Session {
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
-    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
+    func handle(_ request: ControlRequest, received: Duration? = nil) async -> ControlReply {
+        let received = received ?? clock.elapsed
         guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
         switch request {
         case .pick where isObserving:
@@ -67,7 +68,7 @@ extension Session {
             return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
-            board.take(Reception(localName: localName, rssi: nil, relayed: true))
+            board.take(Reception(localName: localName, rssi: nil, received: received, relayed: true))
             return ControlReply(exitCode: 0, message: "relayed")
         case let .relay(state):
             relay.state = state
@@ -79,7 +80,7 @@ extension Session {
     /// Starts the next round: titled `typed` (a backlog story's key is that
     /// story), else the backlog's next story, else untitled; `timer`
     /// reveals it when it runs out.
-    private func nextRound(titled typed: String?, timer: Countdown?, received: ContinuousClock.Instant) -> ControlReply {
+    private func nextRound(titled typed: String?, timer: Countdown?, received: Duration) -> ControlReply {
         let progress: BacklogProgress?
         do { progress = try readBacklog() } catch {
             // A title needs no backlog; the next story does.
@@ -104,7 +105,7 @@ extension Session {
 
     /// Starts the next round with `title`, `story` and `timer`; `note`
     /// follows the answer's first part.
-    private func startRound(title: String?, story: Story?, timer countdown: Countdown?, received: ContinuousClock.Instant,
+    private func startRound(title: String?, story: Story?, timer countdown: Countdown?, received: Duration,
                             note: String = "") -> ControlReply {
         guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
             return ControlReply(UserError(.software, "The round did not move on."))

@@ -190,7 +190,7 @@ actor Session {
         let mine = update.rounds.filter { $0.channel == channel }
         guard !mine.isEmpty else { return false }
         if mine.contains(where: { if case .began = $0.change { true } else { false } }) { newRound() }
-        _ = advertise(done: "", received: .now)
+        _ = advertise(done: "", received: clock.elapsed)
         return true
     }
 
@@ -244,7 +244,7 @@ actor Session {
     /// a consensus).
     private func followRoom() {
         if !hasEnded, localName != updates.asked {
-            _ = advertise(done: "", received: .now)
+            _ = advertise(done: "", received: clock.elapsed)
         } else if ledger.agreed != streamedAgreed {
             broadcastMe()
         }
@@ -260,7 +260,7 @@ actor Session {
         for await change in board.changes {
             broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed))
             for event in change.events {
-                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((.now - change.received).milliseconds)")
+                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((clock.elapsed - change.received).milliseconds)")
             }
             if change.events.contains(where: { $0.channel == channel && $0.name == name.text }),
                ownership.heard(change.localName) {
@@ -283,7 +283,7 @@ actor Session {
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
-    func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
+    func advertise(done: String, received: Duration) -> ControlReply {
         updates.asked = localName
         defer {
             broadcastMe()
@@ -305,7 +305,7 @@ actor Session {
                 let update = try await radio.update(localName: ownership.advertising(localName))
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
-                      + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((.now - update.sent).milliseconds)")
+                      + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((clock.elapsed - update.sent).milliseconds)")
             } catch {
                 radioProblem = error
                 broadcast(.radio(radioState))

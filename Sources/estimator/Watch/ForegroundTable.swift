@@ -12,6 +12,7 @@ enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
     static func run(_ session: Session, quiet: Bool) async {
+        let clock = session.clock
         let keyboard = Keyboard()
         defer { keyboard.restore() }
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
@@ -22,7 +23,7 @@ enum ForegroundTable {
         }
         let ticker = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await clock.sleep(for: .milliseconds(100))
                 sink.yield(.tick)
             }
         }
@@ -40,11 +41,11 @@ enum ForegroundTable {
         screen.enter()
         await loop(inputs, session: session, quiet: quiet, screen: &screen)
         screen.leave()
-        screen.print(await frame(session, now: SystemClock().now))
+        screen.print(await frame(session, now: clock.now))
     }
 
     private static func loop(_ inputs: AsyncStream<Input>, session: Session, quiet: Bool, screen: inout TerminalScreen) async {
-        let clock = SystemClock()
+        let clock = session.clock
         var bell = RevealBell()
         var dirty = true
         var lastDraw = Timestamp(nanosecondsSince1970: 0)
