@@ -9,28 +9,13 @@ import Testing
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "4", "--name", "Ann")
         try await sandbox.run("pick", "5")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "'\(EstimatorProcess.executable.path)' watch", "/dev/null"]
-        var environment = sandbox.environment
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, input, out, err) = try terminalWatch("", sandbox)
         // Typed once the table is on the screen.
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("Ann (you)") {
-            let chunk = try await offPool { out.fileHandleForReading.availableData }
-            try #require(!chunk.isEmpty, "watch ended before drawing: \(String(decoding: seen, as: UTF8.self))")
-            seen += chunk
-        }
+        let seen = try await read(out) { $0.contains("Ann (you)") }
         input.fileHandleForWriting.write(Data("q".utf8))
         let (rest, errText) = try await offPool { process.finish(out, err) }
         #expect(process.terminationStatus == 0, "\(errText)")
-        let screen = String(decoding: seen, as: UTF8.self) + rest
+        let screen = seen + rest
         let leave = try #require(screen.range(of: "\u{1B}[?1049l", options: .backwards), "the alternate screen was left")
         let after = screen[leave.upperBound...]
         #expect(after.contains(" channel 4 · 1 person · 1 voted"), "\(after)")
@@ -39,15 +24,16 @@ import Testing
         try await sandbox.run("leave")
     }
 
-    /// `watch` (with `arguments`) on a pseudo-terminal of 80×24 in `sandbox`.
-    private func terminalWatch(_ arguments: String, _ sandbox: SessionSandbox) throws -> (Process, input: Pipe, out: Pipe, err: Pipe) {
+    /// `watch` (with `arguments`) on a pseudo-terminal of 80×24 in `sandbox`,
+    /// an xterm in a UTF-8 locale unless `environment` says otherwise.
+    private func terminalWatch(_ arguments: String, _ sandbox: SessionSandbox, environment overrides: [String: String] = [:]) throws -> (Process, input: Pipe, out: Pipe, err: Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qfec", "stty cols 80 rows 24; '\(EstimatorProcess.executable.path)' watch \(arguments)", "/dev/null"]
         var environment = sandbox.environment
         environment["TERM"] = "xterm"
         environment["LANG"] = "C.UTF-8"
-        process.environment = environment
+        process.environment = environment.merging(overrides) { $1 }
         let input = Pipe(), out = Pipe(), err = Pipe()
         process.standardInput = input
         process.standardOutput = out
@@ -111,18 +97,7 @@ import Testing
     @Test func aDumbTerminalInTheCLocaleGetsPlainASCIILines() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "4", "--name", "전수열")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "'\(EstimatorProcess.executable.path)' watch --once", "/dev/null"]
-        var environment = sandbox.environment
-        environment["TERM"] = "dumb"
-        environment["LC_ALL"] = "C"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardInput = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, _, out, err) = try terminalWatch("--once", sandbox, environment: ["TERM": "dumb", "LC_ALL": "C"])
         let (text, errText) = try await offPool { process.finish(out, err) }
         #expect(process.terminationStatus == 0, "\(errText)")
         #expect(text.contains("radio: advertising and scanning"), "\(text)")

@@ -2,9 +2,10 @@ import EstimatorKit
 
 /// The session core: who I am (channel, name, card), the round my channel
 /// is in, what the radio hears, and the answers to control requests
-/// (`Session+Requests.swift`). Radio and clock are injected, so every rule
-/// here is tested without Bluetooth and without waiting. State the
-/// requests change is internal for that file; nothing else sets it.
+/// (`Session+Requests.swift`) and the round's result (`Session+Round.swift`:
+/// reveal reports, settle, the timer). Radio and clock are injected, so
+/// every rule here is tested without Bluetooth and without waiting. State
+/// those files change is internal for them; nothing else sets it.
 actor Session {
     let adapter: String
     let pid: Int32
@@ -26,7 +27,7 @@ actor Session {
     /// The leaving, its hooks and who awaits its end.
     private var ending = SessionEnding()
     /// The watch clients and the observers of lines, changes, reveals and timing.
-    private var outlets = SessionOutlets()
+    var outlets = SessionOutlets()
     /// The advertisement updates asked for (see `advertise`).
     private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
@@ -192,50 +193,6 @@ actor Session {
         if mine.contains(where: { if case .began = $0.change { true } else { false } }) { newRound() }
         _ = advertise(done: "", received: clock.elapsed)
         return true
-    }
-
-    /// Counts my channel's votes; reports a reveal, and every change of a
-    /// revealed round's votes, to the reveal observers. Returns whether the
-    /// cards were revealed just now.
-    func recount() -> Bool {
-        let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
-        let first = !ledger.hasRevealed
-        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
-        outlets.revealed(report)
-        return first
-    }
-
-    /// Settles my revealed round on `card` (`estimator settle`) and reports
-    /// it to the history; false before the reveal.
-    func settle(on card: Card) -> Bool {
-        guard let report = ledger.settle(on: card) else { return false }
-        outlets.revealed(report)
-        announce()
-        return true
-    }
-
-    /// A new round in my channel, or another channel: nothing revealed yet,
-    /// and no timer runs for it.
-    func newRound() {
-        ledger.reset()
-        timer.stop()
-    }
-
-    /// When my timer reveals my round, while it runs.
-    var revealsAt: Timestamp? { timer.deadline(current: round.current, revealed: isRevealed) }
-
-    /// Starts the timer that reveals `round` when `countdown` runs out (the
-    /// caller tells the watchers: `me` says when).
-    func startTimer(_ countdown: Countdown, for round: RoundNumber) {
-        timer.start(countdown, for: round, clock: clock) { id in await self.timerRanOut(id) }
-    }
-
-    /// The timer `id` ran out: reveals my round as `estimator reveal` does,
-    /// unless the timer was stopped or replaced, or the round was revealed
-    /// or left meanwhile.
-    private func timerRanOut(_ id: Int) async {
-        guard timer.isRunning(id), revealsAt != nil else { return }
-        _ = await handle(.reveal())
     }
 
     /// Puts on the air what the room now has me say, when it changed:
