@@ -29,8 +29,8 @@ public struct Ballot: Equatable, Sendable {
     /// more than 0.5 s). A reveal without someone (`estimator reveal`)
     /// shows that much later on the laptops that did not ask for it.
     public static let catchUp: Duration = .seconds(2)
-    /// Cards that peers without rounds held when the round began, by name.
-    private var earlier: [String: Card] = [:]
+    /// Cards that peers without rounds held when the round began.
+    private var earlier: [PeerID: Card] = [:]
 
     public init() {}
 
@@ -42,19 +42,19 @@ public struct Ballot: Equatable, Sendable {
         showsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
-        for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.name] = peer.card }
+        for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
     }
 
     /// Takes a change of the peer table in this channel.
     public mutating func observe(_ event: PeerEvent) {
-        guard let card = earlier[event.name] else { return }
-        if event.kind == .left || event.card != card || event.round != nil { earlier[event.name] = nil }
+        guard let card = earlier[event.id] else { return }
+        if event.kind == .left || event.card != card || event.round != nil { earlier[event.id] = nil }
     }
 
     /// Whether `peer` has voted in round `current`.
     public func hasVoted(_ peer: Peer, in current: RoundNumber?) -> Bool {
         guard peer.card.isVote else { return false }
-        guard let round = peer.round else { return earlier[peer.name] != peer.card }
+        guard let round = peer.round else { return earlier[peer.id] != peer.card }
         return round == current
     }
 
@@ -110,7 +110,7 @@ public struct Ballot: Equatable, Sendable {
                     : !voted ? .waiting
                     : isRevealed || open ? .shown(entry.card) : .hidden
                 return entry
-            }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
+            }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.sortKey < $1.sortKey },
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
             isRevealed: isRevealed, round: round,
@@ -120,8 +120,9 @@ public struct Ballot: Equatable, Sendable {
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
         var entries: [(entry: Tally.Entry, voted: Bool)] = []
         if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
-        for peer in peers where peer.name != me?.name {
-            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale),
+        for peer in peers where peer.id.isApp || peer.name != me?.name {
+            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale,
+                                        isNameCut: peer.id.isNameCut, appUser: peer.id.appUser),
                             hasVoted(peer, in: round)))
         }
         return entries
@@ -146,6 +147,11 @@ public struct Tally: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         /// The name as received (sanitise it before display).
         public let name: String
+        /// Whether the name arrived cut (shown with `…`).
+        public let isNameCut: Bool
+        /// For an app user, which of the app users of this name; nil for
+        /// an estimator session and for me.
+        public let appUser: Int?
         /// The card as sent, whatever the mark shows.
         public let card: Card
         public let isMe: Bool
@@ -153,10 +159,17 @@ public struct Tally: Equatable, Sendable {
         public let isStale: Bool
         /// Present without a vote, never waited for.
         public var isObserver: Bool { card == .observing }
+        /// Whether this is an app user.
+        public var isApp: Bool { appUser != nil }
+        /// The order of rows: by name, then cut names, then app users by number.
+        var sortKey: PeerID { PeerID(channel: .default, name: name, isNameCut: isNameCut, appUser: appUser) }
         public internal(set) var mark: Mark
 
-        public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting) {
+        public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting,
+                    isNameCut: Bool = false, appUser: Int? = nil) {
             self.name = name
+            self.isNameCut = isNameCut
+            self.appUser = appUser
             self.card = card
             self.isMe = isMe
             self.isStale = isStale
