@@ -76,7 +76,8 @@ final class BlueZRadio: SessionRadio {
                     whileStopped: schedule.pausesScan ? announceAgain : nil
                 ) { sighting in
                     guard let name = sighting.localName else { return }
-                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time))
+                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time,
+                                   advertiser: sighting.advertiser))
                 }
             } catch {
                 await handle.stop()

@@ -54,7 +54,7 @@ final class ScanFeed: WatchFeed {
             do {
                 for try await event in discovery {
                     guard case let .sighting(sighting) = event, let name = sighting.localName else { continue }
-                    sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi)))
+                    sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi, from: sighting.advertiser)))
                 }
             } catch {
                 let radio = BlueZRadio.radioError(error, adapter: adapter)

@@ -113,9 +113,9 @@ struct WatchViewer {
             dirty = true
             room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing), now: now)
             take(room.follow(round: round, title: title, revealed: revealed, in: channel, now: now), now: now)
-        case let .heard(bytes, rssi, relayed):
+        case let .heard(bytes, rssi, relayed, advertiser):
             guard let packet = try? Packet(decoding: bytes) else { return }
-            take(room.hear(packet, rssi: rssi, relayed: relayed, at: now), now: now)
+            take(room.hear(packet, rssi: rssi, relayed: relayed, from: advertiser, at: now), now: now)
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
