@@ -230,8 +230,9 @@ public final class Discovery: AsyncSequence, Sendable {
 
     /// Restarts the scan on `schedule` until cancelled or a call fails (which
     /// ends the sequence): when due, listens if asked, waits for the hold
-    /// (see `ScanSchedule`), then stops scanning, runs `whileStopped`,
-    /// settles and scans again.
+    /// (see `ScanSchedule`), then stops scanning, forgets the discoverable
+    /// advertisers (`forgetDiscoverable`), runs `whileStopped`, settles and
+    /// scans again.
     private func restart(on schedule: ScanSchedule, whileStopped: (@Sendable () async -> Void)?) async {
         let (adapter, clock, scanLock) = (self.adapter, self.clock, self.scanLock)
         while !Task.isCancelled {
@@ -255,6 +256,7 @@ public final class Discovery: AsyncSequence, Sendable {
                 }
                 try await scanLock.run {
                     try await adapter.call("StopDiscovery")
+                    await forgetDiscoverable()
                     await whileStopped?()
                     if schedule.settle > .zero { try await clock.sleep(for: schedule.settle) }
                     try await adapter.call("StartDiscovery")
@@ -267,6 +269,25 @@ public final class Discovery: AsyncSequence, Sendable {
                 return
             }
         }
+    }
+
+    /// Removes from BlueZ the wanted devices that advertise as discoverable
+    /// (an iPhone's app) and that BlueZ keeps only because they were heard
+    /// (never a paired, trusted or connected one), so it reads their next
+    /// local name afresh.
+    ///
+    /// BlueZ 5.66 takes a shortened local name (what an iPhone sends) into
+    /// `Name` only while the device has none, and a scan stop removes only
+    /// the devices that are not connectable; an iPhone's advertisement is
+    /// connectable, so without this its first name, card and all, would
+    /// stay until its address changes. A device that fails to go is tried
+    /// again at the next restart.
+    private func forgetDiscoverable() async {
+        let paths = cache.withLock { cache in
+            (cache.devices ?? [:]).filter { $0.value.isDiscoverable && $0.value.isTemporary && $0.value.offers(wanted) }
+                .map(\.key).sorted()
+        }
+        for path in paths { try? await adapter.call("RemoveDevice", path) }
     }
 
     /// Takes one of org.bluez's signals, on the bus's reading thread.

@@ -240,6 +240,38 @@ import Testing
         await discovery.stop()
     }
 
+    @Test func anAppsDiscoverableDeviceIsRemovedAtEachRestartSoItsNextNameIsRead() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let discovery = try await adapter.discover(
+            serviceUUIDs: [Self.uuid], schedule: ScanSchedule(restartEvery: .milliseconds(300)))
+        var events = discovery.makeAsyncIterator()
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+        // An iPhone (LE General Discoverable, BR/EDR bits), a session (no
+        // flags), and an iPhone someone paired, which is never removed.
+        try fake.deviceFound("4A:00:00:00:00:01", name: "0100FEAl", rssi: -60, uuids: [Self.uuid], flags: 0x1A)
+        try fake.deviceFound("22:22:22:22:22:22", name: "010108Bob", rssi: -60, uuids: [Self.uuid])
+        try fake.deviceFound("6C:00:00:00:00:03", name: "0100FEBo", rssi: -60, uuids: [Self.uuid], flags: 0x1A)
+        try fake.deviceChanged("6C:00:00:00:00:03", ["Paired": .boolean(true), "RSSI": .int16(-61)])
+        var discoverable: [String: Bool] = [:]
+        var pairedHeardAgain = false
+        while !(discoverable.count == 3 && pairedHeardAgain), let event = try await events.next() {
+            guard case .sighting(let sighting) = event else { continue }
+            discoverable[sighting.address] = sighting.isDiscoverable
+            if sighting.rssi == -61 { pairedHeardAgain = true }
+        }
+        #expect(discoverable == ["4A:00:00:00:00:01": true, "22:22:22:22:22:22": false, "6C:00:00:00:00:03": true])
+        let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
+            if case .removeDevice = $0 { return true }
+            return $0 == .stopDiscovery || $0 == .startDiscovery
+        }
+        #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: relevant) == .removeDevice(fake.devicePath("4A:00:00:00:00:01", on: "hci0")))
+        #expect(await fake.calls.next(where: relevant) == .startDiscovery)
+        await discovery.stop()
+    }
+
     /// The fake follows the advertisement's `PropertiesChanged` on a task of its
     /// own, unordered against method calls; so the body waits, inside the pause,
     /// until the fake has seen the change. Every wait is for an event that comes
