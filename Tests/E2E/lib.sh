@@ -28,8 +28,15 @@
 #   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
 #   adapter_power N on|off        through the kernel's management interface
 #   advertise N NAME              service UUID + NAME as scan response, by btmgmt
+#                                 (a laptop's whole packet, or a future app's)
 #   advertise_raw N SCANRSP_HEX   service UUID + raw scan-response bytes
 #   ad_local_name BYTES           hex of a "complete local name" AD structure
+#   iphone_advertise N PACKET     hciN advertises as an iPhone running the app:
+#                                 PACKET cut to 8 bytes, from a new resolvable
+#                                 private address
+#   iphone_new_address N          the iPhone on hciN takes a new address
+#   iphone_send N PACKET          the iPhone on hciN sends PACKET (cut), same address
+#   bluez_devices_named N NAME    the addresses of hciN's Device1 objects named NAME
 #   scan_start N / scan_stop      BlueZ discovery on hciN (bluetoothctl)
 #   scan_expect_name REGEX [SECS] object path of the device with that name
 #   scan_await_name REGEX [SECS]  whether such a device is reported in time
@@ -375,6 +382,56 @@ advertise_raw() {
 }
 
 advertise() { advertise_raw "$1" "$(ad_local_name "$2")"; }
+
+# An iPhone running the Estimator app, as it advertises in the foreground
+# (docs/PROTOCOL.md, The Estimator app): a connectable advertisement with
+# the flags "LE General Discoverable", the service UUID and the local name
+# shortened to 8 bytes (AD type 08) in its 31 bytes of advertising data,
+# nothing in the scan response, from a resolvable private address. The
+# kernel makes the address from a random IRK when privacy is on, and a new
+# one whenever privacy is set again, which needs the radio off.
+iphone_advertise() {
+  iphone_ad "$1" "$2"
+  iphone_new_address "$1"
+}
+
+iphone_new_address() {
+  local out
+  adapter_power "$1" off
+  out=$(mgmt --index "$1" privacy on)
+  [[ $out == *"Set Privacy complete"* ]] || fail "btmgmt could not turn privacy on for hci$1: $out"
+  adapter_power "$1" on
+  iphone_on_air "$1"
+}
+
+# A new card or name: the advertising data changes, the address stays.
+iphone_send() {
+  iphone_ad "$1" "$2"
+  iphone_on_air "$1"
+}
+
+iphone_ad() { # the shortened-name AD structure of PACKET's first 8 bytes
+  local hex; hex=$(hex_of "$2" | cut -c1-16)
+  printf '%02x08%s' $((${#hex} / 2 + 1)) "$hex" >"$E2E_WORK/iphone$1.ad"
+}
+
+iphone_on_air() {
+  local out
+  out=$(mgmt --index "$1" add-adv -c -g -u "$E2E_UUID" -d "$(cat "$E2E_WORK/iphone$1.ad")" 1)
+  [[ $out == *"Instance added: 1"* ]] || fail "btmgmt could not advertise as an iPhone on hci$1: $out"
+}
+
+# The addresses of hciN's Device1 objects whose Name is NAME, one a line:
+# one per address an advertiser was heard from.
+bluez_devices_named() {
+  dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects |
+    awk -v dev="/org/bluez/hci$1/dev_" -v name="\"$2\"" '
+      /object path "/ { path = $3; gsub(/"/, "", path) }
+      /string "Name"/ {
+        getline
+        if (index(path, dev) == 1 && index($0, name)) { a = substr(path, length(dev) + 1); gsub(/_/, ":", a); print a }
+      }' | sort -u
+}
 
 advertising_clear() { mgmt --index "$1" clr-adv >/dev/null; }
 

@@ -1,19 +1,88 @@
-# Issue 6, scenario 6: an advertiser in the Estimator app's format, made with
-# raw btmgmt (service UUID + local name "010008" + a name longer than 12
-# bytes, which the app does not cut), appears in `watch --channel 0` with its
-# card. A session in channel 0 on hci0 does the scanning, as a teammate's
-# would. The watch is --open: what is checked is the decoding, not the reveal
-# (the listener has no card, so the round would stay hidden).
-# radios: 2
-# timeout: 60
+# Issue 6, scenario 6, and issue 25: the Estimator app's format on the air.
+# First a whole packet as a laptop or a future app would send it (raw
+# btmgmt: service UUID + the complete local name "010008" + a name longer
+# than 12 bytes, which the app does not cut). Then three iPhones as they
+# really advertise (iphone_advertise: the name cut to 8 bytes): Alice (8) and
+# Alex (5), both "Al", and 전수열 (coffee), of whom two bytes of 전 are left.
+# They are three rows on every watch, with their cards: two `Al` told apart
+# by their devices and one cut to nothing, all marked app users. Then
+# Alice's iPhone takes a new address, which adds no row, and from it picks 3,
+# which every watch shows (BlueZ keeps a connectable device's first short
+# name: the discovery removes the app's devices at each scan restart).
+# A session in channel 0 on hci0 does the scanning, as a teammate's would,
+# with a watch attached; a watch scanning by itself on hci1 is the second
+# view. The watches are --open: what is checked is the decoding, not the
+# reveal (the listener has no card, so the round would stay hidden).
+# radios: 5
+# timeout: 150
 
 estimator join --adapter hci0 --channel 0 --name Listener >/dev/null || fail "join on hci0"
 bg_start watch0 estimator watch --adapter hci0 --channel 0 --open --json
+bg_start watch1 estimator watch --adapter hci1 --channel 0 --open --json
 # A phone repeats its advertisement every ~100 ms; the emulated radio reports
 # one only when it starts (and the session's scan restarts every 1.5 s or
 # so), so the app's advertiser is re-added each second, as the phone keeps
 # repeating.
 app=$(ad_local_name '010008Marguerite-Anne')
-advertise_raw 1 "$app"
-( for _ in $(seq 14); do sleep 1; advertise_raw 1 "$app"; done ) >/dev/null 2>&1 &
+advertise_raw 2 "$app"
+( for _ in $(seq 14); do sleep 1; advertise_raw 2 "$app"; done ) >/dev/null 2>&1 &
+repeater=$!
 bg_expect watch0 '"event":"joined","channel":0,"round":null,"name":"Marguerite-Anne","card":"8","cardRaw":"08"' 15 >/dev/null
+kill $repeater 2>/dev/null || true
+wait $repeater 2>/dev/null || true
+advertising_clear 2
+
+# The iPhones. Each radio advertises without scanning, so the controller
+# repeats its advertisement as a phone does.
+iphone_advertise 2 '010008Alice'
+iphone_advertise 3 '010005Alex'
+iphone_advertise 4 '0100FE전수열'
+rows() { # the rows that joined in a watch's output, one a line: name card app cut
+  sed -n 's/.*"event":"joined","channel":0,"round":null,"name":"\([^"]*\)","card":"[^"]*","cardRaw":"\([^"]*\)".*"app":\([a-z]*\),"cut":\([a-z]*\).*/\1 \2 \3 \4/p' \
+    "$E2E_WORK/$1.out" | grep -v '^Marguerite-Anne ' | LC_ALL=C sort
+}
+# Three app users: Al with 8, Al with 5, and one cut to nothing with coffee.
+expected=$'\x20FE true true\nAl 05 true false\nAl 08 true false'
+has_rows() { [ "$(rows "$1")" = "$expected" ]; }
+for w in watch0 watch1; do
+  wait_until 20 has_rows $w
+done
+# What BlueZ names them: the shortened names as sent, the Korean one with
+# its broken character gone (BlueZ turns invalid UTF-8 into spaces and
+# trims). Each is removed and read again at every scan restart, so a device
+# can be missing for a moment.
+named() { bluez_devices_named 0 "$1" | grep -q .; }
+for name in 010008Al 010005Al 0100FE; do wait_until 10 named $name; done
+before=$(bluez_devices_named 0 010008Al | head -1)
+metric iphone_address_before "$before"
+
+# Alice's iPhone takes a new address: it is heard from a new device, and is
+# the same row on every watch, with no row added and none left.
+bg_mark watch0
+bg_mark watch1
+from0=$(cat "$E2E_WORK/watch0.seen")
+iphone_new_address 2
+moved() { bluez_devices_named 0 010008Al | grep -qv "^$before\$"; }
+wait_until 20 moved
+after=$(bluez_devices_named 0 010008Al | grep -v "^$before\$" | head -1)
+metric iphone_address_after "$after"
+# A resolvable private address starts with the bits 01.
+case $after in [4-7]?:*) ;; *) fail "the iPhone's new address $after is not a resolvable private one" ;; esac
+# The radio is off the air while it takes the address (a phone is not): a
+# gap of over 6 s would show Alice stale, then back, on the same row.
+bg_expect_none watch0 '"event":"(joined|left)","channel":0,"round":null,"name":"Al"' 10
+bg_expect_none watch1 '"event":"(joined|left)","channel":0,"round":null,"name":"Al"' 1
+metric stale_during_address_change "$(tail -n "+$((from0 + 1))" "$E2E_WORK/watch0.out" |
+  grep -c '"event":"stale","channel":0,"round":null,"name":"Al"' || true)"
+for w in watch0 watch1; do
+  has_rows $w || fail "$w's rows after the address change: $(rows $w | tr '\n' ';')"
+done
+metric rows_after_address_change "$(estimator status --adapter hci0 --json | sed -n 's/.*"peers":\([0-9]*\).*/\1/p')"
+
+# Alice picks 3 (the app leaves with FF and comes back; the card is what
+# counts), on the same address: every watch shows an Al with 3, and Alex's 5.
+iphone_send 2 '010003Alice'
+for w in watch0 watch1; do
+  bg_expect $w '"event":"card","channel":0,"round":null,"name":"Al","card":"3","cardRaw":"03"' 15 >/dev/null
+  bg_expect_none $w '"event":"(joined|left)","channel":0,"round":null,"name":"Al"' 3
+done
