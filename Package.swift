@@ -26,7 +26,10 @@ let package = Package(
             pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Typed libdbus layer: knows nothing of Bluetooth.
-        .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation"]),
+        .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation", "Threads"]),
+        // A detached thread for a blocking loop, off Swift's cooperative pool:
+        // the D-Bus event loop's and the session's (control server, watch inputs).
+        .target(name: "Threads"),
         // Children that inherit nothing but what they are given: the session,
         // the relay and the tests' dbus-daemons (posix_spawn's closefrom).
         .target(name: "CSpawn"),
@@ -43,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "EstimatorKit", "Rendering", "BlueZ", "Retry", "CSpawn",
+                "EstimatorKit", "Rendering", "BlueZ", "Retry", "Threads", "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -61,7 +64,10 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(
             name: "estimatorTests",
-            dependencies: ["estimator", "EstimatorKit", "BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
+            dependencies: [
+                "estimator", "EstimatorKit", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).
         .executableTarget(

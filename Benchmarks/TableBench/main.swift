@@ -16,9 +16,12 @@ let rounds = 7
 let size = TerminalSize(columns: 100, rows: 110)
 let names = ["전수열", "Alice", "Bob", "東京タワー", "👍🏽 Dana", "Émile", "Zoë", "Ψυχή", "Ngozi", "محمد"]
 
+/// The app's 13 cards, as a room of its users picks them.
+let cards = Deck.app.cards + [.question, .coffee]
+
 var rows = (0..<peers).map { i in
     let name = "\(names[i % names.count]) \(i)"
-    let mark = Tally.Mark.shown(Card.deck[i % 13])
+    let mark = Tally.Mark.shown(cards[i % cards.count])
     let seen = Duration.milliseconds(100 * (i % 90))
     return TableRow(name: name, mark: mark, rssi: -40 - i % 60, lastSeen: seen, isMe: i == 0, isStale: i % 17 == 0)
 }
@@ -46,7 +49,7 @@ var agesTick = false
 /// The next update: peer `n % peers` picks another card.
 @MainActor func change(_ n: Int) {
     let i = n % peers
-    rows[i].mark = .shown(Card.deck[(n / peers + i + 1) % 13])
+    rows[i].mark = .shown(cards[(n / peers + i + 1) % cards.count])
     if agesTick {
         for j in rows.indices { rows[j].lastSeen = .milliseconds(100 * ((n + j) % 90)) }
     }

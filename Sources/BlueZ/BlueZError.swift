@@ -47,8 +47,6 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
 
     static let notReady: DBusError.Name = "org.bluez.Error.NotReady"
     static let notPermitted: DBusError.Name = "org.bluez.Error.NotPermitted"
-    static let doesNotExist: DBusError.Name = "org.bluez.Error.DoesNotExist"
-    static let inProgress: DBusError.Name = "org.bluez.Error.InProgress"
     static let notAuthorized: DBusError.Name = "org.bluez.Error.NotAuthorized"
     static let fileNotFound: DBusError.Name = "org.freedesktop.DBus.Error.FileNotFound"
 

@@ -1,4 +1,5 @@
 import CDBus
+import Threads
 import Synchronization
 
 #if canImport(Glibc)
@@ -70,15 +71,7 @@ final class EventLoop: @unchecked Sendable {
         self.readingPaused = readingPaused
         self.batching = batching
         self.onExit = onExit
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, box)
-        precondition(created == 0, "cannot start the D-Bus event loop thread")
-        pthread_detach(thread)
+        LoopThread.spawn("the D-Bus event loop thread") { self.run() }
     }
 
     /// Runs `job` on the loop thread. Returns false, without running it, once the loop has ended.

@@ -138,8 +138,6 @@ public final class Message: @unchecked Sendable {
     public var signature: Signature { Signature(trusted: String(cString: dbus_message_get_signature(raw))) }
     /// The serial number the sender gave this message.
     public var serial: UInt32 { dbus_message_get_serial(raw) }
-    /// For a reply, the serial of the call it answers.
-    public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
 
     /// The error an error reply carries (its first argument, if a string, is the message).
     public var error: DBusError? {

@@ -25,11 +25,6 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// The root path `/`.
     public static let root = ObjectPath(trusted: "/")
 
-    /// This path with one more element appended (`element` must be `[A-Za-z0-9_]+`).
-    public func appending(_ element: String) -> ObjectPath? {
-        ObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
-    }
-
     /// Whether `self` is `other` or lies below it.
     public func isDescendant(of other: ObjectPath) -> Bool {
         if other.rawValue == "/" { return true }

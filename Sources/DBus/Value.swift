@@ -128,15 +128,6 @@ extension Value {
         }
     }
 
-    /// A `a{s…}` dictionary keyed by strings.
-    public var stringDictionary: [String: Value]? {
-        guard case .dictionary(.string, _, let entries) = unwrapped else { return nil }
-        var result: [String: Value] = [:]
-        result.reserveCapacity(entries.count)
-        for (key, value) in entries { if case .string(let k) = key { result[k] = value } }
-        return result
-    }
-
     /// Converts to a typed Swift value, or nil if the types differ.
     public func decode<T: DBusDecodable>(as type: T.Type = T.self) -> T? {
         try? T(value: unwrapped)

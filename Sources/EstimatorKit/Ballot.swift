@@ -13,10 +13,15 @@
 ///   participant too, when in the room) has voted and no peer of the
 ///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
-///   `revealNow` is asked. They stay revealed until the next round.
+///   a reveal on demand is asked. They stay revealed until the next round.
+/// - A reveal heard waits for the last vote on its way here (`catchUp`),
+///   unless it was made on demand: then nobody's vote is awaited.
 public struct Ballot: Equatable, Sendable {
     /// Whether this round's cards have been revealed (the room decided).
     public private(set) var isRevealed = false
+    /// Whether they were revealed on demand (`estimator reveal`, here or
+    /// on another laptop), voted or not, rather than by the last vote.
+    public private(set) var isRevealedOnDemand = false
     /// From when a table shows the revealed cards though someone it hears
     /// has not voted (see `catchUp`).
     private var showsFrom: Timestamp?
@@ -25,9 +30,8 @@ public struct Ballot: Equatable, Sendable {
     /// heard here has voted, else after this long: the last vote, which
     /// that laptop heard first, reaches this one at its second announcement
     /// (0.5 s) or its sender's next restart (1.5 s ± 0.5 s) when the first
-    /// was missed (measured in the rig: 31 ms behind the reveal, and once
-    /// more than 0.5 s). A reveal without someone (`estimator reveal`)
-    /// shows that much later on the laptops that did not ask for it.
+    /// was missed (docs/MEASUREMENTS.md, The air). A reveal on demand
+    /// (`5R`) awaits nobody and shows at once.
     public static let catchUp: Duration = .seconds(2)
     /// Cards that peers without rounds held when the round began.
     private var earlier: [PeerID: Card] = [:]
@@ -39,6 +43,7 @@ public struct Ballot: Equatable, Sendable {
     /// runs, not begun) every card heard counts.
     public mutating func restart(peers: [Peer], keepingVotes: Bool = false) {
         isRevealed = false
+        isRevealedOnDemand = false
         showsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
@@ -65,27 +70,55 @@ public struct Ballot: Equatable, Sendable {
     /// Returns whether it revealed just now.
     public mutating func reconsider(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?,
                                     mayReveal: Bool = true, now: Timestamp) -> Bool {
-        guard !isRevealed else { return false }
         let ofTheRound = peers.filter { $0.round != nil && $0.round == round }
+        let heard = ofTheRound.filter { !$0.isStale && $0.isRevealed }
+        guard !isRevealed else {
+            // Another laptop revealed on demand while this one waits for a
+            // vote on its way: nobody's vote is awaited any more.
+            if heard.contains(where: \.isRevealedOnDemand) { reveal(.onDemand, at: now) }
+            return false
+        }
         // A hold lasts while its holder is in the table, stale or not: it
         // stands for a teammate nobody else hears, and a stale holder is
-        // more often announcements missed than a laptop gone (ballot on the
-        // Bumble model: the relay's session unheard for 6.3 s, then back).
+        // more often announcements missed than a laptop gone
+        // (docs/MEASUREMENTS.md, The air).
         // `estimator reveal` ends a hold that outlives its holder.
         if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
-            revealNow(at: now)
+            reveal(.lastVote, at: now)
             return true
         }
-        guard ofTheRound.contains(where: { !$0.isStale && $0.isRevealed }) else { return false }
-        revealNow(at: now, showingAfter: Self.catchUp)
+        guard !heard.isEmpty else { return false }
+        if heard.contains(where: \.isRevealedOnDemand) {
+            reveal(.onDemand, at: now)
+        } else {
+            reveal(.lastVoteElsewhere, at: now)
+        }
         return true
     }
 
-    /// Reveals the cards now, voted or not: asked here (`estimator reveal`),
-    /// or, `showingAfter` `catchUp`, decided on another laptop.
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) {
+    /// What decided a reveal.
+    public enum Reveal: Sendable {
+        /// The last vote heard here: the cards show at once.
+        case lastVote
+        /// The last vote as another laptop heard it: the cards show once
+        /// everyone heard here has voted, or after `catchUp`.
+        case lastVoteElsewhere
+        /// `estimator reveal`, here or on another laptop, voted or not: the
+        /// cards show at once, a round revealed already too.
+        case onDemand
+    }
+
+    /// Reveals the cards now, as `reason` decided.
+    public mutating func reveal(_ reason: Reveal, at now: Timestamp) {
+        if isRevealed {
+            guard reason == .onDemand, !isRevealedOnDemand else { return }
+            isRevealedOnDemand = true
+            showsFrom = min(showsFrom ?? now, now)
+            return
+        }
         isRevealed = true
-        showsFrom = now + wait
+        isRevealedOnDemand = reason == .onDemand
+        showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
     }
 
     /// Whether every present, fresh voter this participant hears has voted
@@ -96,9 +129,9 @@ public struct Ballot: Equatable, Sendable {
     }
 
     /// Counts the votes as the table shows them; `open` shows cards before
-    /// the reveal.
+    /// the reveal; `deck` is the one the stats round the mean to.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false,
-                      now: Timestamp) -> Tally {
+                      deck: Deck = .app, now: Timestamp) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
@@ -114,7 +147,7 @@ public struct Ballot: Equatable, Sendable {
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
             isRevealed: isRevealed, round: round,
-            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }))
+            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }, deck: deck))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {

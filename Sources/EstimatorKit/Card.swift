@@ -1,13 +1,24 @@
 /// A planning-poker card as it travels over the air: one byte
 /// (docs/PROTOCOL.md, Cards).
 ///
-/// Every byte is representable: a value that is not in the deck is an
-/// unknown card, shown as such and never dropped.
+/// A byte `00`–`7E` is the integer it encodes, so any deck of integers
+/// travels with no rule of its own; `7F` is ½, `80`–`85` the T-shirt sizes.
+/// Every byte is representable: a byte that is no card is an unknown card,
+/// shown as such and never dropped.
 public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// The byte sent over the air, written as two uppercase hex digits.
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The integer card `value`, 0 to 126 (`maximumInteger`).
+    public init?(integer value: Int) {
+        guard (0...Int(Self.maximumInteger)).contains(value) else { return nil }
+        rawValue = UInt8(value)
+    }
+
+    /// The largest integer a card carries: `7F` is ½.
+    public static let maximumInteger: UInt8 = 0x7E
 
     public static let zero = Card(rawValue: 0x00)
     public static let half = Card(rawValue: 0x7F)
@@ -32,13 +43,13 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// (docs/PROTOCOL.md, Ballot).
     public static let observing = Card(rawValue: 0xF9)
 
-    /// The deck in the order a person reads it.
-    public static let deck: [Card] = [
-        .zero, .half, .one, .two, .three, .five, .eight, .thirteen,
-        .twenty, .forty, .hundred, .question, .coffee, .waiting, .none,
-    ]
+    /// The T-shirt sizes, smallest first: `80` XS to `85` XXL.
+    public static let sizes: [Card] = sizeNames.indices.map { Card(rawValue: sizeBase + UInt8($0)) }
+    private static let sizeBase: UInt8 = 0x80
+    private static let sizeNames = ["XS", "S", "M", "L", "XL", "XXL"]
 
-    /// Whether this byte is one of the deck's cards.
+    /// Whether this byte is a card: an integer, ½, a size or one of the
+    /// named bytes.
     public var isKnown: Bool { Self.name(of: rawValue) != nil }
 
     /// Whether the card is a vote: anything but waiting, leaving and
@@ -46,22 +57,26 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// number).
     public var isVote: Bool { self != .waiting && self != .none && self != .observing }
 
-    /// The card's value for statistics; `nil` for `?`, coffee, waiting, none and unknown.
+    /// The card's value for statistics: the integer, or 0.5 for ½; `nil`
+    /// for sizes, `?`, coffee, waiting, none and unknown bytes.
     public var numericValue: Double? {
-        switch self {
-        case .half: 0.5
-        case .question, .coffee, .waiting, .none, .observing: nil
-        default: isKnown ? Double(rawValue) : nil
-        }
+        if rawValue <= Self.maximumInteger { return Double(rawValue) }
+        return self == .half ? 0.5 : nil
     }
 
-    /// The card's machine name (`"8"`, `"0.5"`, `"?"`, `"coffee"`,
-    /// `"waiting"`, `"none"`, `"observing"`), as used in JSON; `nil` for an
-    /// unknown byte.
+    /// A T-shirt size's rank, 0 for XS to 5 for XXL; `nil` for any other card.
+    public var sizeRank: Int? {
+        let rank = Int(rawValue) - Int(Self.sizeBase)
+        return Self.sizeNames.indices.contains(rank) ? rank : nil
+    }
+
+    /// The card's machine name (`"8"`, `"21"`, `"0.5"`, `"M"`, `"?"`,
+    /// `"coffee"`, `"waiting"`, `"none"`, `"observing"`), as used in JSON;
+    /// `nil` for an unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
-    public var hex: String { Hex.byte(rawValue) }
+    public var hex: String { Hex.text([rawValue]) }
 
     /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
     /// `—` for none, `obs` for observing, and `?XX` (the hex byte) for an
@@ -79,8 +94,9 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
 
     private static func name(of byte: UInt8) -> String? {
         switch byte {
-        case 0x00, 0x01, 0x02, 0x03, 0x05, 0x08, 0x0D, 0x14, 0x28, 0x64: String(byte)
+        case 0...maximumInteger: String(byte)
         case 0x7F: "0.5"
+        case sizeBase..<sizeBase + UInt8(sizeNames.count): sizeNames[Int(byte - sizeBase)]
         case 0xFD: "?"
         case 0xFE: "coffee"
         case 0xFC: "waiting"
@@ -92,9 +108,11 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Card {
-    /// Parses what a person types: `0 0.5 ½ half 1 2 3 5 8 13 20 40 100 ?
-    /// unsure coffee ☕ none clear -` (case-insensitive, surrounding spaces
-    /// ignored). `none` takes the card back: it is waiting, never leaving.
+    /// Parses what a person types, whatever the deck: an integer from 0 to
+    /// 126, `0.5 ½ half`, a size `XS S M L XL XXL`, `? unsure`, `coffee ☕`,
+    /// `none clear -` (case-insensitive, surrounding spaces ignored). `none`
+    /// takes the card back: it is waiting, never leaving. Whether the card
+    /// is in a session's deck is `Deck.check`'s question.
     public init(parsing text: String) throws(CardParseError) {
         let word = text.trimmingWhitespace().lowercased()
         switch word {
@@ -104,25 +122,39 @@ extension Card {
         // `?` alone is a shell glob: a file named `5` turns `pick ?` into `pick 5`.
         case "?", "unsure": self = .question
         default:
-            guard let card = Self.deck.first(where: { $0.name == word && $0.numericValue != nil })
-            else { throw CardParseError(input: text) }
-            self = card
+            if let size = Self.sizes.first(where: { $0.name!.lowercased() == word }) {
+                self = size
+            } else if let card = Self.integer(word) {
+                self = card
+            } else {
+                throw CardParseError(input: text)
+            }
         }
     }
 
-    /// The main spellings `init(parsing:)` accepts, for completion: not
-    /// `?`, which a shell would take for a glob; `unsure` stands for it.
-    public static let spellings = ["0", "0.5", "1", "2", "3", "5", "8", "13", "20", "40", "100", "unsure", "coffee", "none"]
+    /// An integer card written in decimal digits alone, without a leading
+    /// zero (`08` is no card: it reads as the hex on the air).
+    static func integer(_ word: some StringProtocol) -> Card? {
+        guard !word.isEmpty, word.count <= 3, word.allSatisfy({ ("0"..."9").contains($0) }),
+              word == "0" || !word.hasPrefix("0") else { return nil }
+        return Int(word).flatMap(Card.init(integer:))
+    }
+
+    /// The main spellings `init(parsing:)` accepts, for completion: the
+    /// app's deck and the sizes; not `?`, which a shell would take for a
+    /// glob; `unsure` stands for it.
+    public static let spellings = ["0", "0.5", "1", "2", "3", "5", "8", "13", "20", "40", "100"]
+        + sizes.map { $0.name! } + ["unsure", "coffee", "none"]
 
     /// The spellings `init(parsing:)` accepts, for help and error text.
-    public static let typedForms = "0 0.5 1 2 3 5 8 13 20 40 100 unsure (or '?') coffee none"
+    public static let typedForms = "an integer from 0 to 126, 0.5, XS S M L XL XXL, unsure (or '?'), coffee or none"
 }
 
 /// What a person typed is not a card.
 public struct CardParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
     public var description: String {
-        "'\(input)' is not a card; valid cards are \(Card.typedForms)."
+        "'\(input)' is not a card; a card is \(Card.typedForms)."
     }
 }
 

@@ -12,7 +12,7 @@ public struct Channel: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let `default` = Channel(rawValue: 0)
 
     /// Two uppercase hex digits, the form on the air.
-    public var hex: String { Hex.byte(rawValue) }
+    public var hex: String { Hex.text([rawValue]) }
 
     /// The number as people type it: `"1"`, `"255"`.
     public var description: String { String(rawValue) }

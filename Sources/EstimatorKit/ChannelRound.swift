@@ -85,13 +85,15 @@ public struct ChannelRound: Equatable, Sendable {
         return ballot.reconsider(peers: peers, me: me, round: state.current, mayReveal: mayReveal, now: now)
     }
 
-    /// Reveals the current round's cards now, voted or not (`estimator
-    /// reveal`); false when there is no round to reveal.
-    /// `showingAfter`: decided on another laptop (see `Ballot.catchUp`).
-    public mutating func revealNow(at now: Timestamp, showingAfter wait: Duration = .zero) -> Bool {
-        guard state.current != nil, !ballot.isRevealed else { return false }
-        ballot.revealNow(at: now, showingAfter: wait)
-        return true
+    /// Reveals the current round's cards now, as `reason` decided (see
+    /// `Ballot.reveal`). Returns false when there is no round to reveal or
+    /// it is revealed already (a reveal on demand of a revealed round still
+    /// shows it at once).
+    public mutating func reveal(_ reason: Ballot.Reveal, at now: Timestamp) -> Bool {
+        guard state.current != nil else { return false }
+        let before = ballot.isRevealed
+        ballot.reveal(reason, at: now)
+        return !before
     }
 
     /// Whether the room has been heard since following it began or since
@@ -101,8 +103,9 @@ public struct ChannelRound: Equatable, Sendable {
     }
 
     /// Counts the votes of the current round (see `Ballot.tally`).
-    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, now: Timestamp) -> Tally {
-        ballot.tally(peers: peers, me: me, round: state.current, open: open, now: now)
+    public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, deck: Deck = .app,
+                      now: Timestamp) -> Tally {
+        ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, now: now)
     }
 
     /// Names the round `round` with `title` while it is the current one: a

@@ -59,12 +59,15 @@ public struct ControlStatus: Equatable, Sendable {
     public var observing: Bool
     /// Whether the round's cards are revealed.
     public var revealed: Bool
+    /// The cards I may pick (`join --deck`).
+    public var deck: Deck
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
-                observing: Bool = false, revealed: Bool = false) {
+                observing: Bool = false, revealed: Bool = false, deck: Deck = .app) {
         self.observing = observing
         self.revealed = revealed
+        self.deck = deck
         self.pid = pid
         self.adapter = adapter
         self.channel = channel
@@ -89,6 +92,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("relay", relay.map(JSONValue.string) ?? .null),
             JSONMember("role", .string(observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(revealed)),
+            JSONMember("deck", .string(deck.description)),
         ])
     }
 
@@ -105,7 +109,8 @@ public struct ControlStatus: Equatable, Sendable {
         self.init(pid: pid, adapter: adapter, channel: channel, name: name,
                   card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string,
                   nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string,
-                  observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true))
+                  observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true),
+                  deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app)
     }
 }
 

@@ -3,9 +3,9 @@
 public enum ControlRequest: Equatable, Sendable {
     /// Set my card.
     case pick(Card)
-    /// Switch channel, name and/or role (`observing`); `nil` keeps the
-    /// current one.
-    case join(channel: UInt8?, name: String?, observing: Bool? = nil)
+    /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
+    /// the current one.
+    case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
     /// Start the next round, with an optional title (a story key or words).
     case round(title: String?)
     /// Reveal the current round's cards for the whole room, voted or not.
@@ -60,7 +60,7 @@ public enum ControlRequest: Equatable, Sendable {
             guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
             do { self = .pick(try Card(parsing: text)) } catch { throw .invalidCard(error) }
         case "join":
-            allowed = ["request", "channel", "name", "role"]
+            allowed = ["request", "channel", "name", "role", "deck"]
             var channel: UInt8?
             if let field = json["channel"], field != .null {
                 guard let number = field.integer, let byte = UInt8(exactly: number) else {
@@ -80,7 +80,12 @@ public enum ControlRequest: Equatable, Sendable {
             case .string("voter")?: observing = false
             default: throw .wrongType(field: "role", expected: "\"observer\" or \"voter\"")
             }
-            self = .join(channel: channel, name: person, observing: observing)
+            var deck: Deck?
+            if let field = json["deck"], field != .null {
+                guard let text = field.string else { throw .wrongType(field: "deck", expected: "a string") }
+                do { deck = try Deck(parsing: text) } catch { throw .invalidDeck(error) }
+            }
+            self = .join(channel: channel, name: person, observing: observing, deck: deck)
         case "round":
             allowed = ["request", "title"]
             var title: String?
@@ -92,7 +97,7 @@ public enum ControlRequest: Equatable, Sendable {
         case "relayed":
             allowed = ["request", "localName"]
             guard let field = json["localName"] else { throw .missingField("localName") }
-            guard let text = field.string, let bytes = HexBytes.parse(text), bytes.count <= Self.maximumRelayedLength else {
+            guard let text = field.string, let bytes = Hex.bytes(text), bytes.count <= Self.maximumRelayedLength else {
                 throw .wrongType(field: "localName", expected: "hex digits of at most \(Self.maximumRelayedLength) bytes")
             }
             self = .relayed(localName: bytes)
@@ -125,11 +130,12 @@ public enum ControlRequest: Equatable, Sendable {
         case let .pick(card):
             // The deck's name ("8", "coffee"); every card the parser yields has one.
             json = .object([JSONMember("request", .string("pick")), JSONMember("card", .string(card.name ?? card.hex))])
-        case let .join(channel, name, observing):
+        case let .join(channel, name, observing, deck):
             var members: [JSONMember] = [JSONMember("request", .string("join"))]
             if let channel { members.append(JSONMember("channel", .number(String(channel)))) }
             if let name { members.append(JSONMember("name", .string(name))) }
             if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
+            if let deck { members.append(JSONMember("deck", .string(deck.description))) }
             json = .object(members)
         case let .round(title):
             var members: [JSONMember] = [JSONMember("request", .string("round"))]
@@ -141,7 +147,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .watch: json = .object([JSONMember("request", .string("watch"))])
         case .watchAir: json = .object([JSONMember("request", .string("watch")), JSONMember("heard", .string("air"))])
         case let .relayed(localName):
-            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(HexBytes.text(localName)))])
+            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(Hex.text(localName)))])
         case let .relay(state):
             json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state))])
         }
@@ -160,6 +166,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
     case unknownRequest(String)
     case unknownField(String)
     case invalidCard(CardParseError)
+    case invalidDeck(DeckParseError)
 
     public var description: String {
         switch self {
@@ -173,7 +180,9 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
             "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, leave, status, watch, relayed and relay."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
-            "\(Self.quoted(error.input)) is not a card; valid cards are \(Card.typedForms)."
+            "\(Self.quoted(error.input)) is not a card; a card is \(Card.typedForms)."
+        case let .invalidDeck(error):
+            "\(Self.quoted(error.input)) is not a deck; \(DeckParseError.forms)."
         }
     }
 

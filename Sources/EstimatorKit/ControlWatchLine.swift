@@ -6,9 +6,10 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// it, and whether it is revealed), whether someone else here has my
     /// name, whether I observe, and the local name I put on the air (which
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
-    /// publishes it as it is); sent first and after every change.
+    /// publishes it as it is), and my deck (a watch's stats round the mean
+    /// to its cards); sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
-            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [])
+            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -22,7 +23,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -32,12 +33,13 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("nameTaken", .bool(nameTaken)),
                     JSONMember("revealed", .bool(revealed)),
                     JSONMember("role", .string(observing ? "observer" : "voter")),
-                    JSONMember("onAir", .string(HexBytes.text(onAir))),
+                    JSONMember("onAir", .string(Hex.text(onAir))),
+                    JSONMember("deck", .string(deck.description)),
                 ])),
             ])
         case let .heard(localName, rssi, relayed, advertiser):
             var members = [
-                JSONMember("localName", .string(HexBytes.text(localName))),
+                JSONMember("localName", .string(Hex.text(localName))),
                 JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
             ]
             if relayed { members.append(JSONMember("relayed", .bool(true))) }
@@ -66,9 +68,10 @@ public enum ControlWatchLine: Equatable, Sendable {
             self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
                        round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken,
                        revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
-                       onAir: body["onAir"]?.string.flatMap(HexBytes.parse) ?? [])
+                       onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [],
+                       deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app)
         case "heard":
-            guard let text = body["localName"]?.string, let bytes = HexBytes.parse(text), let rssi = body["rssi"]
+            guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }
             let relayed = body["relayed"] == .bool(true)
             let advertiser = body["app"]?.string.map { Advertiser(address: $0, isDiscoverable: true) }

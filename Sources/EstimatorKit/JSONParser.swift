@@ -124,34 +124,38 @@ private struct Parser {
 
     mutating func string() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var unescaped: [UInt8] = []  // the text up to the last escape, once there is one
+        var hasEscape = false
         var run = index  // start of the current run of plain bytes
-        func flush(_ p: Parser, _ upTo: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
-            guard run < upTo else { return }
-            // Validating decode: invalid UTF-8 is an error, not a replacement.
-            guard let text = String(validating: p.bytes[run..<upTo], as: UTF8.self) else {
-                throw JSONParseError(offset: run, reason: "invalid UTF-8")
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                try flush(self, index, into: &scalars)
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let tail = try plain(from: run)
                 index += 1
-                return String(scalars)
-            }
-            if byte < 0x20 { throw error("control character in string") }
-            if byte == UInt8(ascii: "\\") {
-                try flush(self, index, into: &scalars)
+                guard hasEscape else { return tail }
+                unescaped.append(contentsOf: tail.utf8)
+                return String(decoding: unescaped, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                unescaped.append(contentsOf: try plain(from: run).utf8)
                 index += 1
-                scalars.append(try escape())
+                unescaped.append(contentsOf: String(try escape()).utf8)
+                hasEscape = true
                 run = index
-                continue
+            case ..<0x20: throw error("control character in string")
+            default: index += 1
             }
-            index += 1
         }
         throw error("unterminated string")
+    }
+
+    /// The bytes from `start` up to the current index as text. Invalid
+    /// UTF-8 is an error, not a replacement: the bytes must decode as they
+    /// are.
+    func plain(from start: Int) throws(JSONParseError) -> String {
+        let run = bytes[start..<index]
+        let text = String(decoding: run, as: UTF8.self)
+        guard text.utf8.elementsEqual(run) else { throw JSONParseError(offset: start, reason: "invalid UTF-8") }
+        return text
     }
 
     mutating func escape() throws(JSONParseError) -> Unicode.Scalar {

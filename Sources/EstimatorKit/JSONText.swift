@@ -11,6 +11,13 @@ public enum JSONText {
     }
 
     static func writeString(_ s: String, to out: inout String) {
+        // Printable ASCII but the quote and the backslash goes as it is.
+        if s.utf8.allSatisfy({ 0x20..<0x7F ~= $0 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {

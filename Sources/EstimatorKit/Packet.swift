@@ -7,7 +7,7 @@
 /// channel 1, waiting, 전수열.
 public struct Packet: Hashable, Sendable {
     /// The version field: the app's `00` and `01`, which carry no round, or
-    /// `2` and one hex digit, the sender's round.
+    /// `2` to `5` and one hex digit, the sender's round and its ballot.
     public enum Version: Hashable, Sendable {
         case v00
         case v01
@@ -18,6 +18,9 @@ public struct Packet: Hashable, Sendable {
         /// Protocol 2: the sender's round, not revealed, and the sender
         /// holds the reveal (`4R`, docs/PROTOCOL.md, Ballot).
         case holding(RoundNumber)
+        /// Protocol 2: the sender's round, revealed on demand (`estimator
+        /// reveal`), voted or not: tables show it at once (`5R`).
+        case revealedOnDemand(RoundNumber)
 
         /// The two characters on the air.
         public var field: String {
@@ -27,6 +30,7 @@ public struct Packet: Hashable, Sendable {
             case let .round(round): "2" + round.hexDigit
             case let .revealed(round): "3" + round.hexDigit
             case let .holding(round): "4" + round.hexDigit
+            case let .revealedOnDemand(round): "5" + round.hexDigit
             }
         }
     }
@@ -66,14 +70,22 @@ public struct Packet: Hashable, Sendable {
     /// The sender's round; `nil` for the app's versions.
     public var round: RoundNumber? {
         switch version {
-        case let .round(round), let .revealed(round), let .holding(round): round
+        case let .round(round), let .revealed(round), let .holding(round), let .revealedOnDemand(round): round
         case .v00, .v01: nil
         }
     }
 
-    /// Whether the sender's round is revealed.
+    /// Whether the sender's round is revealed, on demand or not.
     public var isRevealed: Bool {
-        if case .revealed = version { true } else { false }
+        switch version {
+        case .revealed, .revealedOnDemand: true
+        case .v00, .v01, .round, .holding: false
+        }
+    }
+
+    /// Whether the sender's round was revealed on demand (`5R`).
+    public var isRevealedOnDemand: Bool {
+        if case .revealedOnDemand = version { true } else { false }
     }
 
     /// Whether the sender holds the reveal of its round.
@@ -137,6 +149,8 @@ extension Packet {
         case (UInt8(ascii: "2"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .round(RoundNumber(wrapping: Int($0))) }
         case (UInt8(ascii: "3"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .revealed(RoundNumber(wrapping: Int($0))) }
         case (UInt8(ascii: "4"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .holding(RoundNumber(wrapping: Int($0))) }
+        case (UInt8(ascii: "5"), _):
+            Hex.byte(high: UInt8(ascii: "0"), low: second).map { .revealedOnDemand(RoundNumber(wrapping: Int($0))) }
         default: nil
         }
     }
@@ -152,7 +166,7 @@ extension Packet.Version {
 public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer than the 6 header bytes.
     case tooShort([UInt8])
-    /// The first two bytes are not `00`, `01`, or `2`, `3` or `4` and a hex digit.
+    /// The first two bytes are not `00`, `01`, or `2` to `5` and a hex digit.
     case unknownVersion([UInt8])
     /// Bytes 3–4 are not two hex digits.
     case invalidChannel([UInt8])
@@ -167,7 +181,7 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooShort(let bytes):
             "\"\(Self.show(bytes))\" is too short for a packet, which starts with 6 bytes of version, channel and card."
         case .unknownVersion(let bytes):
-            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01 and 20 to 4F are understood."
+            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01 and 20 to 5F are understood."
         case .invalidChannel(let bytes):
             "The packet's channel \"\(Self.show(bytes))\" is not two hex digits."
         case .invalidCard(let bytes):
@@ -179,6 +193,6 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
 
     private static func show(_ bytes: [UInt8]) -> String {
         bytes.map { (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C
-            ? String(UnicodeScalar($0)) : "\\x" + Hex.byte($0) }.joined()
+            ? String(UnicodeScalar($0)) : "\\x" + Hex.text([$0]) }.joined()
     }
 }

@@ -47,7 +47,13 @@ public struct PeerTable: Sendable {
 
     /// The stored peers of one channel, ordered by name.
     public func peers(in channel: Channel) -> [Peer] {
-        byID.values.filter { $0.channel == channel }.sorted { $0.id < $1.id }
+        unorderedPeers(in: channel).sorted { $0.id < $1.id }
+    }
+
+    /// The stored peers of one channel in no particular order: for rules
+    /// that count them, which need no sorting of names.
+    public func unorderedPeers(in channel: Channel) -> [Peer] {
+        byID.values.filter { $0.channel == channel }
     }
 
     /// The peer with this identity, if stored.
@@ -73,10 +79,11 @@ public struct PeerTable: Sendable {
         }
         var events: [PeerEvent] = []
         let changed = peer.card != sighting.card || peer.round != sighting.round || peer.isRevealed != sighting.revealed
-            || peer.holds != sighting.holds
+            || peer.isRevealedOnDemand != sighting.revealedOnDemand || peer.holds != sighting.holds
         peer.card = sighting.card
         peer.round = sighting.round
         peer.isRevealed = sighting.revealed
+        peer.isRevealedOnDemand = sighting.revealedOnDemand
         peer.holds = sighting.holds
         peer.rssi = sighting.rssi ?? peer.rssi
         peer.lastHeard = max(peer.lastHeard, sighting.time)
@@ -121,7 +128,8 @@ public struct PeerTable: Sendable {
             return []
         }
         overflow.forget(id)
-        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed, holds: sighting.holds, rssi: sighting.rssi,
+        let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed,
+                        isRevealedOnDemand: sighting.revealedOnDemand, holds: sighting.holds, rssi: sighting.rssi,
                         lastHeard: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1

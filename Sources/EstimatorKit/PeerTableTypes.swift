@@ -47,6 +47,8 @@ public struct PeerSighting: Equatable, Sendable {
     public let round: RoundNumber?
     /// Whether the sender's round is revealed.
     public let revealed: Bool
+    /// Whether the sender's round was revealed on demand (`5R`).
+    public let revealedOnDemand: Bool
     /// Whether the sender holds the reveal of its round.
     public let holds: Bool
     /// Signal strength in dBm, when the radio reported one.
@@ -55,18 +57,19 @@ public struct PeerSighting: Equatable, Sendable {
     public let time: Timestamp
 
     public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
-                holds: Bool = false, rssi: Int?, time: Timestamp) {
-        self.init(PeerID(channel: channel, name: name), card: card, round: round, revealed: revealed, holds: holds,
-                  rssi: rssi, time: time)
+                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
+        self.init(PeerID(channel: channel, name: name), card: card, round: round, revealed: revealed,
+                  revealedOnDemand: revealedOnDemand, holds: holds, rssi: rssi, time: time)
     }
 
     /// A sighting of the peer `id`.
-    public init(_ id: PeerID, card: Card, round: RoundNumber? = nil, revealed: Bool = false, holds: Bool = false,
-                rssi: Int?, time: Timestamp) {
+    public init(_ id: PeerID, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
+                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
         self.id = id
         self.card = card
         self.round = round
-        self.revealed = revealed && round != nil
+        self.revealed = (revealed || revealedOnDemand) && round != nil
+        self.revealedOnDemand = revealedOnDemand && round != nil
         self.holds = holds && round != nil
         self.rssi = rssi
         self.time = time
@@ -76,7 +79,8 @@ public struct PeerSighting: Equatable, Sendable {
     /// from the app user `appUser`.
     public init(_ packet: Packet, appUser: Int? = nil, rssi: Int?, time: Timestamp) {
         self.init(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: appUser),
-                  card: packet.card, round: packet.round, revealed: packet.isRevealed, holds: packet.holdsTheReveal,
+                  card: packet.card, round: packet.round, revealed: packet.isRevealed,
+                  revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
                   rssi: rssi, time: time)
     }
 }
@@ -89,6 +93,8 @@ public struct Peer: Equatable, Sendable {
     public internal(set) var round: RoundNumber?
     /// Whether the peer's round is revealed, as it last said.
     public internal(set) var isRevealed: Bool
+    /// Whether the peer's round was revealed on demand, as it last said.
+    public internal(set) var isRevealedOnDemand: Bool
     /// Whether the peer holds the reveal of its round, as it last said.
     public internal(set) var holds: Bool
     /// The last reported signal strength in dBm.
@@ -102,7 +108,9 @@ public struct Peer: Equatable, Sendable {
 
     /// The packet the peer last sent.
     public var packet: Packet {
-        let version = round.map { isRevealed ? Packet.Version.revealed($0) : holds ? .holding($0) : .round($0) } ?? .v01
+        let version = round.map {
+            isRevealedOnDemand ? Packet.Version.revealedOnDemand($0) : isRevealed ? .revealed($0) : holds ? .holding($0) : .round($0)
+        } ?? .v01
         return Packet(version: version, channel: channel, card: card, name: name, isNameCut: id.isNameCut)
     }
 }

@@ -29,12 +29,16 @@ public struct Room: Sendable {
         public var card: Card
         /// Present without a vote (`join --observer`): never waited for.
         public var observing: Bool
+        /// The cards I may pick (`join --deck`), and the one my channel's
+        /// stats round the mean to.
+        public var deck: Deck
 
-        public init(channel: Channel, name: String, card: Card, observing: Bool = false) {
+        public init(channel: Channel, name: String, card: Card, observing: Bool = false, deck: Deck = .app) {
             self.channel = channel
             self.name = name
             self.card = card
             self.observing = observing
+            self.deck = deck
         }
 
         /// My card as the round counts it.
@@ -88,7 +92,13 @@ public struct Room: Sendable {
 
     /// The stored peers of `channel`, my echo left out, by name.
     public func peers(in channel: Channel) -> [Peer] {
-        table.peers(in: channel).filter { !(me?.isEcho($0.id) ?? false) }
+        others(in: channel).sorted { $0.id < $1.id }
+    }
+
+    /// The same in no particular order: what the rules count (a tally
+    /// orders its own entries).
+    private func others(in channel: Channel) -> [Peer] {
+        table.unorderedPeers(in: channel).filter { !(me?.isEcho($0.id) ?? false) }
     }
 
     /// The round of `channel` as followed here; `nil` before anything was
@@ -129,12 +139,13 @@ public struct Room: Sendable {
     /// table shows.
     public func tally(of channel: Channel, now: Timestamp) -> Tally {
         let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
-        return round.tally(peers: peers(in: channel), me: mine(in: channel), open: open, now: now)
+        let deck = me.flatMap { $0.channel == channel ? $0.deck : nil } ?? .app
+        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, deck: deck, now: now)
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
-    /// Ballot): my round (`3R` once revealed, `4R` while I hold the reveal)
-    /// and my card, or observing. With no round, or while the clock's jump
+    /// Ballot): my round (`3R` once revealed, `5R` revealed on demand, `4R`
+    /// while I hold the reveal) and my card, or observing. With no round, or while the clock's jump
     /// makes the round uncertain, it is the app's form.
     public func advertised(now: Timestamp) -> (version: Packet.Version, card: Card)? {
         guard let me, let round = rounds[me.channel] else { return nil }
@@ -142,7 +153,8 @@ public struct Room: Sendable {
         guard let current = state.advertised else {
             return (.v01, state.suspendedSince != nil && me.card != .none ? .waiting : me.counted)
         }
-        let version: Packet.Version = round.ballot.isRevealed ? .revealed(current)
+        let version: Packet.Version = round.ballot.isRevealedOnDemand ? .revealedOnDemand(current)
+            : round.ballot.isRevealed ? .revealed(current)
             : me.card != .none && holdsTheReveal(in: me.channel, round: round, now: now) ? .holding(current) : .round(current)
         return (version, me.card == .none ? .none : me.counted)
     }
@@ -152,7 +164,7 @@ public struct Room: Sendable {
     /// laptops of the room cannot hear them). Voters heard over the air hold
     /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
-        let tally = round.tally(peers: peers(in: channel), me: mine(in: channel), now: now)
+        let tally = round.tally(peers: others(in: channel), me: mine(in: channel), now: now)
         return tally.waitingFor.contains { name in
             name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
         }
@@ -261,8 +273,8 @@ public struct Room: Sendable {
     /// Reveals my channel's round now, voted or not (`estimator reveal`);
     /// false when there is no round, or it is revealed already.
     public mutating func revealNow(now: Timestamp) -> Bool {
-        guard let channel = me?.channel else { return false }
-        return rounds[channel]?.revealNow(at: now) ?? false
+        guard let channel = me?.channel, rounds[channel]?.ballot.isRevealed == false else { return false }
+        return rounds[channel]?.reveal(.onDemand, at: now) ?? false
     }
 
     /// Observes (present without a vote) or votes again.
@@ -285,16 +297,18 @@ public struct Room: Sendable {
     }
 
     /// Takes the round of the session a `watch` follows, as if heard, with
-    /// its title when that session started it, and its reveal.
-    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, in channel: Channel,
-                                now: Timestamp) -> Update {
+    /// its title when that session started it, and its reveal (`onAir`, what
+    /// that session sends, says whether it was on demand).
+    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, onAir: Packet? = nil,
+                                in channel: Channel, now: Timestamp) -> Update {
         var update = Update()
         if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
-            .follow(round, peers: peers(in: channel), now: now) {
+            .follow(round, peers: others(in: channel), now: now) {
             note(change, in: channel, to: &update, time: now)
         }
         if let round { rounds[channel]?.entitle(title, for: round) }
-        if revealed, rounds[channel]?.revealNow(at: now, showingAfter: Ballot.catchUp) == true {
+        if revealed, rounds[channel]?.reveal(onAir?.isRevealedOnDemand == true ? .onDemand : .lastVoteElsewhere,
+                                             at: now) == true {
             update.revealed.insert(channel)
         }
         reconsider(channel, into: &update, now: now)
@@ -310,10 +324,10 @@ public struct Room: Sendable {
     /// Each channel's round follows the peer table's changes in it, my echo
     /// left out; then the votes are counted again.
     private mutating func follow(_ events: [PeerEvent], into update: inout Update, now: Timestamp) {
-        let others = events.filter { !(me?.isEcho($0.id) ?? false) }
-        for channel in Set(others.map(\.channel)).sorted() {
-            let here = others.filter { $0.channel == channel }
-            let peers = peers(in: channel)
+        let heard = events.filter { !(me?.isEcho($0.id) ?? false) }
+        for channel in Set(heard.map(\.channel)).sorted() {
+            let here = heard.filter { $0.channel == channel }
+            let peers = others(in: channel)
             var round = rounds[channel] ?? ChannelRound(listeningFrom: now)
             let change = round.observe(here, peers: peers)
             rounds[channel] = round
@@ -330,7 +344,7 @@ public struct Room: Sendable {
     /// Counts `channel`'s votes at `now`, revealing when everyone has voted.
     private mutating func reconsider(_ channel: Channel, into update: inout Update, now: Timestamp) {
         guard var round = rounds[channel] else { return }
-        if round.reconsider(peers: peers(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
+        if round.reconsider(peers: others(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
         rounds[channel] = round
     }
 }

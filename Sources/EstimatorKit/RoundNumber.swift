@@ -26,7 +26,7 @@ public struct RoundNumber: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The hex digit on the air (`"A"` for 10).
-    public var hexDigit: String { String(Hex.byte(value).last!) }
+    public var hexDigit: String { String(Hex.text([value]).last!) }
 
     /// The number as people read it: `"10"`.
     public var description: String { String(value) }

@@ -3,10 +3,13 @@
 ///
 /// Built from the votes that count: present, fresh voters' cards of the
 /// round (the caller leaves out stale peers and those still waiting).
-/// Numeric figures use the cards with a value (`0` … `100`, `½`); `?`,
-/// coffee and unknown bytes are votes that carry no number.
+/// The figures follow the cards: numbers (the integers and ½) give a
+/// median, a mean and the card of my deck nearest it; T-shirt sizes give
+/// the median size and the spread. A room voting both (two decks in one
+/// channel) is mixed: sizes are never turned into numbers, so it gets
+/// neither. `?`, coffee and unknown bytes are votes that carry neither.
 public struct Stats: Equatable, Sendable {
-    /// Someone alone at one end of the numeric votes: in planning poker they
+    /// Someone alone at one end of the votes: in planning poker they
     /// explain first.
     public struct Explainer: Equatable, Sendable {
         public let card: Card
@@ -17,67 +20,86 @@ public struct Stats: Equatable, Sendable {
     public let votes: Int
     /// How many of them carry a number.
     public let numericVotes: Int
+    /// How many of them are T-shirt sizes.
+    public let sizeVotes: Int
+    /// Whether numbers and sizes were both voted: nothing is averaged.
+    public var isMixed: Bool { numericVotes > 0 && sizeVotes > 0 }
     /// Median of the numeric votes (mean of the middle two for an even count).
     public let median: Double?
     /// Arithmetic mean of the numeric votes.
     public let mean: Double?
-    /// The deck's card nearest the mean (the higher of two equally near).
+    /// The deck's card nearest the mean (the higher of two equally near);
+    /// `nil` for a deck without numbers.
     public let nearest: Card?
     /// Lowest and highest numeric vote.
     public let range: ClosedRange<Double>?
-    /// Whether every vote is the same number: `?` or coffee beside it is no
-    /// agreement.
+    /// The median size (the larger of the middle two for an even count).
+    public let medianSize: Card?
+    /// Smallest and largest size voted, as ranks (`Card.sizeRank`).
+    public let sizeSpread: ClosedRange<Int>?
+    /// Whether every vote is the same number, or the same size: `?` or
+    /// coffee beside it is no agreement.
     public let isConsensus: Bool
-    /// The one person holding the lowest number, when only one does and
-    /// the votes differ.
+    /// The one person holding the lowest number or smallest size, when only
+    /// one does and the votes differ.
     public let lowestAlone: Explainer?
-    /// The one person holding the highest number, likewise.
+    /// The one person holding the highest number or largest size, likewise.
     public let highestAlone: Explainer?
     /// How many voted `?`.
     public let questions: Int
     /// How many voted coffee (a break, please).
     public let coffees: Int
 
-    /// The figures of `votes` (entries whose card is no vote are skipped).
-    public init(_ entries: some Sequence<(name: String, card: Card)>) {
+    /// The figures of `votes` (entries whose card is no vote are skipped);
+    /// `deck` is the one the mean is rounded to.
+    public init(_ entries: some Sequence<(name: String, card: Card)>, deck: Deck = .app) {
         var votes = 0, questions = 0, coffees = 0
         var numeric: [(name: String, card: Card, value: Double)] = []
+        var sized: [(name: String, card: Card, value: Double)] = []
         for (name, card) in entries where card.isVote {
             votes += 1
             if card == .question { questions += 1 }
             if card == .coffee { coffees += 1 }
             if let value = card.numericValue { numeric.append((name, card, value)) }
+            if let rank = card.sizeRank { sized.append((name, card, Double(rank))) }
         }
         self.votes = votes
         self.questions = questions
         self.coffees = coffees
         numericVotes = numeric.count
+        sizeVotes = sized.count
 
-        let values = numeric.map(\.value).sorted()
+        // Mixed, or nothing to add up: no figures, no agreement.
+        let ordered = numeric.isEmpty ? sized : sized.isEmpty ? numeric : []
+        let values = ordered.map(\.value).sorted()
         guard let low = values.first, let high = values.last else {
-            (median, mean, nearest, range, isConsensus) = (nil, nil, nil, nil, false)
-            (lowestAlone, highestAlone) = (nil, nil)
+            (median, mean, nearest, range, medianSize, sizeSpread) = (nil, nil, nil, nil, nil, nil)
+            (isConsensus, lowestAlone, highestAlone) = (false, nil, nil)
             return
         }
         let middle = values.count / 2
-        median = values.count.isMultiple(of: 2) ? (values[middle - 1] + values[middle]) / 2 : values[middle]
-        let mean = values.reduce(0, +) / Double(values.count)
-        self.mean = mean
-        nearest = Self.numericDeck.min { a, b in
-            let (da, db) = (abs(a.value - mean), abs(b.value - mean))
-            return da != db ? da < db : a.value > b.value
-        }?.card
-        range = low...high
-        isConsensus = low == high && numeric.count == votes
+        if sized.isEmpty {
+            median = values.count.isMultiple(of: 2) ? (values[middle - 1] + values[middle]) / 2 : values[middle]
+            let mean = values.reduce(0, +) / Double(values.count)
+            self.mean = mean
+            nearest = deck.numbered.min { a, b in
+                let (da, db) = (abs(a.value - mean), abs(b.value - mean))
+                return da != db ? da < db : a.value > b.value
+            }?.card
+            range = low...high
+            (medianSize, sizeSpread) = (nil, nil)
+        } else {
+            (median, mean, nearest, range) = (nil, nil, nil, nil)
+            medianSize = Card.sizes[Int(values[middle])]
+            sizeSpread = Int(low)...Int(high)
+        }
+        isConsensus = low == high && ordered.count == votes
         let alone = { (value: Double) -> Explainer? in
-            let holders = numeric.filter { $0.value == value }
+            let holders = ordered.filter { $0.value == value }
             guard low != high, holders.count == 1 else { return nil }
             return Explainer(card: holders[0].card, name: holders[0].name)
         }
         lowestAlone = alone(low)
         highestAlone = alone(high)
     }
-
-    private static let numericDeck: [(card: Card, value: Double)] =
-        Card.deck.compactMap { card in card.numericValue.map { (card, $0) } }
 }

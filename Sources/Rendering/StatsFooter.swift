@@ -3,7 +3,7 @@ import EstimatorKit
 /// The footer under a channel's rows: before the reveal, how the vote
 /// stands (`3 of 5 voted · waiting for Alice, Bob`); after it, what the
 /// round adds up to (`median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
-/// explains · ☕ 1`), on as many lines as the terminal's width needs.
+/// explains · ☕ 1`, or `median M · S to XL` for T-shirt sizes), on as many lines as the terminal's width needs.
 enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
@@ -43,22 +43,30 @@ enum StatsFooter {
         return parts
     }
 
-    /// What revealed votes add up to.
+    /// What revealed votes add up to: numbers (`median 5 · mean 6.5 ≈ 8`),
+    /// sizes (`median M · S to XL`), or a mixed room said to be one.
     static func parts(_ stats: Stats) -> [String] {
         var parts: [String] = []
-        if let median = stats.median, let mean = stats.mean {
-            if stats.isConsensus {
-                parts.append("consensus: \(number(median))")
-            } else {
-                parts.append("median \(number(median))")
-                let nearest = stats.nearest.map { $0.numericValue == mean ? "" : " ≈ \($0)" } ?? ""
-                parts.append("mean \(number(mean))\(nearest)")
-                for end in [stats.highestAlone, stats.lowestAlone].compactMap({ $0 }) {
-                    parts.append("\(end.card): \(shown(end.name)) explains")
-                }
-            }
+        if stats.isMixed {
+            let counted = "\(stats.numericVotes) \(stats.numericVotes == 1 ? "number" : "numbers") and "
+                + "\(stats.sizeVotes) \(stats.sizeVotes == 1 ? "size" : "sizes")"
+            parts.append("mixed decks: \(counted), not averaged")
+        } else if stats.isConsensus, let agreed = stats.median.map(number) ?? stats.medianSize?.description {
+            parts.append("consensus: \(agreed)")
+        } else if let median = stats.median, let mean = stats.mean {
+            parts.append("median \(number(median))")
+            let nearest = stats.nearest.map { $0.numericValue == mean ? "" : " ≈ \($0)" } ?? ""
+            parts.append("mean \(number(mean))\(nearest)")
+        } else if let size = stats.medianSize, let spread = stats.sizeSpread {
+            parts.append("median \(size)")
+            parts.append("\(Card.sizes[spread.lowerBound]) to \(Card.sizes[spread.upperBound])")
         } else {
             parts.append(stats.votes == 0 ? "no votes" : "no numbers voted")
+        }
+        if !stats.isConsensus {
+            for end in [stats.highestAlone, stats.lowestAlone].compactMap({ $0 }) {
+                parts.append("\(end.card): \(shown(end.name)) explains")
+            }
         }
         if stats.questions > 0 { parts.append("? \(stats.questions)") }
         if stats.coffees > 0 { parts.append("☕ \(stats.coffees)") }

@@ -217,6 +217,6 @@ struct RelayBridge {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01b3
         }
-        return HexBytes.text((0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) })
+        return Hex.text((0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) })
     }
 }

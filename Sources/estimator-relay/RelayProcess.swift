@@ -23,7 +23,7 @@ final class RelayProcess {
     init(_ arguments: RelayArguments) throws(RelayFailure) {
         self.arguments = arguments
         var random = SystemRandomNumberGenerator()
-        let id = HexBytes.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let id = Hex.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
         var options = BrokerOptions(address: arguments.address, clientID: "estimator-\(id)", user: arguments.user,
                                     password: try arguments.password(), caFile: arguments.caFile)
         options.keepAlive = 10
@@ -109,7 +109,7 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, _, _, _, _, _, _, _, onAir):
+                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _):
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, onAir: onAir))
                 case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))

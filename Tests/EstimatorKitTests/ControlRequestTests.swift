@@ -1,4 +1,4 @@
-import EstimatorKit
+@testable import EstimatorKit
 import PropertyBased
 import Testing
 
@@ -13,6 +13,10 @@ import Testing
         #expect(try parse(#"{"request":"join","channel":255,"name":"전수열"}"#) == .join(channel: 255, name: "전수열"))
         #expect(try parse(#"{"request":"join","name":"Bob"}"#) == .join(channel: nil, name: "Bob"))
         #expect(try parse(#"{"request":"join","channel":0,"name":null}"#) == .join(channel: 0, name: nil))
+        #expect(try parse(#"{"request":"join","deck":"fibonacci"}"#) == .join(channel: nil, name: nil, deck: .fibonacci))
+        #expect(try parse(#"{"request":"join","deck":"8,1,2"}"#) == .join(channel: nil, name: nil, deck: try Deck(parsing: "1,2,8")))
+        #expect(try parse(#"{"request":"pick","card":"21"}"#) == .pick(Card(integer: 21)!))
+        #expect(try parse(#"{"request":"pick","card":"XL"}"#) == .pick(Card.sizes[4]))
         #expect(try parse(#"{"request":"leave"}"#) == .leave)
         #expect(try parse(#"{"request":"status"}"#) == .status)
         #expect(try parse(#"{"request":"watch"}"#) == .watch)
@@ -24,6 +28,8 @@ import Testing
         (#"{"request":"join","channel":1.0}"#, .wrongType(field: "channel", expected: "an integer from 0 to 255")),
         (#"{"request":"join","channel":"1"}"#, .wrongType(field: "channel", expected: "an integer from 0 to 255")),
         (#"{"request":"join","name":7}"#, .wrongType(field: "name", expected: "a string")),
+        (#"{"request":"join","deck":1}"#, .wrongType(field: "deck", expected: "a string")),
+        (#"{"request":"join","deck":"1,x"}"#, .invalidDeck(DeckParseError(input: "1,x", reason: "'x' is not an integer from 0 to 126"))),
         (#"{"request":"pick"}"#, .missingField("card")),
         (#"{"request":"pick","card":8}"#, .wrongType(field: "card", expected: "a string")),
         (#"{"card":"8"}"#, .missingField("request")),
@@ -37,7 +43,7 @@ import Testing
     }
 
     @Test func rejectsUnknownCardNamingTheDeck() {
-        #expect(throws: ControlRequestError.self) { try parse(#"{"request":"pick","card":"7"}"#) }
+        #expect(throws: ControlRequestError.self) { try parse(#"{"request":"pick","card":"127"}"#) }
         let error: ControlRequestError
         do { _ = try parse(#"{"request":"pick","card":"\u001b[2J"}"#); return } catch let e { error = e }
         guard case .invalidCard = error else { Issue.record("\(error)"); return }
@@ -119,8 +125,16 @@ import Testing
         }
     }
 
+    @Test func joinRoundTripsADeck() throws {
+        for deck in Deck.named + [try Deck(parsing: "1,2,4,8")] {
+            let request = ControlRequest.join(channel: nil, name: nil, deck: deck)
+            #expect(request.serialized.contains(#""deck":"\#(deck)""#))
+            #expect(try parse(request.serialized) == request)
+        }
+    }
+
     @Test func pickRoundTripsEveryCard() throws {
-        for card in Card.deck where card != .none {
+        for card in Deck.app.cards + Deck.tshirt.cards + [Card(integer: 126)!, .question, .coffee, .waiting] {
             #expect(try ControlRequest(parsing: Array(ControlRequest.pick(card).serialized.utf8)) == .pick(card))
         }
     }
@@ -142,7 +156,10 @@ import Testing
                                    radio: "advertising and scanning")
         for reply in [ControlReply(exitCode: 0, message: "picked 8"),
                       ControlReply(exitCode: 65, message: "bad \"x\"\n"),
-                      ControlReply(exitCode: 0, message: "ok", status: status)] {
+                      ControlReply(exitCode: 0, message: "ok", status: status),
+                      ControlReply(exitCode: 0, message: "ok", status: ControlStatus(
+                          pid: 42, adapter: "hci0", channel: 1, name: "Ann", card: Card(integer: 34)!, peers: 0, radio: "",
+                          deck: .fibonacci))] {
             #expect(try ControlReply(parsing: Array(reply.serialized.utf8)) == reply)
         }
     }
@@ -156,9 +173,13 @@ import Testing
         for line in [ControlWatchLine.me(channel: 3, name: "Bob", card: .coffee, adapter: "hci1", round: nil, title: nil),
                      .me(channel: 3, name: "Bob", card: .waiting, adapter: "hci1", round: RoundNumber(wrapping: 15),
                          title: "ABC-1 \"Login\""),
+                     .me(channel: 3, name: "Bob", card: Card(integer: 21)!, adapter: "hci1", round: nil, title: nil, deck: .fibonacci),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }
+        #expect(try ControlWatchLine(parsing: Array(#"{"me":{"channel":3,"name":"Bob","cardRaw":"08","adapter":"hci1","round":null,"title":null,"nameTaken":false}}"#.utf8))
+            == .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil), "a session from before decks: the app's")
     }
 
     @Test func rejectsForeignLines() {

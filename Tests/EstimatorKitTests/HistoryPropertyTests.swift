@@ -10,7 +10,7 @@ private let anyRecord = zip(
     zip(anyText, Gen.uint8()).map { name, byte in HistoryRecord.Vote(name: name, card: Card(rawValue: byte)) }
         .array(of: 0...12),
     Gen.double(in: 0...100).optional(), Gen.double(in: 0...100).optional(),
-    Gen<Card?>.element(of: Card.deck).optional(),
+    Gen<Card?>.element(of: Deck.app.cards + [.question, .coffee, .waiting, .none]).optional(),
     zip(Gen.bool(), Gen.int(in: 0...20), Gen.int(in: 0...20))
 ).map { values in
     let (idAndTime, channel, round, title, votes, median, mean, nearest, rest) = values

@@ -30,7 +30,24 @@ import Testing
         #expect(Packet.maxUTF8Count == 18)
     }
 
-    @Test(arguments: Card.deck + [Card(rawValue: 0x42), Card(rawValue: 0x99)])
+    /// docs/PROTOCOL.md, Cards: the vectors of decks.
+    @Test(arguments: [
+        ("010115Ann", "30 31 30 31 31 35 41 6E 6E", "21"), ("010122Ann", "30 31 30 31 32 32 41 6E 6E", "34"),
+        ("010140Ann", "30 31 30 31 34 30 41 6E 6E", "64"), ("010164Ann", "30 31 30 31 36 34 41 6E 6E", "100"),
+        ("01017EAnn", "30 31 30 31 37 45 41 6E 6E", "126"), ("01017FAnn", "30 31 30 31 37 46 41 6E 6E", "0.5"),
+        ("010180Ann", "30 31 30 31 38 30 41 6E 6E", "XS"), ("230182Ann", "32 33 30 31 38 32 41 6E 6E", "M"),
+        ("010185Ann", "30 31 30 31 38 35 41 6E 6E", "XXL"), ("010142Eve", "30 31 30 31 34 32 45 76 65", "66"),
+    ])
+    func theDeckVectorsDecodeToTheirCards(_ text: String, _ hex: String, _ card: String) throws {
+        #expect(text.utf8.map { Hex.text([$0]) }.joined(separator: " ") == hex)
+        let packet = try Packet(decoding: text)
+        #expect(packet.card.name == card)
+        #expect(packet.localName == text, "sent as it is read")
+        #expect(try Packet(decoding: "010186Ann").card.name == nil, "86, past XXL, is unknown")
+        #expect(try Packet(decoding: "010199Eve").card.description == "?99")
+    }
+
+    @Test(arguments: Deck.app.cards + Card.sizes + [.question, .coffee, .waiting, .none, Card(rawValue: 0x42), Card(rawValue: 0x99)])
     func everyCardGoesBothWays(_ card: Card) throws {
         let packet = Packet(channel: Channel(rawValue: 7), card: card, name: try PersonName.parse("Ann").name)
         #expect(packet.localName == "0107\(card.hex)Ann")
@@ -46,6 +63,22 @@ import Testing
         #expect(try Packet(decoding: "2b0105Ann").round == RoundNumber(wrapping: 11))
         #expect(try Packet(decoding: "010105Ann").round == nil)
         #expect(try Packet(decoding: "200108Ann").version == .round(RoundNumber(wrapping: 0)))
+    }
+
+    @Test func theBallotTravelsInTheVersionField() throws {
+        let three = RoundNumber(wrapping: 3)
+        for (text, version, revealed, onDemand, holds) in [
+            ("230108Bob", Packet.Version.round(three), false, false, false),
+            ("330108Bob", .revealed(three), true, false, false),
+            ("430108Bob", .holding(three), false, false, true),
+            ("5301F9Olga", .revealedOnDemand(three), true, true, false),
+        ] {
+            let packet = try Packet(decoding: text)
+            #expect(packet.version == version && packet.round == three, "\(text)")
+            #expect(packet.isRevealed == revealed && packet.isRevealedOnDemand == onDemand && packet.holdsTheReveal == holds,
+                    "\(text)")
+            #expect(packet.localName == text)
+        }
     }
 
     @Test func theAppsThirteenIsOneCharacterAndTheNameStartsAfterIt() throws {
@@ -89,7 +122,8 @@ import Testing
         ("0101F", .tooShort(Array("0101F".utf8))),
         ("020108bob", .unknownVersion(Array("02".utf8))),
         ("2G0108bob", .unknownVersion(Array("2G".utf8))),
-        ("500108bob", .unknownVersion(Array("50".utf8))),
+        ("600108bob", .unknownVersion(Array("60".utf8))),
+        ("5G0108bob", .unknownVersion(Array("5G".utf8))),
         ("1 0108bob", .unknownVersion(Array("1 ".utf8))),
         ("전수열", .unknownVersion([0xEC, 0xA0])),
         ("01GG08bob", .invalidChannel(Array("GG".utf8))),
@@ -107,7 +141,7 @@ import Testing
         #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
             == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
         #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
-            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 4F are understood.")
+            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 5F are understood.")
         #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
             == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
         #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description

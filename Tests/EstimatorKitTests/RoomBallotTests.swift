@@ -117,14 +117,61 @@ private struct Ballot {
         #expect(room.tally.isRevealed && room.tally.waitingFor.isEmpty)
     }
 
-    @Test func aRevealHeardShowsWithoutTheAbsentAfterTheCatchUp() {
+    @Test func aRevealByTheLastVoteHeardShowsWithoutTheAbsentAfterTheCatchUp() {
         var room = Ballot()
         room.hear("2101FCCy")
         room.pick(.five)
-        room.hear("3101F9Olga")  // the observer ran `estimator reveal`
+        room.hear("3101F9Olga")  // Olga's laptop heard a vote from Cy that is on its way here
         #expect(!room.tally.isRevealed)
         room.now = room.now + EstimatorKit.Ballot.catchUp
         #expect(room.tally.isRevealed && room.tally.waitingFor == ["Cy"])
+    }
+
+    @Test func aRevealOnDemandHeardShowsAtOnce() {
+        var room = Ballot()
+        room.hear("2101FCCy")
+        room.pick(.five)
+        do {
+            let revealed = room.hear("5101F9Olga")  // the observer ran `estimator reveal`
+            #expect(revealed)
+        }
+        #expect(room.tally.isRevealed && room.tally.waitingFor == ["Cy"], "nobody's vote is awaited: no catch-up")
+        #expect(room.sent == "510105Me", "passed on as on demand, so laptops that missed Olga show at once too")
+    }
+
+    @Test func aRevealOnDemandHeardDuringTheCatchUpEndsIt() {
+        var room = Ballot()
+        room.hear("2101FCCy")
+        room.pick(.five)
+        room.hear("3101F9Olga")
+        #expect(!room.tally.isRevealed && room.sent == "310105Me")
+        room.hear("510108Bob")
+        #expect(room.tally.isRevealed && room.sent == "510105Me")
+    }
+
+    @Test func aRevealOnDemandOfAnEarlierRoundRevealsNothing() {
+        var room = Ballot()
+        room.hear("2201FCAlice")
+        room.pick(.five)
+        do {
+            let revealed = room.hear("510108Bob")
+            #expect(!revealed, "round 1 is over here")
+        }
+        #expect(room.sent == "220105Me")
+    }
+
+    @Test func aWatchFollowingARevealOnDemandShowsAtOnce() {
+        var watch = Room()
+        let now = t0 + ChannelRound.listening
+        watch.enter(Room.Me(channel: channel, name: "Me", card: .five), now: t0)
+        _ = watch.hear(try! Packet(decoding: "2101FCCy"), rssi: -50, relayed: false, at: now)
+        let byVote = watch
+        let onAir = { (text: String) in try! Packet(decoding: text) }
+        _ = watch.follow(round: r(1), title: nil, revealed: true, onAir: onAir("510105Me"), in: channel, now: now)
+        #expect(watch.tally(of: channel, now: now).isRevealed)
+        var other = byVote
+        _ = other.follow(round: r(1), title: nil, revealed: true, onAir: onAir("310105Me"), in: channel, now: now)
+        #expect(!other.tally(of: channel, now: now).isRevealed, "revealed by a vote its session heard: the catch-up")
     }
 
     @Test func aRevealedRoundHeardWhileJoiningShowsItsCards() {
@@ -158,7 +205,7 @@ private struct Ballot {
             let revealed = room.room.revealNow(now: room.now)
             #expect(revealed)
         }
-        #expect(room.sent == "310105Me")
+        #expect(room.sent == "510105Me", "revealed on demand: 5R")
         let tally = room.tally
         #expect(tally.isRevealed && tally.waitingFor == ["Bob"] && tally.stats.votes == 1)
         do {

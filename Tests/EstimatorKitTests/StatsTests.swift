@@ -58,7 +58,7 @@ import PropertyBased
     }
 
     @Test func unknownBytesAreVotesWithoutANumber() {
-        let s = stats([("a", Card(rawValue: 0x42)), ("b", .eight)])
+        let s = stats([("a", Card(rawValue: 0x99)), ("b", .eight)])
         #expect(s.votes == 2)
         #expect(s.numericVotes == 1)
         #expect(s.median == 8)
@@ -88,8 +88,58 @@ import PropertyBased
                 #expect(nearest >= 0 && nearest <= 100)
                 #expect(s.isConsensus == (range.lowerBound == range.upperBound && s.numericVotes == s.votes))
             } else {
-                #expect(s.numericVotes == 0)
+                #expect(s.numericVotes == 0 || s.isMixed, "numbers are added up unless sizes are voted beside them")
             }
+            #expect(s.isMixed == (s.numericVotes > 0 && s.sizeVotes > 0))
+            if s.isMixed { #expect(s.medianSize == nil && !s.isConsensus) }
         }
+    }
+
+    // Per deck: numbers give median, mean and the nearest card of my deck.
+
+    @Test func theMeanRoundsToTheNearestCardOfMyDeck() {
+        let votes: [(name: String, card: Card)] = [("a", Card(integer: 21)!), ("b", Card(integer: 34)!), ("c", Card(integer: 34)!)]
+        let fibonacci = Stats(votes, deck: .fibonacci)
+        #expect(fibonacci.median == 34)
+        #expect(fibonacci.mean == 89.0 / 3)
+        #expect(fibonacci.nearest == Card(integer: 34), "29.67 is nearer 34 than 21")
+        #expect(Stats(votes, deck: .app).nearest == .twenty, "the same votes on the app's deck: 20 is 9.67 away, 40 is 10.33")
+        #expect(fibonacci.lowestAlone == Stats.Explainer(card: Card(integer: 21)!, name: "a"))
+    }
+
+    @Test func powersOfTwoRoundToAPower() {
+        let s = Stats([(name: "a", card: Card(integer: 16)!), (name: "b", card: Card(integer: 64)!)], deck: .powers)
+        #expect(s.median == 40 && s.mean == 40)
+        #expect(s.nearest == Card(integer: 32), "40 is 8 from 32 and 24 from 64")
+    }
+
+    @Test func aDeckWithoutNumbersHasNoNearestCard() {
+        let s = Stats([(name: "a", card: .five), (name: "b", card: .eight)], deck: .tshirt)
+        #expect(s.mean == 6.5 && s.nearest == nil)
+    }
+
+    // T-shirt sizes give the median size and the spread.
+
+    @Test func sizesGiveTheMedianSizeAndTheSpread() {
+        let (s, m, l, xl) = (Card.sizes[1], Card.sizes[2], Card.sizes[3], Card.sizes[4])
+        let odd = Stats([(name: "a", card: s), (name: "b", card: xl), (name: "c", card: m), (name: "d", card: .coffee)], deck: .tshirt)
+        #expect(odd.sizeVotes == 3 && odd.numericVotes == 0 && odd.votes == 4)
+        #expect(odd.medianSize == m)
+        #expect(odd.sizeSpread == 1...4)
+        #expect(odd.median == nil && odd.mean == nil && odd.nearest == nil, "sizes are never averaged")
+        #expect(odd.lowestAlone == Stats.Explainer(card: s, name: "a"))
+        #expect(odd.highestAlone == Stats.Explainer(card: xl, name: "b"))
+        #expect(!odd.isConsensus && !odd.isMixed)
+        let even = Stats([(name: "a", card: s), (name: "b", card: l)], deck: .tshirt)
+        #expect(even.medianSize == l, "of two middle sizes, the larger")
+        #expect(Stats([(name: "a", card: m), (name: "b", card: m)]).isConsensus)
+    }
+
+    @Test func aMixedRoomIsSaidToBeMixedAndNotAveraged() {
+        let s = Stats([(name: "a", card: .five), (name: "b", card: Card.sizes[2]), (name: "c", card: .eight)], deck: .app)
+        #expect(s.isMixed)
+        #expect(s.numericVotes == 2 && s.sizeVotes == 1)
+        #expect(s.median == nil && s.mean == nil && s.nearest == nil && s.medianSize == nil && s.sizeSpread == nil)
+        #expect(!s.isConsensus && s.lowestAlone == nil && s.highestAlone == nil)
     }
 }

@@ -49,6 +49,24 @@ import Testing
         #expect(StatsFooter.parts(ends) == ["median 5", "mean 5.33 ≈ 5", "8: 전수열 explains", "3: Bob explains"])
     }
 
+    @Test func footerForSizesGivesTheMedianSizeAndTheSpread() {
+        let (s, m, xl) = (Card.sizes[1], Card.sizes[2], Card.sizes[4])
+        let sizes = Stats([(name: "Amy", card: s), (name: "Bob", card: m), (name: "Cy", card: xl), (name: "Di", card: .coffee)],
+                          deck: .tshirt)
+        #expect(StatsFooter.parts(sizes) == ["median M", "S to XL", "XL: Cy explains", "S: Amy explains", "☕ 1"])
+        #expect(StatsFooter.parts(Stats([(name: "a", card: m), (name: "b", card: m)])) == ["consensus: M"])
+    }
+
+    @Test func footerForAMixedRoomSaysSoInsteadOfAveraging() {
+        let mixed = Stats([(name: "a", card: .five), (name: "b", card: Card(integer: 64)!), (name: "c", card: Card.sizes[3])])
+        #expect(StatsFooter.parts(mixed) == ["mixed decks: 2 numbers and 1 size, not averaged"])
+    }
+
+    @Test func footerRoundsTheMeanToTheDecksCard() {
+        let votes: [(name: String, card: Card)] = [("a", Card(integer: 21)!), ("b", Card(integer: 34)!), ("c", Card(integer: 34)!)]
+        #expect(StatsFooter.parts(Stats(votes, deck: .fibonacci)) == ["median 34", "mean 29.67 ≈ 34", "21: a explains"])
+    }
+
     @Test func footerForConsensusAndNoNumbers() {
         #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .eight)])) == ["consensus: 8"])
         #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .waiting)])) == ["consensus: 8"])

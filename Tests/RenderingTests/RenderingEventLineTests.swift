@@ -33,13 +33,14 @@ import Testing
     }
 
     @Test func unknownCardsAreNullWithTheirRawByteAndMissingSignalIsNull() {
-        let line = WatchEventJSON.line(event(.card, "Bob", card: Card(rawValue: 0x42), rssi: nil))
-        #expect(line.contains(#""card":null,"cardRaw":"42","rssi":null,"#))
+        let line = WatchEventJSON.line(event(.card, "Bob", card: Card(rawValue: 0x99), rssi: nil))
+        #expect(line.contains(#""card":null,"cardRaw":"99","rssi":null,"#))
     }
 
     @Test func cardNamesMatchPacketDecode() {
-        let names = Card.deck.map { WatchEventJSON.line(event(.card, card: $0)) }
-        for (card, line) in zip(Card.deck, names) {
+        let cards: [Card] = Deck.app.cards + Card.sizes + [.question, .coffee, .waiting, .none]
+        let names = cards.map { WatchEventJSON.line(event(.card, card: $0)) }
+        for (card, line) in zip(cards, names) {
             #expect(line.contains(#""card":"\#(card.name!)","cardRaw":"\#(card.hex)""#))
         }
         #expect(WatchEventJSON.line(event(.left, card: .none)).contains(#""card":"none","cardRaw":"FF""#))

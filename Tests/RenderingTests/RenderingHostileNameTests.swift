@@ -80,8 +80,9 @@ import Testing
     private func render(names: [String], color: Bool, size: TerminalSize = TerminalSize(columns: 80, rows: 24))
         -> [String]
     {
+        let cards: [Card] = Deck.app.cards + [.question, .coffee, .waiting, .none]
         let rows = names.enumerated().map { i, name in
-            TableRow(name: name, card: Card.deck[i % Card.deck.count], rssi: -50 - i * 10,
+            TableRow(name: name, card: cards[i % cards.count], rssi: -50 - i * 10,
                      lastSeen: .milliseconds(i * 700), isMe: i == 0, isStale: i == 2)
         }
         let table = LiveTable(sections: [TableSection(channel: Channel(rawValue: 1), rows: rows)], adapter: "hci0")

@@ -84,7 +84,7 @@ import Testing
                         TableRow(name: "전수열", card: .thirteen, rssi: -40, lastSeen: .seconds(3)),
                         TableRow(name: "👍🏽 Dana", card: .half, rssi: -90, lastSeen: .seconds(12)),
                         TableRow(name: "東京", card: .coffee, rssi: nil, lastSeen: .zero, isMe: true),
-                        TableRow(name: "e\u{301}mile", card: Card(rawValue: 0x42), rssi: -70, lastSeen: .seconds(75)),
+                        TableRow(name: "e\u{301}mile", card: Card(rawValue: 0x99), rssi: -70, lastSeen: .seconds(75)),
                         TableRow(name: "Al", card: .hundred, rssi: -60, lastSeen: .milliseconds(50)),
                     ])
             ], adapter: "hci1")
@@ -93,7 +93,7 @@ import Testing
         let widths = Set(tableLines.map(TerminalText.displayWidth))
         #expect(widths.count == 1, "\(tableLines)")
         // The card and seen cells start where their titles do, on every row.
-        let expected = [("東京", "☕", "now"), ("Al", "100", "now"), ("e\u{301}mile", "?42", "1m"),
+        let expected = [("東京", "☕", "now"), ("Al", "100", "now"), ("e\u{301}mile", "?99", "1m"),
                         ("전수열", "13", "3.0s"), ("👍🏽 Dana", "½", "12s")]
         #expect(lines[2...6].map { String($0.dropFirst().prefix(while: { $0 != " " })) }
                 == expected.map { String($0.0.prefix(while: { $0 != " " })) })

@@ -1,3 +1,4 @@
+import EstimatorKit
 import Foundation
 import Testing
 
@@ -19,14 +20,15 @@ import Testing
         (["join", "--bogus"], 64),
         (["watch", "--channel", "256"], 64), (["watch", "--channel", "-1"], 64), (["watch", "--channel", "abc"], 64),
         (["watch", "--stale", "3601"], 64), (["watch", "--adapter", thousand], 64),
-        (["pick", "7"], 64), (["pick", "abc"], 64), (["pick", ""], 64), (["pick", "\u{1B}]52;c;aGk=\u{7}"], 64),
+        (["pick", "127"], 64), (["pick", "abc"], 64), (["pick", ""], 64), (["pick", "\u{1B}]52;c;aGk=\u{7}"], 64),
         (["pick", thousand], 64), (["pick", "-1"], 64), (["pick", "8", "--adapter", "hci0;rm"], 64),
         (["pick", "--adapter", "hci0", "256"], 64),
         (["status", "--adapter", "a b"], 64), (["leave", "--adapter", "/tmp"], 64), (["doctor", "--adapter", "hci\u{7}"], 64),
         (["packet", "encode", "--channel", "256", "--card", "8", "--name", "A"], 64),
         (["packet", "encode", "--channel", "-1", "--card", "8", "--name", "A"], 64),
         (["packet", "encode", "--channel", "abc", "--card", "8", "--name", "A"], 64),
-        (["packet", "encode", "--card", "7", "--name", "A"], 64),
+        (["packet", "encode", "--card", "127", "--name", "A"], 64),
+        (["join", "--deck", "1,x"], 64), (["join", "--deck", "dice"], 64),
         (["packet", "encode", "--card", "8", "--name", ""], 65),
         (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 65),
         (["packet", "encode", "--card", "8", "--name", thousand], 65),
@@ -47,6 +49,31 @@ import Testing
         #expect(process.terminationStatus == 64)
         #expect(stdout.isEmpty)
         #expect(stderr == "Error: The argument '\\xFF\\xFE' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).\n")
+    }
+
+    /// A value refused by its type's reading (`CommandLineValue`, through
+    /// ArgumentParser's `transform:`) or by a command's `validate()`: one
+    /// line that names the option and what was typed and says why, then
+    /// where the help is; exit 64. The fast path of `pick` refuses nothing
+    /// itself: its bad card gets the same line.
+    @Test(arguments: [
+        ("join", ["--channel", "256"], "The value '256' is invalid for '--channel <channel>': a channel is a whole number from 0 to 255."),
+        ("pick", ["127"], "The value '127' is invalid for '<card>': valid cards are \(Card.typedForms)."),
+        ("pick", ["--adapter", "hci0", "127"], "The value '127' is invalid for '<card>': valid cards are \(Card.typedForms)."),
+        ("watch", ["--stale", "-5"], "The value '-5' is invalid for '--stale <seconds>': give a whole number of seconds from 1 to 3600."),
+        ("status", ["--adapter", "../etc"],
+         "The value '../etc' is invalid for '--adapter <adapter>': an adapter is a name, like hci0, or an address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth)."),
+        ("history", ["--last", "0"], "The value '0' is invalid for '--last <N>': give a whole number of rounds, 1 or more."),
+        ("packet encode", ["--round", "16", "--card", "5", "--name", "Ann"],
+         "The value '16' is invalid for '--round <round>': rounds on the air are 0 to 15."),
+        ("packet encode", ["--revealed", "--card", "5", "--name", "Ann"], "--revealed goes with --round N: only a round is revealed."),
+        ("round", ["ABC\u{7}"], "The title holds control characters; give it as plain text."),
+    ])
+    func aBadValueIsOneSentenceThatSaysWhy(command: String, arguments: [String], sentence: String) throws {
+        let result = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "Error: \(sentence) See 'estimator \(command) --help' for more information.\n")
     }
 
     @Test func aHugeArgumentIsNotEchoedWhole() throws {

@@ -31,7 +31,9 @@ import Testing
     }
 
     @Test func pickOffersTheCards() throws {
-        #expect(try Self.bashCompletes(["estimator", "pick", ""]) == ["0", "0.5", "1", "2", "3", "5", "8", "13", "20", "40", "100", "unsure", "coffee", "none"])
+        #expect(try Self.bashCompletes(["estimator", "pick", ""])
+            == ["0", "0.5", "1", "2", "3", "5", "8", "13", "20", "40", "100", "XS", "S", "M", "L", "XL", "XXL", "unsure", "coffee", "none"])
+        #expect(try Self.bashCompletes(["estimator", "join", "--deck", ""]) == ["app", "fibonacci", "powers", "tshirt"])
         #expect(try Self.bashCompletes(["estimator", "pick", "co"]) == ["coffee"])
         #expect(try Self.bashCompletes(["estimator", "packet", "encode", "--card", "1"]) == ["1", "13", "100"])
     }

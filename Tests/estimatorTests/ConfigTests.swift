@@ -1,3 +1,4 @@
+import ArgumentParser
 import EstimatorKit
 import Glibc
 import Testing
@@ -49,17 +50,49 @@ import Testing
         #expect(fresh.adapter == "hci4", "the adapter join found")
     }
 
+    @Test func aDeckIsRememberedOnceChosen() async throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        let custom = try Deck(parsing: "1,2,4,8")
+        var config = Config(channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, adapter: "hci0")
+        config.deck = custom
+        try config.save(to: path)
+        #expect(try Config.load(from: path).deck == custom)
+
+        #expect(try await settings().config.deck == nil, "never chosen: not written")
+        let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, deck: .fibonacci, remembered: config,
+                                           fallbackAdapter: "hci4", account: account)
+        #expect(typed.config.deck == .fibonacci, "typed beats remembered")
+        #expect(try await settings(remembered: config).deck == custom, "remembered when not typed")
+
+        for damaged in [#"{"deck":"1,x"}"#, #"{"deck":7}"#] {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            _ = damaged.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+        }
+    }
+
+    @Test func aDeckTypedOnTheCommandLineIsReadOrRefusedWithItsReason() throws {
+        #expect(try Deck.argument("powers") == .powers)
+        #expect {
+            try Deck.argument("1,200")
+        } throws: { error in
+            (error as? ValidationError)?.message
+                == "'200' is not an integer from 0 to 126; a deck is app, fibonacci, powers, tshirt or integers from 0 to 126 such as 1,2,4,8."
+        }
+    }
+
     @Test func loginWhenThereIsNoFullName() async throws {
         #expect(try await settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
         await #expect(throws: UserError.self) { try await settings(account: Account(login: "", fullName: "", home: "/")) }
     }
 
     @Test(arguments: ["256", "-1", "abc", "", "1.5", "+1", "٣"])
-    func badChannelIsUsage(text: String) {
-        #expect(throws: UserError(.usage, "'\(text)' is not a channel; a channel is a whole number from 0 to 255.")) {
-            try Channel.parse(text)
+    func badChannelSaysWhatAChannelIs(text: String) {
+        #expect { try Channel.argument(text) } throws: { error in
+            (error as? ValidationError)?.message == "a channel is a whole number from 0 to 255."
         }
-        #expect(Channel(argument: text) == nil)
     }
 
     @Test(arguments: ["", "  ", "a\u{7}b", "a\u{1B}[31mb", "x\u{202E}y", String(repeating: "é", count: 500)])
@@ -79,26 +112,10 @@ import Testing
 
     @Test func adaptersAreNamesOrAddresses() throws {
         for bad in ["hci", "hcix", "../hci0", "hci0/..", "HCI0", "hci123456", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AABBCCDDEEFF"] {
-            #expect(throws: UserError.self) { try AdapterChoice.parse(bad) }
+            #expect(throws: ValidationError.self) { try AdapterChoice.argument(bad) }
         }
-        #expect(try AdapterChoice.parse("hci12") == .name("hci12"))
-        #expect(try AdapterChoice.parse("aa:bb:cc:dd:ee:0f") == .address("AA:BB:CC:DD:EE:0F"))
-    }
-
-    @Test func anEchoIsCutTo40Characters() {
-        let long = String(repeating: "x", count: 100_000)
-        #expect(throws: UserError(.usage, "'\(String(repeating: "x", count: 40))…' is not a card; valid cards are \(Card.typedForms).")) {
-            try Card.parse(long)
-        }
-    }
-
-    @Test func parserMessagesGetTheTypesOwnSentence() {
-        #expect(CommandLineValues.error(forParserMessage: "The value '256' is invalid for '--channel <channel>'")
-            == UserError(.usage, "'256' is not a channel; a channel is a whole number from 0 to 255."))
-        #expect(CommandLineValues.error(forParserMessage: "The value 'it's' is invalid for '<card>'")?.sentence
-            == "'it's' is not a card; valid cards are \(Card.typedForms).")
-        #expect(CommandLineValues.error(forParserMessage: "The value '0' is invalid for '--stale <seconds>'")?.code == .usage)
-        #expect(CommandLineValues.error(forParserMessage: "Unknown option '--x'") == nil)
+        #expect(try AdapterChoice.argument("hci12") == .name("hci12"))
+        #expect(try AdapterChoice.argument("aa:bb:cc:dd:ee:0f") == .address("AA:BB:CC:DD:EE:0F"))
     }
 
     @Test func typosFindTheNearestCommand() {

@@ -2,6 +2,7 @@ import EstimatorKit
 import Glibc
 import Synchronization
 import Testing
+import Threads
 
 @testable import estimator
 
@@ -123,7 +124,7 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
         defer { close(fd) }
         // Written from another thread: the server stops reading once the line is too long.
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length) + [0x0A]
-        LoopThread.spawn { writeAll(fd, bytes) }
+        LoopThread.spawn("the test's writer") { writeAll(fd, bytes) }
         let lines = readToEnd(fd).split(separator: 0x0A)
         #expect(lines.count == 1)
         let reply = try ControlReply(parsing: try #require(lines.first))

@@ -152,4 +152,13 @@ func historyRecord(
         #expect(records.count == 1, "the re-vote updates the round's record")
         #expect(records.first?.consensus == true && records.first?.median == 5)
     }
+
+    @Test func theRecordsNearestCardIsOfMyDeck() {
+        let votes: [String: Card] = ["Ann": Card(integer: 16)!, "Bob": Card(integer: 64)!]
+        let at = Timestamp(secondsSince1970: 1_795_316_400)
+        let powers = RevealedRound(channel: Channel(rawValue: 1), round: nil, title: nil, revealedAt: at, votes: votes, deck: .powers)
+        #expect(HistoryRecord(powers).mean == 40 && HistoryRecord(powers).nearest == Card(integer: 32))
+        let app = RevealedRound(channel: Channel(rawValue: 1), round: nil, title: nil, revealedAt: at, votes: votes)
+        #expect(HistoryRecord(app).nearest == .forty)
+    }
 }

@@ -241,6 +241,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(refused.stderr.contains("refused"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ann.configFile), "nothing remembered")
         #expect(try await ann.run("status", "--adapter", "none").status == 69, "no session left running")
+        #expect(!FileManager.default.fileExists(atPath: "\(ann.root)/run/estimator/none.lock"), "nor its lock file (SessionLock.remove)")
 
         // A password file others can read is refused too; mode 0600 works.
         let file = "\(ann.root)/password"

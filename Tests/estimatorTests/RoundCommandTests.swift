@@ -24,7 +24,7 @@ import Testing
         try await sandbox.run("join", "--name", "Ann")
         let long = try await sandbox.run("round", String(repeating: "x", count: 121))
         #expect(long.status == 64)
-        #expect(long.stderr == "Error: The title is 121 bytes long; give at most 120.\n")
+        #expect(long.stderr == "Error: The title is 121 bytes long; give at most 120. See 'estimator round --help' for more information.\n")
         let control = try await sandbox.run("round", "ABC\u{1B}[2J")
         #expect(control.status == 64)
         #expect(!control.stderr.contains("\u{1B}"))

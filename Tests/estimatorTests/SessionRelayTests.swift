@@ -25,7 +25,7 @@ import Testing
         // A watch attaching now learns both ways for Both: an air line and a relayed one.
         let lines = Lines()
         await session.addWatcher { lines.append($0) }
-        let both = lines.all.filter { $0.contains(HexBytes.text(Array("010108Both".utf8))) }
+        let both = lines.all.filter { $0.contains(Hex.text(Array("010108Both".utf8))) }
         #expect(both.count == 2 && both.contains { $0.contains(#""relayed":true"#) } && both.contains { !$0.contains("relayed") })
         // The relay stops bringing Both (its topic cleared elsewhere): after
         // the stale time only the air is left.
@@ -52,7 +52,7 @@ import Testing
         _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
         radio.hear(localName: Array("010108Phone".utf8), rssi: -40)
         await watch.wait(count: start + 3)
-        let remy = HexBytes.text(Array("010105Remy".utf8)), phone = HexBytes.text(Array("010108Phone".utf8))
+        let remy = Hex.text(Array("010105Remy".utf8)), phone = Hex.text(Array("010108Phone".utf8))
         #expect(watch.all.dropFirst(start).map { $0.contains(remy) } == [true, true, false], "a watch gets every reception")
         // The same broadcast reached the relay's stream: the phone alone.
         #expect(relay.all.filter { $0.contains("heard") }.count == 1 && relay.all.contains { $0.contains(phone) })

@@ -112,6 +112,26 @@ import Testing
     let radio = MemoryRadio()
     let clock = ManualClock()
 
+    /// A card picked while the radio was refused goes on the air with the
+    /// restart: heard back, it is my own advertisement, not another Ann.
+    @Test func myNameAdvertisedByARestartIsMine() async throws {
+        let (session, listening, watched) = try await watchedSession(name: "Ann")
+        await watched.wait(count: 2)
+        radio.failUpdates(with: .accessDenied("not allowed"))
+        _ = await session.handle(.pick(.two))
+        await session.updatesDone()
+        _ = await session.handle(.pick(.three))  // the radio is in trouble: on the air once it is back
+        radio.failUpdates(with: nil)
+        radio.report(.available)
+        await watched.wait(count: 6)
+        #expect(lastAdvertised() == "010103Ann", "the restart advertises the card picked meanwhile")
+        radio.hear(localName: Array("010103Ann".utf8), rssi: -40)
+        await watched.wait(count: 7)
+        #expect(await !session.isNameTaken)
+        await clock.leave(session)
+        await listening.value
+    }
+
     @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
         let (session, listening, watched) = try await watchedSession(name: "Ann")
         radio.hear(localName: Array("0101FCAnn".utf8), rssi: -40)  // my own advertisement, heard back

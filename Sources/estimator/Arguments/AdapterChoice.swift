@@ -8,18 +8,14 @@ enum AdapterChoice: CommandLineValue, Equatable {
     case name(String)
     case address(String)
 
-    static func parse(_ text: String) throws(UserError) -> AdapterChoice {
+    static func argument(_ text: String) throws(ValidationError) -> AdapterChoice {
         if AdapterName.isValid(text) { return .name(text) }
         if AdapterName.isAddress(text) { return .address(text.uppercased()) }
-        throw AdapterName.invalid(text)
+        throw ValidationError(AdapterName.rule + ".")
     }
 
-    static var valueName: String { "adapter" }
-
-    var defaultValueDescription: String { text }
-
     /// The kernel's adapters; a shell offers them after `--adapter`.
-    static var defaultCompletionKind: CompletionKind {
+    static var completion: CompletionKind {
         .shellCommand("ls /sys/class/bluetooth 2>/dev/null | grep -x 'hci[0-9]*'")
     }
 

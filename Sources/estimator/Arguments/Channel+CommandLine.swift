@@ -1,20 +1,14 @@
 import ArgumentParser
 import EstimatorKit
 
-extension Channel: ExpressibleByArgument, CommandLineValue {
-    public init?(argument: String) {
-        guard let channel = try? Self.parse(argument) else { return nil }
-        self = channel
+extension Channel: CommandLineValue {
+    static func argument(_ text: String) throws(ValidationError) -> Channel {
+        guard let channel = try? Channel(parsing: text) else {
+            throw ValidationError("a channel is a whole number from 0 to 255.")
+        }
+        return channel
     }
-
-    static func parse(_ text: String) throws(UserError) -> Channel {
-        do { return try Channel(parsing: text) } catch { throw UserError(.usage, error.description) }
-    }
-
-    static var valueName: String { "channel" }
-
-    public var defaultValueDescription: String { description }
 
     /// Every channel; a shell offers them after `--channel`.
-    public static var defaultCompletionKind: CompletionKind { .list((0...255).map(String.init)) }
+    static var completion: CompletionKind { .list((0...255).map(String.init)) }
 }

@@ -1,54 +1,47 @@
 import ArgumentParser
-import EstimatorKit
 
-/// A value type the commands take from the command line (a channel, a card,
-/// seconds, an adapter): every command parses it with the same rules, and a
-/// value that breaks them gets the same one sentence whichever command
-/// refused it.
-///
-/// ArgumentParser only learns that `init?(argument:)` failed; its message
-/// ("The value '256' is invalid for '--channel <channel>'") names the value
-/// name, so `reportable(parserMessage:)` finds the type by that name and asks
-/// it for its own sentence.
-protocol CommandLineValue: ExpressibleByArgument {
-    /// The value `text` stands for, or the sentence that says what is wrong.
-    static func parse(_ text: String) throws(UserError) -> Self
-    /// The value name in help and usage (`<channel>`); what identifies the
-    /// type in ArgumentParser's messages.
-    static var valueName: String { get }
+/// A value type the commands read from the command line (a channel, a card,
+/// seconds, an adapter): every option or argument of the type reads it the
+/// same way, through ArgumentParser's `transform:`. A value that breaks the
+/// rules gets ArgumentParser's line, which names the option and what was
+/// typed, ended by the type's reason: "The value '256' is invalid for
+/// '--channel <channel>': a channel is a whole number from 0 to 255."
+protocol CommandLineValue: Sendable {
+    /// The value `text` stands for; else the reason, for ArgumentParser's line.
+    static func argument(_ text: String) throws(ValidationError) -> Self
+    /// What a shell offers for the value.
+    static var completion: CompletionKind { get }
 }
 
-extension CommandLineValue {
-    init?(argument: String) {
-        guard let value = try? Self.parse(argument) else { return nil }
-        self = value
+extension Option where Value: CommandLineValue {
+    /// A required option of a `CommandLineValue` type.
+    init(name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp? = nil) {
+        self.init(name: name, parsing: parsing, help: help, completion: Value.completion, transform: { try Value.argument($0) })
+    }
+
+    /// An option of a `CommandLineValue` type with a default. Its help ends
+    /// with the default as ArgumentParser writes it for other types: with
+    /// `transform:` it does not know the default's text.
+    init(wrappedValue: Value, name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
+         help: ArgumentHelp) where Value: CustomStringConvertible {
+        var help = help
+        help.abstract += " (default: \(wrappedValue))"
+        self.init(wrappedValue: wrappedValue, name: name, parsing: parsing, help: help, completion: Value.completion,
+                  transform: { try Value.argument($0) })
     }
 }
 
-enum CommandLineValues {
-    /// Every `CommandLineValue`, by value name.
-    static let types: [any CommandLineValue.Type] = [Channel.self, Card.self, StaleSeconds.self, AdapterChoice.self]
+extension Option {
+    /// An optional option of a `CommandLineValue` type.
+    init<T: CommandLineValue>(name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
+                              help: ArgumentHelp? = nil) where Value == T? {
+        self.init(name: name, parsing: parsing, help: help, completion: T.completion, transform: { try T.argument($0) })
+    }
+}
 
-    /// The type's own sentence for ArgumentParser's "The value 'X' is invalid
-    /// for '--option <name>'", or nil for any other message.
-    static func error(forParserMessage message: String) -> UserError? {
-        let prefix = Array("The value '".utf8), marker = Array("' is invalid for '".utf8)
-        let text = Array(message.utf8)
-        guard text.starts(with: prefix), text.count >= prefix.count + marker.count else { return nil }
-        // The value may hold the marker itself: ArgumentParser's own words come last.
-        guard let split = stride(from: text.count - marker.count, through: prefix.count, by: -1)
-            .first(where: { text[$0..<$0 + marker.count].elementsEqual(marker) })
-        else { return nil }
-        let value = String(decoding: text[prefix.count..<split], as: UTF8.self)
-        let option = String(decoding: text[(split + marker.count)...], as: UTF8.self)  // `--channel <channel>'`
-        guard let open = option.lastIndex(of: "<"), let close = option.lastIndex(of: ">"), open < close,
-              let type = types.first(where: { $0.valueName == option[option.index(after: open)..<close] })
-        else { return nil }
-        do {
-            _ = try type.parse(value)
-            return nil
-        } catch {
-            return error
-        }
+extension Argument where Value: CommandLineValue {
+    /// A required argument of a `CommandLineValue` type.
+    init(help: ArgumentHelp? = nil) {
+        self.init(help: help, completion: Value.completion, transform: { try Value.argument($0) })
     }
 }

@@ -36,11 +36,13 @@ struct HistoryCommand: ParsableCommand {
             would act on is removed.
             """)
 
-    // Text, read unconditionally, so `--last -5` and `--last abc` get this
-    // option's own sentence rather than ArgumentParser's "missing value".
-    @Option(name: .customLong("last"), parsing: .unconditional,
-            help: ArgumentHelp("Show only the last N rounds.", valueName: "N"))
-    var lastText: String?
+    // Read unconditionally, so `--last -5` gets this option's reason rather
+    // than ArgumentParser's "missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the last N rounds.", valueName: "N"), transform: { text in
+        guard let count = Int(text), count >= 1 else { throw ValidationError("give a whole number of rounds, 1 or more.") }
+        return count
+    })
+    var last: Int?
 
     @Flag(help: "Print one JSON object per round.")
     var json = false
@@ -54,7 +56,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let file = HistoryFile()
-        let records = try file.read(last: try last())
+        let records = try file.read(last: last)
         let empty = "No rounds yet: each round a session reveals is kept in \(file.path)."
         if json {
             for record in records { print(record.jsonLine) }
@@ -69,16 +71,6 @@ struct HistoryCommand: ParsableCommand {
         } else {
             for line in HistoryTable.lines(records, time: LocalTime.minute) { print(line) }
         }
-    }
-
-    /// `--last`, checked: one sentence and exit 64 unless it is a whole
-    /// number of rounds, 1 or more.
-    func last() throws(UserError) -> Int? {
-        guard let lastText else { return nil }
-        guard let count = Int(lastText), count >= 1 else {
-            throw UserError(.usage, "--last must be a whole number of rounds, 1 or more, not '\(lastText)'.")
-        }
-        return count
     }
 
     /// `record` with its names and title as a terminal may show them.

@@ -23,6 +23,8 @@ struct JoinCommand: AsyncParsableCommand {
               $ estimator join --channel 2        # switch the running session
               $ estimator join --foreground       # table and keyboard in this terminal
               $ estimator join --observer         # run the meeting without a vote
+              $ estimator join --deck fibonacci   # pick from 0 1 2 3 5 8 13 21 34 55 89
+              $ estimator join --deck 1,2,4,8     # a deck of your own
               $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
               $ estimator join --adapter none     # a remote teammate: the relay alone
 
@@ -32,6 +34,13 @@ struct JoinCommand: AsyncParsableCommand {
             --relay-password-file (mode 0600), never from the command line or the config; \
             TLS is verified against the system's CAs or --relay-ca. A refused login or an \
             untrusted certificate exits 77.
+
+            A deck (--deck) decides the cards you may pick and the card the mean is \
+            rounded to: app (the Estimator app's deck, the default: 0 ½ 1 2 3 5 8 13 20 \
+            40 100), fibonacci (0 1 2 3 5 8 13 21 34 55 89), powers (0 1 2 4 8 16 32 \
+            64), tshirt (XS S M L XL XXL), or integers from 0 to 126 separated by \
+            commas; ? and coffee are in every deck. Tables show every card they hear, \
+            whatever deck the sender uses; the Estimator app shows only its own cards.
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -44,17 +53,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")
     var adapter: AdapterChoice?
 
-    @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
-    var relay: String?
-
-    @Option(help: "The user name on the relay's broker (remembered).")
-    var relayUser: String?
-
-    @Option(help: "A file holding the relay password, readable by you alone (remembered; the password never is).")
-    var relayPasswordFile: String?
-
-    @Option(name: .customLong("relay-ca"), help: "A CA certificate file to verify the broker with, instead of the system's CAs (remembered).")
-    var relayCA: String?
+    @OptionGroup var relayOptions: RelayOptionGroup
 
     @Flag(help: "Run the session in this terminal: live table, pick with the keyboard.")
     var foreground = false
@@ -62,52 +61,51 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(help: "Your part in the round (remembered; default: voter).")
     var role: JoinRole?
 
+    @Option(help: "The cards you pick from: app, fibonacci, powers, tshirt, or integers such as 1,2,4,8 (remembered; default: app).")
+    var deck: Deck?
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
-        let stale = staleOption.value.seconds
         let remembered = try Config.load()
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
-            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, remembered: remembered,
+            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
+            remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
-            relay: RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA))
+            relay: relayOptions.typed)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
 
         let directory = RuntimeDirectory.current()
         let reply: ControlReply
         if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
-            if relay != nil || relayUser != nil || relayPasswordFile != nil || relayCA != nil {
+            if relayOptions.typed != RelayOptions() {
                 // The relay starts with the session (its first word decides the join).
                 StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
             }
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
-                                           observing: role.map { $0 == .observer }))
+                                           observing: role.map { $0 == .observer }, deck: deck))
         } else if foreground {
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
-                                         staleAfter: .seconds(stale), directory: directory, logging: false,
-                                         relay: settings.relay, observing: settings.observing, open: settings.open ?? false)
+                                         staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
+                                         relay: settings.relay, observing: settings.observing, open: settings.open ?? false,
+                                         deck: settings.deck ?? .app)
             var failure: UserError?
             let code = await process.run(ready: { reply in
-                if reply.exitCode == 0 {
-                    try? settings.config.save()
-                } else {
-                    failure = UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message)
-                }
+                failure = reply.failure
+                if failure == nil { try? settings.config.save() }
             }, companion: { session in await ForegroundTable.run(session) })
             if let failure { throw failure }
             if code != 0 { throw ExitCode(code) }
             print("left channel \(settings.channel)")
             return
         } else {
-            reply = try SessionLauncher.launch(settings, staleAfter: stale)
+            reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
         }
-        guard reply.exitCode == 0 else {
-            throw UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, TerminalText.sanitize(reply.message))
-        }
+        let joined = try ControlReplyPrinter.message(reply)
         try settings.config.save()
-        print(TerminalText.sanitize(reply.message))
+        print(joined)
     }
 
     /// The adapter `watch` and `doctor` use too when none is given: the first

@@ -64,6 +64,7 @@ struct PacketDecodeCommand: ParsableCommand {
             "channel": .int(Int(packet.channel.rawValue)),
             "round": packet.round.map { .int(Int($0.value)) } ?? .null,
             "revealed": .bool(packet.isRevealed),
+            "onDemand": .bool(packet.isRevealedOnDemand),
             "holding": .bool(packet.holdsTheReveal),
             "card": .string(packet.card.name),
             "cardRaw": .string(packet.card.hex),
@@ -85,9 +86,13 @@ struct PacketDecodeCommand: ParsableCommand {
         return """
             version  \(packet.version.field)
             channel  \(packet.channel) (\(packet.channel.hex))
-            round    \(packet.round.map { "\($0)\(packet.isRevealed ? ", revealed" : packet.holdsTheReveal ? ", held" : "")" } ?? "none")
+            round    \(packet.round.map { "\($0)\(Self.ballot(packet))" } ?? "none")
             card     \(card) (\(packet.card.hex))
             name     \(name)\(packet.isNameCut ? "…" : "")\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
             """
+    }
+
+    private static func ballot(_ packet: Packet) -> String {
+        packet.isRevealedOnDemand ? ", revealed on demand" : packet.isRevealed ? ", revealed" : packet.holdsTheReveal ? ", held" : ""
     }
 }

@@ -14,6 +14,12 @@ struct PacketEncodeCommand: ParsableCommand {
               $ estimator packet encode --channel 1 --card 8 --name Ann
               010108Ann
 
+              $ estimator packet encode --channel 1 --card 21 --name Ann    # any integer to 126
+              010115Ann
+
+              $ estimator packet encode --channel 1 --card M --name Ann     # a T-shirt size
+              010182Ann
+
               $ estimator packet encode --card coffee --name Ann --hex
               303130304645416E6E
 
@@ -30,7 +36,7 @@ struct PacketEncodeCommand: ParsableCommand {
     var name: String
 
     @Option(help: "The round, 0 to 15 (version 2R); without it, version 01 as the app sends.")
-    var round: Int?
+    var round: RoundNumber?
 
     @Flag(help: "The round's cards are revealed (version 3R); needs --round.")
     var revealed = false
@@ -38,16 +44,15 @@ struct PacketEncodeCommand: ParsableCommand {
     @Flag(help: "Write the local name as hex bytes (as btmon shows them) instead of as text.")
     var hex = false
 
+    func validate() throws {
+        if revealed, round == nil { throw ValidationError("--revealed goes with --round N: only a round is revealed.") }
+    }
+
     func run() throws {
         let (person, warnings) = try PersonName.parseTyped(name)
         for warning in warnings { StandardError.write("Warning: \(warning)") }
-        if let round, !(0...15).contains(round) {
-            throw UserError(.usage, "'\(round)' is not a round; rounds on the air are 0 to 15.")
-        }
-        if revealed, round == nil { throw UserError(.usage, "--revealed goes with --round N: only a round is revealed.") }
-        let number = round.map(RoundNumber.init(wrapping:))
-        let version = number.map { revealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
+        let version = round.map { revealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
         let packet = Packet(version: version, channel: channel, card: card, name: person.text)
-        print(hex ? HexText.format(Array(packet.localName.utf8)) : packet.localName)
+        print(hex ? Hex.text(Array(packet.localName.utf8)) : packet.localName)
     }
 }

@@ -7,8 +7,10 @@ struct PickCommand: AsyncParsableCommand {
         commandName: "pick",
         abstract: "Vote: pick your card for this round.",
         discussion: """
-            Cards: \(Card.typedForms) (also ½, half, ☕, clear). \
-            `none` takes your card back. Type `unsure` for ?, or quote it \
+            Cards: those of your deck (`estimator join --deck`; the app's, the \
+            default, is 0 0.5 1 2 3 5 8 13 20 40 100), unsure (or '?'), coffee and \
+            none (also ½, half, ☕, clear); a card your deck lacks is refused with the \
+            deck's cards. `none` takes your card back. Type `unsure` for ?, or quote it \
             (`pick '?'`): unquoted, the shell may replace it with a one-letter \
             file name. Others see that you voted; your card shows when everyone \
             present has voted.
@@ -17,6 +19,8 @@ struct PickCommand: AsyncParsableCommand {
               $ estimator pick 8
               picked 8
 
+              $ estimator pick 21                 # on the fibonacci deck
+              $ estimator pick M                  # on the tshirt deck
               $ estimator pick coffee --adapter hci1
             """)
 
@@ -28,14 +32,12 @@ struct PickCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.pick(card)))
+        try Self.pick(card, with: client)
     }
 
-    /// The start-up fast path (`QuickCommand`): the same pick, without
-    /// building the whole command tree; `adapter` is a name.
-    static func pick(card text: String, adapter: String?) throws(UserError) {
-        let card = try Card.parse(text)
-        let (_, client) = try SessionLocator.connect(adapter: adapter)
+    /// What a pick does once the session is found; also the start-up fast
+    /// path's (`QuickCommand`).
+    static func pick(_ card: Card, with client: ControlClient) throws(UserError) {
         try ControlReplyPrinter.print(client.call(.pick(card)))
     }
 }
@@ -43,8 +45,12 @@ struct PickCommand: AsyncParsableCommand {
 /// Prints a session's answer, or turns a failure into the session's exit code.
 enum ControlReplyPrinter {
     static func print(_ reply: ControlReply) throws(UserError) {
-        let message = TerminalText.sanitize(reply.message)
-        guard reply.exitCode == 0 else { throw UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, message) }
-        Swift.print(message)
+        Swift.print(try message(reply))
+    }
+
+    /// The answer as a terminal may show it, or the refusal to exit with.
+    static func message(_ reply: ControlReply) throws(UserError) -> String {
+        if let failure = reply.failure { throw UserError(failure.code, TerminalText.sanitize(failure.sentence)) }
+        return TerminalText.sanitize(reply.message)
     }
 }

@@ -33,15 +33,17 @@ struct RoundCommand: AsyncParsableCommand {
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
 
-    func run() async throws {
-        if let title {
-            guard title.utf8.count <= Self.maximumTitleBytes else {
-                throw UserError(.usage, "The title is \(title.utf8.count) bytes long; give at most \(Self.maximumTitleBytes).")
-            }
-            guard TerminalText.sanitize(title) == title else {
-                throw UserError(.usage, "The title holds control characters; give it as plain text.")
-            }
+    func validate() throws {
+        guard let title else { return }
+        guard title.utf8.count <= Self.maximumTitleBytes else {
+            throw ValidationError("The title is \(title.utf8.count) bytes long; give at most \(Self.maximumTitleBytes).")
         }
+        guard TerminalText.sanitize(title) == title else {
+            throw ValidationError("The title holds control characters; give it as plain text.")
+        }
+    }
+
+    func run() async throws {
         let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
         try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil)))

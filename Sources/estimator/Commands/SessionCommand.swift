@@ -13,27 +13,34 @@ struct SessionCommand: AsyncParsableCommand {
     @Option var adapter: String
     @Option var channel: Channel
     @Option var name: String
-    @Option var stale: Int = 6
+    @OptionGroup var staleOption: StaleOption
     @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
-    @Option var relay: String?
-    @Option var relayUser: String?
-    @Option var relayPasswordFile: String?
-    @Option(name: .customLong("relay-ca")) var relayCA: String?
+    @OptionGroup var relayOptions: RelayOptionGroup
     @Flag var observer = false
     @Flag var open = false
+    @Option(help: "The cards the session accepts.") var deck: Deck = .app
+
+    /// The command line `join` starts a session with, after the program name.
+    static func arguments(_ settings: JoinSettings, staleAfter stale: StaleSeconds, readyFD: Int32) -> [String] {
+        var arguments = ["session", "--adapter", settings.adapter,
+                         "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
+                         "--stale", String(stale.seconds), "--ready-fd", String(readyFD)]
+        if settings.observing { arguments.append("--observer") }
+        if settings.open == true { arguments.append("--open") }
+        if let deck = settings.deck { arguments += ["--deck", deck.description] }
+        if let relay = settings.relay { arguments += RelayOptionGroup.arguments(relay) }
+        return arguments
+    }
 
     func run() async throws {
         // Its own session: the terminal that ran `join` can close without taking it along.
         setsid()
         guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
-        let person: PersonName
-        person = try PersonName.parseTyped(name).name
-        let relaySettings = try relay.map { url throws(UserError) in
-            try RelaySettings(url: url, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA)
-        }
+        let person = try PersonName.parseTyped(name).name
+        let relaySettings = try relayOptions.typed.settings(remembered: nil)
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
-                                     staleAfter: .seconds(max(stale, 1)), directory: .current(), relay: relaySettings,
-                                     observing: observer, open: open)
+                                     staleAfter: .seconds(staleOption.value.seconds), directory: .current(),
+                                     relay: relaySettings, observing: observer, open: open, deck: deck)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

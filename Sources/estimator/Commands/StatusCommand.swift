@@ -20,8 +20,9 @@ struct StatusCommand: AsyncParsableCommand {
 
             JSON keys, in this order: running (true or false; when false, the \
             only key), pid (number), adapter (string), channel (number), name \
-            (string, sanitised), card (as in `packet decode --json`: "0" … "100", \
-            "?", "coffee", "waiting" (no card yet), or null when unknown), cardRaw \
+            (string, sanitised), card (as in `packet decode --json`: "0" … "126", \
+            "0.5", "XS" … "XXL", "?", "coffee", "waiting" (no card yet), or null when \
+            unknown), cardRaw \
             (two hex digits), peers (number of people heard in the channel), radio \
             (string), round (0 to 15, or null when the room has none), title \
             (string or null: the round's title when this session started it), \
@@ -29,7 +30,8 @@ struct StatusCommand: AsyncParsableCommand {
             hidden behind your row), relay (string: the relay's URL and its \
             broker connection, as "mqtts://host:8883/room connected"; null \
             without a relay), role ("voter" or "observer"), revealed (true once \
-            the round's cards are revealed).
+            the round's cards are revealed), deck (as `join --deck` takes it: \
+            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8").
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -56,7 +58,8 @@ struct StatusCommand: AsyncParsableCommand {
     static func text(_ status: ControlStatus) -> String {
         let name = TerminalText.sanitize(status.name)
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
-        let card = status.observing ? "observing" : status.card == .waiting ? "no card yet" : "card \(status.card)"
+        let card = (status.observing ? "observing" : status.card == .waiting ? "no card yet" : "card \(status.card)")
+            + (status.deck == .app ? "" : " (\(status.deck.phrase))")
         let round = status.round.map {
             "round \($0)" + (status.title.map { " (\(TerminalText.sanitize($0)))" } ?? "") + (status.revealed ? ", revealed" : "") + "; "
         } ?? ""
@@ -84,6 +87,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("relay", status.relay.map { .string(TerminalText.sanitize($0)) } ?? .null),
             JSONMember("role", .string(status.observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(status.revealed)),
+            JSONMember("deck", .string(status.deck.description)),
         ]).text
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
-/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true}`, and the relay
+/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci"}`, and the relay
 /// (`"relay"`, `"relayUser"`, `"relayPasswordFile"`, `"relayCA"`): never a password.
 struct Config: Equatable {
     var channel: Channel?
@@ -13,6 +13,8 @@ struct Config: Equatable {
     var openCards: Bool?
     /// Whether `join` observes (`"role":"observer"`) or votes (`"voter"`).
     var observing: Bool?
+    /// The cards `join` offers (`"deck":"fibonacci"`, `"deck":"1,2,4,8"`).
+    var deck: Deck?
     /// The relay `join` starts beside the session.
     var relay: RelaySettings?
 
@@ -66,6 +68,10 @@ struct Config: Equatable {
             default: throw damaged
             }
         }
+        if let value = json["deck"], value != .null {
+            guard let text = value.string, let deck = try? Deck(parsing: text) else { throw damaged }
+            config.deck = deck
+        }
         if let value = json["relay"], value != .null {
             func text(_ key: String) throws(UserError) -> String? {
                 guard let field = json[key], field != .null else { return nil }
@@ -90,6 +96,7 @@ struct Config: Equatable {
         if let adapter { members.append(JSONMember("adapter", .string(adapter))) }
         if let openCards { members.append(JSONMember("open", .bool(openCards))) }
         if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
+        if let deck { members.append(JSONMember("deck", .string(deck.description))) }
         if let relay {
             members.append(JSONMember("relay", .string(relay.url)))
             if let user = relay.user { members.append(JSONMember("relayUser", .string(user))) }
@@ -102,9 +109,9 @@ struct Config: Equatable {
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.cannotWrite(path) }
-        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        let written = (try? Descriptor.writeAll(fd, Array(text.utf8))) != nil
         let closed = close(fd)
-        guard written == text.utf8.count, closed == 0, rename(temporary, path) == 0 else {
+        guard written, closed == 0, rename(temporary, path) == 0 else {
             unlink(temporary)
             throw Self.cannotWrite(path)
         }

@@ -1,6 +1,7 @@
 import EstimatorKit
 import Glibc
 import Synchronization
+import Threads
 
 /// The session's control socket: a Unix stream socket serving JSON-line
 /// requests to many clients at once from one `poll` loop on its own thread.
@@ -65,7 +66,7 @@ final class ControlServer: Sendable {
         }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else {
-            let error = SystemCallError("pipe2")
+            let error = SystemCallError("pipe")
             close(fd)
             throw error
         }
@@ -77,7 +78,7 @@ final class ControlServer: Sendable {
     /// Starts serving on a new thread.
     func start() {
         state.withLock { $0.started = true }
-        LoopThread.spawn { [self] in run() }
+        LoopThread.spawn("the control server thread") { [self] in run() }
     }
 
     /// Queues `line` (a newline is added) for a client. Returns false when
@@ -157,7 +158,7 @@ final class ControlServer: Sendable {
             Descriptor.setNonBlockingCloseOnExec(fd)
             guard peerUID(fd) == allowedUID else {
                 // Another user's client is told why, and learns nothing else.
-                refuse(fd, ControlReply(exitCode: 77, message: "This session belongs to another user."))
+                refuse(fd, ControlReply(UserError(.permission, "This session belongs to another user.")))
                 continue
             }
             let admitted = state.withLock { state -> Bool in
@@ -166,7 +167,7 @@ final class ControlServer: Sendable {
                 state.clients[ClientID(value: state.nextID)] = Client(fd: fd)
                 return true
             }
-            if !admitted { refuse(fd, ControlReply(exitCode: 69, message: "The session is busy with too many clients; try again.")) }
+            if !admitted { refuse(fd, ControlReply(UserError(.unavailable, "The session is busy with too many clients; try again."))) }
         }
     }
 
@@ -241,14 +242,14 @@ final class ControlServer: Sendable {
                 handler(try ControlRequest(parsing: line), id)
             } catch {
                 let tooLong = line.count > ControlRequest.maximumLength
-                send(ControlReply(exitCode: 65, message: error.description).serialized, to: id, thenClose: tooLong)
+                send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: tooLong)
                 if tooLong { return false }
             }
         }
         if overflow {
             // A line that cannot fit: answer once, stop reading, close when the answer is out.
             let error = ControlRequestError.tooLong(ControlRequest.maximumLength + 1)
-            send(ControlReply(exitCode: 65, message: error.description).serialized, to: id, thenClose: true)
+            send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: true)
             state.withLock {
                 $0.clients[id]?.input = []
                 $0.clients[id]?.reading = false

@@ -1,8 +1,21 @@
 import Glibc
 
-/// File-descriptor helpers the Glibc module does not import (it hides the
-/// `_GNU_SOURCE` API such as `struct ucred` and `accept4`).
+/// File-descriptor helpers: writing all of a buffer, and what the Glibc
+/// module does not import (it hides the `_GNU_SOURCE` API such as
+/// `struct ucred` and `accept4`).
 enum Descriptor {
+    /// Writes all of `bytes` to `fd`: `write` may take part of them, or be
+    /// interrupted by a signal before it takes any (EINTR), and goes on.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw SystemCallError("write") }
+            offset += n
+        }
+    }
+
     /// `struct ucred` from <sys/socket.h>: the peer's pid, uid and gid.
     struct Credentials { var pid: pid_t = 0; var uid: uid_t = 0; var gid: gid_t = 0 }
 

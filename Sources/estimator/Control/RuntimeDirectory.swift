@@ -71,8 +71,11 @@ enum AdapterName {
         return parts.count == 6 && parts.allSatisfy { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
+    /// What `--adapter` takes.
+    static let rule = "an adapter is a name, like hci0, or an address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth)"
+
     static func invalid(_ name: String) -> UserError {
-        UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; give its name, like hci0, or its address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth).")
+        UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; \(rule).")
     }
 }
 

@@ -77,14 +77,8 @@ struct HistoryFile {
         unlink(temporary)  // left by a crash; the lock keeps anyone else from using the name now
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw cannotWrite(SystemCallError("open")) }
-        var offset = 0
         var failure: SystemCallError?
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { failure = SystemCallError("write"); break }
-            offset += n
-        }
+        do { try Descriptor.writeAll(fd, bytes) } catch { failure = error }
         if failure == nil, fsync(fd) != 0 { failure = SystemCallError("fsync") }
         if close(fd) != 0, failure == nil { failure = SystemCallError("close") }
         if failure == nil, rename(temporary, path) != 0 { failure = SystemCallError("rename") }

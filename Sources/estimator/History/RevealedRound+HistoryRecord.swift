@@ -5,7 +5,7 @@ extension HistoryRecord {
     /// report of one round, so a re-vote replaces its line.
     init(_ round: RevealedRound) {
         let number = round.round.map { Int($0.value) }
-        let stats = Stats(round.votes.map { (name: $0.key, card: $0.value) })
+        let stats = Stats(round.votes.map { (name: $0.key, card: $0.value) }, deck: round.deck)
         self.init(
             id: HistoryRecord.id(channel: round.channel, round: number, revealedAt: round.revealedAt),
             time: round.revealedAt, channel: round.channel, round: number, title: round.title,

@@ -28,9 +28,9 @@ struct RadioSchedule: Equatable, Sendable {
     var mode: RadioMode?
     /// Discovery restarts this long after the last restart ended, on
     /// average: each restart announces the advertisement again, and a peer
-    /// that misses three in a row (6 s, the stale time) turns stale.
-    /// Restarting every 1 s ± 0.3 s made the gaps grow to 0.15-0.33 s, as
-    /// the one bluetoothd serving every session in the rig answered later.
+    /// that misses three in a row (6 s, the stale time) turns stale. More
+    /// often makes the gaps grow: one bluetoothd serves every session's
+    /// restarts (docs/MEASUREMENTS.md, Tried and dropped).
     var restartEvery: Duration = .milliseconds(1500)
     /// Each interval moves by up to this much either way, so that two
     /// sessions whose gaps met (by chance: nothing pulls them together)
@@ -44,17 +44,15 @@ struct RadioSchedule: Equatable, Sendable {
     /// in this gap go unheard.
     var settle: Duration = .milliseconds(50)
     /// A due restart waits until this long after the last sighting: a
-    /// sighting is a peer announcing from inside its own gap, which lasts
-    /// 0.12 s at the median and 0.3 s at the 95th percentile after its scan
-    /// stop (the rig under load), the announcement coming 20-40 ms into it.
+    /// sighting is a peer announcing from inside its own gap, which most
+    /// often ends within this time (docs/MEASUREMENTS.md, The air).
     /// Restarting in that moment would put this session's announcement in
     /// the peer's gap, unheard.
     var hold: Duration = .milliseconds(250)
     /// ...and then up to this much more, at random: every session that heard
     /// one announcement would otherwise restart at the same instant, and
-    /// miss the others' announcements while they miss its own (measured:
-    /// 59 announcements missed in 5 min of 3 sessions with a plain hold, all
-    /// within 40 ms of the listener's own stop, against 51 without a hold).
+    /// miss the others' announcements while they miss its own
+    /// (docs/MEASUREMENTS.md, The air).
     var backoff: Duration = .milliseconds(250)
     /// The longest a due restart waits for a moment without sightings, so
     /// a room that announces all the time still restarts.

@@ -1,6 +1,7 @@
 import EstimatorKit
 import Glibc
 import Synchronization
+import Threads
 
 /// Starts `estimator-relay` beside the session and waits for its first
 /// word on an inherited pipe: connected, refused (exit 77), or not
@@ -37,7 +38,7 @@ enum RelayLauncher {
         let child = RelayChild(pid: started.pid)
         let (relayPID, readEnd) = (started.pid, started.readEnd)
         let line: [UInt8]? = await withCheckedContinuation { continuation in
-            LoopThread.spawn {
+            LoopThread.spawn("the relay's reaper thread") {
                 let line = ReadinessLine.read(from: readEnd)
                 close(readEnd)
                 continuation.resume(returning: line)

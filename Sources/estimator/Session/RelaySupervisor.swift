@@ -44,12 +44,11 @@ actor RelaySupervisor {
             Task { await self.ended(started, status: status) }
         }
         switch result {
-        case let .success((reply, child)) where reply.exitCode == 0:
+        case let .success((reply, child)):
+            if let failure = reply.failure { return .failure(failure) }
             self.child = child
             startedAt = .now
             return .success(reply)
-        case let .success((reply, _)):
-            return .failure(UserError(UserError.Code(rawValue: reply.exitCode) ?? .software, reply.message))
         case let .failure(error):
             return .failure(error)
         }

@@ -14,8 +14,9 @@ struct RevealLedger {
     mutating func reset() { revealed = nil }
 
     /// Takes my channel's tally at `now`; returns the round to report when
-    /// its cards were revealed just now or a vote changed since.
-    mutating func take(_ tally: Tally, channel: Channel, title: String?, now: Timestamp) -> RevealedRound? {
+    /// its cards were revealed just now or a vote changed since. `deck` is
+    /// mine, the one the mean is rounded to.
+    mutating func take(_ tally: Tally, channel: Channel, title: String?, deck: Deck, now: Timestamp) -> RevealedRound? {
         guard tally.isRevealed else { return nil }
         let counted = Dictionary(tally.entries.filter { !$0.isStale && $0.card.isVote && $0.mark == .shown($0.card) }
             .map { ($0.name, $0.card) }, uniquingKeysWith: { a, _ in a })
@@ -23,6 +24,7 @@ struct RevealLedger {
         record.votes.merge(counted) { _, new in new }
         guard revealed == nil || record.votes != revealed?.votes else { return nil }
         revealed = record
-        return RevealedRound(channel: channel, round: tally.round, title: title, revealedAt: record.at, votes: record.votes)
+        return RevealedRound(channel: channel, round: tally.round, title: title, revealedAt: record.at, votes: record.votes,
+                             deck: deck)
     }
 }

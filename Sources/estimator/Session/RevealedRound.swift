@@ -9,4 +9,6 @@ struct RevealedRound: Equatable, Sendable {
     let revealedAt: Timestamp
     /// The latest vote of everyone who voted, by name.
     let votes: [String: Card]
+    /// My deck, the one the mean is rounded to.
+    var deck: Deck = .app
 }

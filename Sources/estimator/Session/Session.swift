@@ -1,25 +1,26 @@
 import EstimatorKit
 
 /// The session core: who I am (channel, name, card), the round my channel
-/// is in, what the radio hears, and the answers to control requests. Radio
-/// and clock are injected, so every rule here is tested without Bluetooth
-/// and without waiting.
+/// is in, what the radio hears, and the answers to control requests
+/// (`Session+Requests.swift`). Radio and clock are injected, so every rule
+/// here is tested without Bluetooth and without waiting. State the
+/// requests change is internal for that file; nothing else sets it.
 actor Session {
     let adapter: String
     let pid: Int32
     private let radio: any SessionRadio
-    private let clock: any SessionClock
+    let clock: any SessionClock
     /// The leave broadcast, the stale ticks and the restart retries.
     let schedule: RadioSchedule
-    private(set) var channel: Channel
-    private(set) var name: PersonName
+    var channel: Channel
+    var name: PersonName
     /// My channel's revealed round, for the history.
-    private var ledger = RevealLedger()
+    var ledger = RevealLedger()
     /// Whether someone else here has my name.
-    private var ownership = NameOwnership()
+    var ownership = NameOwnership()
     /// The room (me, the peers, rounds and votes), updated as the radio
     /// reads each reception.
-    private let board: PeerBoard
+    let board: PeerBoard
     /// Why the radio is not working, or nil while it is.
     private(set) var radioProblem: RadioError?
     /// The leaving, its hooks and who awaits its end.
@@ -27,15 +28,16 @@ actor Session {
     /// The watch clients and the observers of lines, changes, reveals and timing.
     private var outlets = SessionOutlets()
     /// The advertisement updates asked for (see `advertise`).
-    private var updates = AdvertisementUpdates()
+    private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
-    private(set) var relay = RelayStatus()
+    var relay = RelayStatus()
 
-    /// `observing`: present without a vote (`join --observer`); `room.open`:
-    /// my card goes on the air in clear, as the app sends it (`--open`).
-    init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, room: Room = Room(),
+    /// `observing`: present without a vote (`join --observer`); `deck`: the
+    /// cards I may pick (`join --deck`); `room.open`: my card goes on the
+    /// air in clear, as the app sends it (`--open`).
+    init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
          radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
         self.adapter = adapter
         self.channel = channel
@@ -45,7 +47,7 @@ actor Session {
         self.schedule = schedule
         self.pid = pid
         var room = room
-        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing), now: clock.now)
+        room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: clock.now)
         let board = PeerBoard(room: room, clock: clock)
         self.board = board
         radio.onReception { board.take($0) }
@@ -79,6 +81,9 @@ actor Session {
 
     /// Whether I observe (`join --observer`).
     var isObserving: Bool { board.read { $0.me?.observing } ?? false }
+
+    /// The cards I may pick (`join --deck`).
+    var deck: Deck { board.read { $0.me?.deck } ?? .app }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
@@ -128,14 +133,14 @@ actor Session {
 
     /// Registers and scans again after a loss. When BlueZ refuses, tries
     /// again every `restartRetry` until it works or a new loss is reported:
-    /// measured in the rig, after bluetoothd is killed the controller goes on
-    /// with the dead daemon's scan for a few seconds and refuses a new
-    /// advertisement meanwhile, and nothing else announces its end.
+    /// after bluetoothd is killed the controller goes on with the dead
+    /// daemon's scan for a few seconds and refuses a new advertisement
+    /// meanwhile, and nothing else announces its end.
     private func restartRadio() async {
         guard restarts.begin() else { return }
         defer { restarts.end() }
         do {
-            try await radio.start(localName: localName)
+            try await radio.start(localName: ownership.advertising(localName))
             radioProblem = nil
         } catch {
             radioProblem = error
@@ -179,10 +184,10 @@ actor Session {
     /// Counts my channel's votes; reports a reveal, and every change of a
     /// revealed round's votes, to the reveal observers. Returns whether the
     /// cards were revealed just now.
-    private func recount() -> Bool {
+    func recount() -> Bool {
         let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
         let first = !ledger.hasRevealed
-        guard let report = ledger.take(tally, channel: channel, title: round.state.title, now: clock.now) else { return false }
+        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: clock.now) else { return false }
         outlets.revealed(report)
         return first
     }
@@ -221,80 +226,12 @@ actor Session {
     /// Wakes the session for the receptions its outlets want.
     private func updateForwarding() { board.forward(outlets.forwarding) }
 
-    /// Answers one control request. `watch` is handled by `addWatcher`.
-    /// `received` is when the request was read off the control socket.
-    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
-        guard !hasEnded else { return ControlReply(exitCode: 69, message: "The session is ending; run `estimator join` again.") }
-        switch request {
-        case .pick where isObserving:
-            return ControlReply(exitCode: UserError.Code.usage.rawValue,
-                                message: "You are observing, so you have no card; `estimator join --voter` to vote.")
-        case let .pick(newCard):
-            _ = board.change { room, now in room.pick(newCard, now: now) }
-            _ = recount()
-            return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
-        case let .round(title):
-            guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
-                return ControlReply(exitCode: 70, message: "The round did not move on.")
-            }
-            ledger.reset()
-            let named = title.map { " (\($0))" } ?? ""
-            return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
-        case .reveal:
-            guard board.change({ room, now in room.revealNow(now: now) }) else {
-                let why = round.current == nil ? "there is no round yet; `estimator round` starts one"
-                    : "round \(round.current!) is revealed already"
-                return ControlReply(exitCode: UserError.Code.usage.rawValue, message: "Nothing to reveal in channel \(channel): \(why).")
-            }
-            let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
-            _ = recount()
-            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
-            return advertise(done: "round \(round.current!) revealed in channel \(channel)\(without)", received: received)
-        case let .join(newChannel, newName, observing):
-            let parsed: PersonName?
-            do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
-                return ControlReply(exitCode: UserError.Code.data.rawValue, message: error.description)
-            }
-            if parsed != nil || newChannel != nil { ownership.forget() }
-            if let newChannel, newChannel != channel.rawValue {
-                // Another room: its round is learnt from the air (`Room.enter`).
-                channel = Channel(rawValue: newChannel)
-                ledger.reset()
-            }
-            if let parsed { name = parsed }
-            let me = Room.Me(channel: channel, name: name.text, card: card, observing: observing ?? isObserving)
-            board.change { room, now in room.enter(me, now: now) }
-            var done = "joined channel \(channel) as \(name)\(me.observing ? ", observing," : "") on \(adapter) (session pid \(pid))"
-            // Not advertised yet, so whoever is heard with it is someone else.
-            if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
-                ownership.taken()
-                done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
-            }
-            return advertise(done: done, received: received)
-        case .leave:
-            await leave()
-            return ControlReply(exitCode: 0, message: "left channel \(channel)")
-        case .status:
-            return ControlReply(exitCode: 0, message: radioState, status: status)
-        case .watch, .watchAir:
-            return ControlReply(exitCode: 64, message: "watch is a stream; the control server starts it.")
-        case let .relayed(localName):
-            // Through the same board as the air: decoder, peer cap, events.
-            board.take(Reception(localName: localName, rssi: nil, relayed: true))
-            return ControlReply(exitCode: 0, message: "relayed")
-        case let .relay(state):
-            relay.state = state
-            changed()
-            return ControlReply(exitCode: 0, message: "relay state noted")
-        }
-    }
-
     /// Answers at once and puts the new local name on the air in the
     /// background: the update pauses scanning and waits for bluetoothd to
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
-    private func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
+    func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
         updates.asked = localName
         defer {
             broadcast(me)
@@ -305,11 +242,6 @@ actor Session {
         }
         if updates.request(received: received) { updates.running = Task { await runUpdates() } }
         return ControlReply(exitCode: 0, message: done)
-    }
-
-    /// Returns once no advertisement update is under way.
-    func updatesDone() async {
-        while let running = updates.running { await running.value }
     }
 
     /// Updates the advertisement until it shows the latest local name: one
@@ -378,7 +310,7 @@ actor Session {
     var status: ControlStatus {
         ControlStatus(pid: pid, adapter: adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: channelPeers.count, radio: radioState, round: round.current, title: round.state.title,
-                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed)
+                      nameTaken: isNameTaken, relay: relay.summary, observing: isObserving, revealed: isRevealed, deck: deck)
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -391,14 +323,14 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked)
+            observing: isObserving, onAir: updates.asked, deck: deck)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
     /// then every line until the end. `send` returns false once the client
     /// is gone. Without the peers heard so far, a watch attached mid-session
     /// would show each peer only when heard again, which takes the radio
-    /// several scan restarts (measured in the rig: over 15 s now and then).
+    /// several scan restarts (docs/MEASUREMENTS.md, The air).
     /// `airOnly` (the relay) leaves out what came through the relay.
     func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
         guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
@@ -426,5 +358,5 @@ actor Session {
         updateForwarding()
     }
 
-    private func changed() { outlets.changed() }
+    func changed() { outlets.changed() }
 }

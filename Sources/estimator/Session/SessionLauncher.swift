@@ -16,23 +16,13 @@ enum SessionLauncher {
         return "\(base)/estimator/\(adapter).log"
     }
 
-    static func launch(_ settings: JoinSettings, staleAfter seconds: Int) throws(UserError) -> ControlReply {
+    static func launch(_ settings: JoinSettings, staleAfter stale: StaleSeconds) throws(UserError) -> ControlReply {
         let log = logPath(adapter: settings.adapter)
         // A join that fails removes the log it started; an older one keeps its history.
         let logIsNew = access(log, F_OK) != 0
         try Directories.create(String(log[..<(log.lastIndex(of: "/") ?? log.endIndex)]), mode: 0o700)
 
-        var arguments = ["estimator", "session", "--adapter", settings.adapter,
-                         "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
-                         "--stale", String(seconds), "--ready-fd", String(readyFD)]
-        if settings.observing { arguments.append("--observer") }
-        if settings.open == true { arguments.append("--open") }
-        if let relay = settings.relay {
-            arguments += ["--relay", relay.url]
-            if let user = relay.user { arguments += ["--relay-user", user] }
-            if let file = relay.passwordFile { arguments += ["--relay-password-file", file] }
-            if let file = relay.caFile { arguments += ["--relay-ca", file] }
-        }
+        let arguments = ["estimator"] + SessionCommand.arguments(settings, staleAfter: stale, readyFD: readyFD)
         let child: ReadyChild
         do { child = try ReadyChild.start("/proc/self/exe", arguments, log: log, readyFD: readyFD) } catch {
             throw UserError(.software, "Cannot start the session process (\(error)).")

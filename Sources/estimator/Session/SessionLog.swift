@@ -1,5 +1,4 @@
 import EstimatorKit
-import Glibc
 
 /// A background session's log: lines on standard output (the log file
 /// `join` opened), written at once, so the file is current even if the
@@ -7,13 +6,7 @@ import Glibc
 enum SessionLog {
     static func write(_ line: String) {
         let text = RFC3339.string(SystemClock().now) + " " + TerminalText.sanitize(line) + "\n"
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            bytes = bytes.dropFirst(n)
-        }
+        try? Descriptor.writeAll(1, Array(text.utf8))
     }
 
     /// What a session's stream line says worth keeping: radio trouble and the end.

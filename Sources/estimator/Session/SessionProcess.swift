@@ -20,6 +20,8 @@ struct SessionProcess {
     var observing = false
     /// My card goes on the air at once, in clear (`--open`).
     var open = false
+    /// The cards I may pick (`join --deck`).
+    var deck = Deck.app
     /// Makes the adapter's radio on the schedule; tests hand in their own.
     var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
         $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
@@ -34,7 +36,7 @@ struct SessionProcess {
         do {
             try directory.prepare()
         } catch {
-            ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+            ready(ControlReply(error))
             return error.code.rawValue
         }
         let lock: SessionLock?
@@ -43,6 +45,11 @@ struct SessionProcess {
         }
         guard let lock else {
             return fail(UserError(.unavailable, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
+        }
+        // From here on a start that fails leaves nothing behind (`SessionLock.remove`).
+        func failStarting(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
+            lock.remove()
+            return fail(error, ready)
         }
         // The lock is ours, so a socket file left here is from a session that died.
         let path = directory.socketPath(adapter: adapter)
@@ -54,30 +61,27 @@ struct SessionProcess {
         do {
             server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, .now)) }
         } catch {
-            lock.remove()
-            return fail(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
+            return failStarting(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
         let schedule: RadioSchedule
         do { schedule = try RadioSchedule.fromEnvironment() } catch {
             await server.stop()
-            return fail(error, ready)
+            return failStarting(error, ready)
         }
         let radio: any SessionRadio
         do { radio = try makeRadio(adapter, schedule) } catch {
             await server.stop()
-            lock.remove()
-            return fail(UserError(error.code, error.description), ready)
+            return failStarting(UserError(error.code, error.description), ready)
         }
-        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing,
+        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid())
         do { try await session.start() } catch {
             await server.stop()
-            lock.remove()
-            return fail(UserError(error.code, error.description), ready)
+            return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
-        var joined = "joined channel \(channel) as \(name)\(observing ? ", observing," : "") on \(adapter) (session pid \(getpid()))"
+        var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging
@@ -92,7 +96,7 @@ struct SessionProcess {
             case let .failure(failure):
                 await session.leave()
                 await server.stop()
-                return fail(failure, ready)
+                return failStarting(failure, ready)
             }
         }
         let logging = logging
@@ -150,7 +154,7 @@ struct SessionProcess {
     }
 
     private func fail(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
-        ready(ControlReply(exitCode: error.code.rawValue, message: error.sentence))
+        ready(ControlReply(error))
         return error.code.rawValue
     }
 }

@@ -2,10 +2,15 @@ import ArgumentParser
 import EstimatorKit
 import Glibc
 
-/// What is checked before ArgumentParser reads the command line: text that
-/// is not UTF-8 (Swift would turn it into U+FFFD unnoticed), and command
-/// names (ArgumentParser says "2 unexpected arguments" for `estimator pik 8`
-/// and shows the top help for `estimator help nosuch`).
+/// What is checked before ArgumentParser reads the command line, because
+/// ArgumentParser cannot check it:
+/// - text that is not UTF-8: ArgumentParser reads `CommandLine.arguments`,
+///   where Swift has already turned such bytes into U+FFFD, unnoticed;
+/// - command names: ArgumentParser says "2 unexpected arguments" for
+///   `estimator pik 8` (no suggestion), shows the top help and exits 0 for
+///   `estimator help nosuch`, and takes the root's `--version` after a
+///   subcommand as its own, so `estimator join --version` would join.
+/// Values are not checked here: their types read them (`CommandLineValue`).
 enum CommandLineCheck {
     /// Refuses an argument that is not valid UTF-8: exit 64.
     static func arguments(_ argv: UnsafeBufferPointer<UnsafeMutablePointer<CChar>?>) throws(UserError) {
@@ -15,7 +20,7 @@ enum CommandLineCheck {
             var shown = ""
             for byte in bytes.prefix(TerminalText.echoLimit) {
                 let plain = (0x21...0x7E).contains(byte) && byte != 0x5C && byte != 0x27
-                shown += plain ? String(UnicodeScalar(byte)) : "\\x" + HexText.format([byte])
+                shown += plain ? String(UnicodeScalar(byte)) : "\\x" + Hex.text([byte])
             }
             if bytes.count > TerminalText.echoLimit { shown += "…" }
             throw UserError(.usage, "The argument '\(shown)' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).")

@@ -1,10 +1,6 @@
 import ArgumentParser
 import EstimatorKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A failure the person at the keyboard can act on: reported as one sentence
 /// on standard error, and the process exits with a sysexits(3) code.
 ///
@@ -48,8 +44,6 @@ extension ParsableCommand {
         }
         if !(error is ExitCode), exitCode(for: error).rawValue == UserError.Code.usage.rawValue {
             let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
-            // A channel, card, seconds or adapter: its own sentence, the same in every command.
-            if let own = CommandLineValues.error(forParserMessage: first) { exit(reporting: own) }
             // One line, not the usage block: its "See '... --help'" is the pointer.
             let full = fullMessage(for: error).split(separator: "\n")
             let help = full.last { $0.contains("--help") }.map { " " + $0.drop { $0 == " " } } ?? ""
@@ -76,12 +70,6 @@ private func echoingShortly(_ message: String) -> String {
 /// what came from the air or from another program.
 enum StandardError {
     static func write(_ line: String) {
-        let bytes = Array((TerminalText.sanitize(line) + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
-            offset += written
-        }
+        try? Descriptor.writeAll(2, Array((TerminalText.sanitize(line) + "\n").utf8))
     }
 }

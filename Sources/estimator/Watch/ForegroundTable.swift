@@ -53,7 +53,7 @@ enum ForegroundTable {
                 if key == Keyboard.quit { return }
                 if key == Keyboard.nextRound { _ = await session.handle(.round(title: nil)) }
                 if key == Keyboard.reveal { _ = await session.handle(.reveal) }
-                if let card = Keyboard.cards.first(where: { $0.key == key })?.card {
+                if let card = CardKeys(deck: await session.deck).card(for: key) {
                     _ = await session.handle(.pick(card))
                 }
             case .changed: dirty = true
@@ -62,7 +62,7 @@ enum ForegroundTable {
             let now = clock.now
             let age = now - lastDraw
             if (dirty && age >= .milliseconds(50)) || age >= .milliseconds(500) {
-                screen.draw(await frame(session, now: now), footer: [Keyboard.legend])
+                screen.draw(await frame(session, now: now), footer: [CardKeys(deck: await session.deck).legend])
                 dirty = false
                 lastDraw = now
             }

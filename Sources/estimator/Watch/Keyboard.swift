@@ -1,25 +1,16 @@
-import EstimatorKit
 import Glibc
+import Threads
 
 /// Single keys from the terminal for the foreground session and `watch`: the terminal
 /// is put in non-canonical mode without echo (Ctrl-C still signals), and
 /// restored by `restore()`.
 final class Keyboard: @unchecked Sendable {
-    /// The keys and what they pick; shown as the legend.
-    static let cards: [(key: UInt8, card: Card)] = [
-        (UInt8(ascii: "0"), .zero), (UInt8(ascii: "h"), .half), (UInt8(ascii: "1"), .one),
-        (UInt8(ascii: "2"), .two), (UInt8(ascii: "3"), .three), (UInt8(ascii: "5"), .five),
-        (UInt8(ascii: "8"), .eight), (UInt8(ascii: "t"), .thirteen), (UInt8(ascii: "w"), .twenty),
-        (UInt8(ascii: "f"), .forty), (UInt8(ascii: "x"), .hundred), (UInt8(ascii: "?"), .question),
-        (UInt8(ascii: "c"), .coffee), (UInt8(ascii: "n"), .waiting),
-    ]
+    // The keys that pick a card are my deck's: `CardKeys`.
     static let quit = UInt8(ascii: "q")
     /// Starts the next round.
     static let nextRound = UInt8(ascii: "r")
     /// Reveals the round for the whole room, voted or not.
     static let reveal = UInt8(ascii: "v")
-
-    static let legend = "keys: 0 h=½ 1 2 3 5 8 t=13 w=20 f=40 x=100 ? c=☕ n=none · r next round · v reveal · q leave"
 
     private var saved = termios()
     private let isTerminal: Bool
@@ -41,7 +32,7 @@ final class Keyboard: @unchecked Sendable {
     /// Keys as they are typed, read on their own thread; finishes at end of input.
     func keys() -> AsyncStream<UInt8> {
         let (stream, sink) = AsyncStream.makeStream(of: UInt8.self)
-        LoopThread.spawn {
+        LoopThread.spawn("the keyboard thread") {
             var byte: UInt8 = 0
             while true {
                 let n = read(0, &byte, 1)

@@ -47,12 +47,6 @@ struct TerminalScreen {
     }
 
     private func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            bytes = bytes.dropFirst(n)
-        }
+        try? Descriptor.writeAll(1, Array(text.utf8))
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import EstimatorKit
 import Glibc
+import Threads
 
 /// Everything `watch` reacts to, as one stream: what its feed says (a
 /// session's lines, or its own scan), a periodic tick for stale times and
@@ -94,7 +95,7 @@ final class SessionFeed: WatchFeed, @unchecked Sendable {
     init(client: ControlClient) { self.client = client }
 
     func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation) {
-        LoopThread.spawn { [self] in
+        LoopThread.spawn("the watch's input thread") { [self] in
             while let bytes = (try? client.readLine()) ?? nil {
                 if let line = try? ControlWatchLine(parsing: bytes) { sink.yield(.line(line)) } else { sink.yield(.malformed) }
             }

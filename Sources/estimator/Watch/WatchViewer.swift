@@ -103,7 +103,7 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, _):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
@@ -111,8 +111,9 @@ struct WatchViewer {
             self.nameTaken = nameTaken
             self.adapter = adapter
             dirty = true
-            room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing), now: now)
-            take(room.follow(round: round, title: title, revealed: revealed, in: channel, now: now), now: now)
+            room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
+            take(room.follow(round: round, title: title, revealed: revealed, onAir: try? Packet(decoding: onAir),
+                             in: channel, now: now), now: now)
         case let .heard(bytes, rssi, relayed, advertiser):
             guard let packet = try? Packet(decoding: bytes) else { return }
             take(room.hear(packet, rssi: rssi, relayed: relayed, from: advertiser, at: now), now: now)

@@ -15,10 +15,11 @@
 #    Olga's packets carry only observing (F9) or leaving (FF).
 # Figures (E2E-METRIC): last vote -> revealed, and `reveal` -> revealed, on
 # each watch, to the time in the watch's own line (see seen_ms): p50, p95
-# and max over the watches. Goal: at most 1 s.
+# and max over the watches. Goal: at most 1 s at p95 over runs; a run fails
+# when a watch takes more than 1.5 s (round's bound), as a reveal on demand
+# that waited for the catch-up (2 s) would.
 # radios: 5
 # timeout: 300
-# pending: with five radios peers turned stale though on the air (btvirt: Ann heard none of Bob, Cy and Carol for 6 s in round 2 and revealed alone; Bumble: Bob unheard for 6.3 s), in 2 of 6 runs, all taken while a stray test process held one of the two cores; to run again on an idle machine. The rules it checks pass in RoomBallotTests
 
 trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
@@ -163,6 +164,9 @@ relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Carol=02 Cy=05 withou
 
 for set in last_vote reveal relayed; do
   eval "values=(\"\${$set[@]}\")"
+  if [ "$set" != relayed ]; then
+    for ms in "${values[@]}"; do [ "$ms" -le 1500 ] || fail "a watch revealed $ms ms after the ${set//_/ }, not within 1.5 s"; done
+  fi
   for p in 50 95; do metric "ballot_${set}_to_revealed_p$p" "$(printf '%s\n' "${values[@]}" | percentile $p | seconds)" s; done
   metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s
 done

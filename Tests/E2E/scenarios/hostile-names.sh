@@ -32,9 +32,9 @@ shown_names=(
   $'010103Bad\xff\xfex'                       # invalid UTF-8 (BlueZ makes the bytes spaces)
   $'010105\xc2\x9b2JCsi'                      # C1 CSI, as UTF-8
   "010108MaxLen$(printf 'M%.0s' $(seq 17))"   # 29 bytes: all a scan response holds
-  "010142Unknown"                             # a card that does not exist
+  "010199Unknown"                             # a card that does not exist
 )
-shown_raw=(00 7F 01 02 03 05 08 42)
+shown_raw=(00 7F 01 02 03 05 08 99)
 ignored_names=("020108Wrong" "01ZZ08NoHex" "0101G8NoHex" "01010")
 
 # Advertises on hci1-3 in turn; re-adds every 3 s until REGEX shows in the
@@ -94,7 +94,7 @@ name_of() { jq -r --arg raw "$1" 'select(.event == "joined" and .cardRaw == $raw
 grep -aqF '"name":"\u001b]52;c;aGk=\u0007Osc"' "$E2E_WORK/json.out" || fail "JSON did not escape the OSC 52 name"
 grep -aqF '"name":"\u202eBidi\u2066x"' "$E2E_WORK/json.out" || fail "JSON did not escape the bidi name"
 grep -aqF '"name":"MaxLenMMMMMMMMMMMMMMMMM","card":"8"' "$E2E_WORK/json.out" || fail "the 29-byte packet's name was cut"
-grep -aqF '"name":"Unknown","card":null,"cardRaw":"42"' "$E2E_WORK/json.out" || fail "the unknown card is not shown as unknown"
+grep -aqF '"name":"Unknown","card":null,"cardRaw":"99"' "$E2E_WORK/json.out" || fail "the unknown card is not shown as unknown"
 grep -aq 'channel 1 Unknown joined' "$E2E_WORK/lines.out" || fail "the line output did not show the unknown card"
 
 for word in Wrong NoHex; do

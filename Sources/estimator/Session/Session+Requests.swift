@@ -1,0 +1,84 @@
+import EstimatorKit
+
+/// The answers to control requests: each changes the room through the
+/// board and puts what changed on the air (`advertise`).
+extension Session {
+    /// Answers one control request. `watch` is handled by `addWatcher`.
+    /// `received` is when the request was read off the control socket.
+    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
+        guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
+        switch request {
+        case .pick where isObserving:
+            return ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote."))
+        case let .pick(newCard):
+            do throws(DeckCardError) { try deck.check(newCard) } catch {
+                return ControlReply(UserError(.usage, error.description))
+            }
+            _ = board.change { room, now in room.pick(newCard, now: now) }
+            _ = recount()
+            return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
+        case let .round(title):
+            guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
+                return ControlReply(UserError(.software, "The round did not move on."))
+            }
+            ledger.reset()
+            let named = title.map { " (\($0))" } ?? ""
+            return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
+        case .reveal:
+            guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else {
+                let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
+                return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
+            }
+            let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
+            _ = recount()
+            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
+            return advertise(done: "round \(current) revealed in channel \(channel)\(without)", received: received)
+        case let .join(newChannel, newName, observing, newDeck):
+            let parsed: PersonName?
+            do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
+                return ControlReply(UserError(.data, error.description))
+            }
+            if parsed != nil || newChannel != nil { ownership.forget() }
+            if let newChannel, newChannel != channel.rawValue {
+                // Another room: its round is learnt from the air (`Room.enter`).
+                channel = Channel(rawValue: newChannel)
+                ledger.reset()
+            }
+            if let parsed { name = parsed }
+            let newDeck = newDeck ?? deck
+            // A card the new deck lacks is taken back rather than kept on the air.
+            let me = Room.Me(channel: channel, name: name.text, card: newDeck.allows(card) ? card : .waiting,
+                             observing: observing ?? isObserving, deck: newDeck)
+            board.change { room, now in room.enter(me, now: now) }
+            var done = Self.joined(channel: channel, name: name, observing: me.observing, deck: me.deck, adapter: adapter, pid: pid)
+            // Not advertised yet, so whoever is heard with it is someone else.
+            if table[PeerID(channel: channel, name: name.text)]?.isStale == false {
+                ownership.taken()
+                done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
+            }
+            return advertise(done: done, received: received)
+        case .leave:
+            await leave()
+            return ControlReply(exitCode: 0, message: "left channel \(channel)")
+        case .status:
+            return ControlReply(exitCode: 0, message: radioState, status: status)
+        case .watch, .watchAir:
+            return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
+        case let .relayed(localName):
+            // Through the same board as the air: decoder, peer cap, events.
+            board.take(Reception(localName: localName, rssi: nil, relayed: true))
+            return ControlReply(exitCode: 0, message: "relayed")
+        case let .relay(state):
+            relay.state = state
+            changed()
+            return ControlReply(exitCode: 0, message: "relay state noted")
+        }
+    }
+
+    /// What `join` answers: where I am, and as whom (`, observing,` and my
+    /// deck unless it is the app's: ` with the fibonacci deck`).
+    static func joined(channel: Channel, name: PersonName, observing: Bool, deck: Deck, adapter: String, pid: Int32) -> String {
+        let role = (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
+        return "joined channel \(channel) as \(name)\(role) on \(adapter) (session pid \(pid))"
+    }
+}
