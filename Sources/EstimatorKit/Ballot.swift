@@ -195,7 +195,11 @@ public struct Tally: Equatable, Sendable {
         /// Whether this is an app user.
         public var isApp: Bool { appUser != nil }
         /// The order of rows: by name, then cut names, then app users by number.
-        var sortKey: PeerID { PeerID(channel: .default, name: name, isNameCut: isNameCut, appUser: appUser) }
+        var sortKey: PeerID { id(in: .default) }
+        /// Who this is in `channel` (mine is my echo's).
+        public func id(in channel: Channel) -> PeerID {
+            PeerID(channel: channel, name: name, isNameCut: isNameCut, appUser: appUser)
+        }
         public internal(set) var mark: Mark
 
         public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting,

@@ -129,7 +129,7 @@ extension TableSection {
                 hearing: [PeerID: Hearing] = [:], now: Timestamp) {
         let byID = Dictionary(peers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = tally.entries.map { entry in
-            let id = PeerID(channel: channel, name: entry.name, isNameCut: entry.isNameCut, appUser: entry.appUser)
+            let id = entry.id(in: channel)
             let peer = entry.isMe ? nil : byID[id]
             return TableRow(name: entry.name, mark: entry.mark, rssi: peer?.rssi,
                             lastSeen: peer.map { now - $0.lastHeard } ?? .zero, isMe: entry.isMe, isStale: entry.isStale,

@@ -167,7 +167,8 @@ struct WatchViewer {
     }
 
     private func report(_ event: PeerEvent, tally: Tally, hiding: Bool, heard: Hearing) {
-        var mark = tally.entries.first { !$0.isMe && $0.name == event.name }?.mark ?? .shown(event.card)
+        // By who it is, not by name: two app users may both be `Al`.
+        var mark = tally.entries.first { !$0.isMe && $0.id(in: event.channel) == event.id }?.mark ?? .shown(event.card)
         if event.kind == .left { mark = .shown(event.card) } else if hiding, case .shown = mark { mark = .hidden }
         emit(.peer(event, mark: mark, round: tally.round, heard: heard))
     }
