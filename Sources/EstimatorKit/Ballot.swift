@@ -145,9 +145,9 @@ public struct Ballot: Equatable, Sendable {
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.sortKey < $1.sortKey },
             voters: present.count, voted: voted.count,
-            waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
+            waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
-            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }, deck: deck))
+            stats: Stats(votes: voted.map(\.entry), deck: deck))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
@@ -219,15 +219,16 @@ public struct Tally: Equatable, Sendable {
     public let voters: Int
     /// How many of them have voted.
     public let voted: Int
-    /// The names of the voters still to vote, sorted.
-    public let waitingFor: [String]
+    /// The voters still to vote, in the order of rows: people, not names
+    /// (two app users may have one name, or none left).
+    public let waitingFor: [Entry]
     public let isRevealed: Bool
     /// The round counted; `nil` when the room has none.
     public let round: RoundNumber?
     /// The figures of the votes that count.
     public let stats: Stats
 
-    public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [String], isRevealed: Bool,
+    public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [Entry], isRevealed: Bool,
                 round: RoundNumber?, stats: Stats) {
         self.entries = entries
         self.voters = voters

@@ -165,8 +165,8 @@ public struct Room: Sendable {
     /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
         let tally = round.tally(peers: others(in: channel), me: mine(in: channel), now: now)
-        return tally.waitingFor.contains { name in
-            name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
+        return tally.waitingFor.contains { entry in
+            !entry.isMe && hearing(of: entry.id(in: channel), now: now) == .relay
         }
     }
 

@@ -54,8 +54,8 @@ public struct TableSection: Equatable, Sendable {
     /// Present, fresh voters, and how many of them have voted.
     public var voters: Int
     public var voted: Int
-    /// The names still to vote.
-    public var waitingFor: [String]
+    /// The voters still to vote.
+    public var waitingFor: [Tally.Entry]
     /// Whether the cards are revealed: the footer then gives the figures.
     public var isRevealed: Bool
     /// The figures of the votes that count.

@@ -49,7 +49,7 @@ public enum WatchEventJSON {
             }
             object = [
                 "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
-                "cards": .array(cards), "without": .array(tally.waitingFor.map(JSONValue.string)),
+                "cards": .array(cards), "without": .array(tally.waitingFor.map { .string($0.name) }),
                 "time": .string(RFC3339.string(time)),
             ]
         case let .round(channel, round, title, time):

@@ -46,4 +46,27 @@ import Testing
         #expect(WatchEventJSON.line(change).hasSuffix(#""name":"","card":"coffee","cardRaw":"FE","rssi":-60,"heard":"air","time":"2026-09-21T14:13:20.000Z","role":"voter","app":true,"cut":true}"#))
         #expect(ChangeLine.line(change).hasSuffix(" channel 0 … (app) joined with ☕ (-60 dBm)"))
     }
+
+    /// The footer names people, not bare names: an app user whose name
+    /// has no whole character left is `… (app)`, waiting or explaining.
+    @Test func theFooterNamesANamelessAppUserAsTheAppUserItIs() throws {
+        var room = Room()
+        let nameless = Advertiser(address: "6C:00:00:00:00:03", isDiscoverable: true)
+        let hear = { (room: inout Room, bytes: [UInt8], from: Advertiser?, at: Timestamp) in
+            _ = room.hear(try Packet(decoding: bytes), rssi: -60, relayed: false, from: from, at: at)
+        }
+        try hear(&room, Array("0100FC".utf8) + [0xEC, 0xA0], nameless, t0)
+        try hear(&room, Array("0100FCBob".utf8), nil, t0)
+        let waiting = TableSection(room.view(of: .default, now: t0), now: t0)
+        #expect(StatsFooter.parts(waiting) == ["0 of 2 voted", "waiting for … (app) and Bob"])
+
+        let later = t0 + ChannelRound.listening
+        try hear(&room, Array("010008".utf8) + [0xEC, 0xA0], nameless, later)
+        try hear(&room, Array("010003Bob".utf8), nil, later)
+        try hear(&room, Array("010003Cy".utf8), nil, later)
+        _ = room.tick(now: later)
+        let revealed = TableSection(room.view(of: .default, now: later), now: later)
+        #expect(revealed.isRevealed)
+        #expect(StatsFooter.parts(revealed).contains("8: … (app) explains"), "\(StatsFooter.parts(revealed))")
+    }
 }
