@@ -9,10 +9,12 @@
 ///   user;
 /// - a new device with the name of an app user whose device has been quiet
 ///   for `moveAfter` is that app user: the phone changed its address;
-/// - otherwise the new device is held, its packets unshown, until one of
-///   those app users' devices is heard again (two phones at once: it is a
-///   new app user) or has been quiet for `moveAfter` (it is that app user,
-///   moved).
+/// - otherwise the new device is held, its packets unshown. It is a new app
+///   user once every app user of its name has been heard since it appeared
+///   (two phones at once), and the app user it moved from once one of
+///   those quiet since it appeared has been quiet for `moveAfter`. One
+///   namesake heard again is not enough: with Alice and Alex both `Al`,
+///   Alice's new address must not become a third row when Alex is heard.
 ///
 /// Pure and clock-free, like `PeerTable`. Memory: a binding per app user
 /// the table keeps, and at most `heldLimit` held devices.
@@ -51,7 +53,7 @@ struct AppUsers: Sendable {
         if let id = users[device] {
             if Self.sameName(id, packet) {
                 bindings[id]?.lastHeard = time
-                return [PeerSighting(packet, appUser: id.appUser, rssi: rssi, time: time)] + releaseOthers(of: id, heardAt: time)
+                return [PeerSighting(packet, appUser: id.appUser, rssi: rssi, time: time)] + resolveHeld(like: packet, now: time)
             }
             // The device sends another name now: it is someone new.
             forget(id)
@@ -61,57 +63,57 @@ struct AppUsers: Sendable {
             held[device] = waiting
             return resolve(device, now: time).map { [$0] } ?? []
         }
+        let arrival = Held(since: time, packet: packet, rssi: rssi, time: time)
         held[device] = nil
-        let namesakes = self.namesakes(of: packet)
-        if namesakes.isEmpty { return [bind(device, packet, rssi: rssi, at: time)] }
-        if let moved = namesakes.filter({ time - $0.value.lastHeard >= Self.moveAfter })
-            .min(by: { $0.value.lastHeard < $1.value.lastHeard }) {
-            return [rebind(moved.key, to: device, packet, rssi: rssi, at: time)]
-        }
-        if held.count < Self.heldLimit { held[device] = Held(since: time, packet: packet, rssi: rssi, time: time) }
+        if let sighting = decide(device, arrival, now: time) { return [sighting] }
+        if held.count < Self.heldLimit { held[device] = arrival }
         return []
     }
 
     /// Resolves held devices whose namesakes have gone quiet or gone: the
     /// sightings they make, in the order the devices were first heard.
     mutating func tick(now: Timestamp) -> [PeerSighting] {
-        held.sorted { ($0.value.since, $0.key) < ($1.value.since, $1.key) }.compactMap { resolve($0.key, now: now) }
+        heldInOrder.compactMap { resolve($0, now: now) }
     }
 
-    /// The held `device`'s sighting once it is known who it is at `now`:
-    /// a new app user when its name has none left, the namesake it moved
-    /// from when that one has been quiet since before it and for `moveAfter`.
+    /// The held `device`'s sighting once it is known who it is at `now`
+    /// (see `decide`); nil while it stays held.
     private mutating func resolve(_ device: String, now: Timestamp) -> PeerSighting? {
-        guard let waiting = held[device] else { return nil }
-        let namesakes = self.namesakes(of: waiting.packet)
-        if namesakes.isEmpty {
-            held[device] = nil
-            return bind(device, waiting.packet, rssi: waiting.rssi, at: waiting.time)
-        }
-        guard let moved = namesakes
-            .filter({ $0.value.lastHeard < waiting.since && now - $0.value.lastHeard >= Self.moveAfter })
+        guard let waiting = held[device], let sighting = decide(device, waiting, now: now) else { return nil }
+        held[device] = nil
+        return sighting
+    }
+
+    /// Who `device`, heard first at `waiting.since`, is at `now`: a new app
+    /// user when no app user of its name has been quiet since before then
+    /// (none could have moved to it), the one it moved from when such a
+    /// one has been quiet for `moveAfter` (the longest quiet), else nobody
+    /// yet.
+    private mutating func decide(_ device: String, _ waiting: Held, now: Timestamp) -> PeerSighting? {
+        let quiet = namesakes(of: waiting.packet).filter { $0.value.lastHeard < waiting.since }
+        if quiet.isEmpty { return bind(device, waiting.packet, rssi: waiting.rssi, at: waiting.time) }
+        guard let moved = quiet.filter({ now - $0.value.lastHeard >= Self.moveAfter })
             .min(by: { $0.value.lastHeard < $1.value.lastHeard })
         else { return nil }
-        held[device] = nil
         return rebind(moved.key, to: device, waiting.packet, rssi: waiting.rssi, at: waiting.time)
+    }
+
+    /// An app user named like `packet` was heard at `time`: the held devices
+    /// of that name it settles.
+    private mutating func resolveHeld(like packet: Packet, now time: Timestamp) -> [PeerSighting] {
+        heldInOrder.filter { held[$0].map { Self.sameName($0.packet, packet) } ?? false }
+            .compactMap { resolve($0, now: time) }
+    }
+
+    /// The held devices in the order they were first heard.
+    private var heldInOrder: [String] {
+        held.sorted { ($0.value.since, $0.key) < ($1.value.since, $1.key) }.map(\.key)
     }
 
     /// Forgets app user `id`: it left, or the table does not keep it.
     mutating func forget(_ id: PeerID) {
         guard let binding = bindings.removeValue(forKey: id) else { return }
         if users[binding.device] == id { users[binding.device] = nil }
-    }
-
-    /// App user `id`'s device was heard at `time`: every device held for
-    /// its name since before then belongs to someone else.
-    private mutating func releaseOthers(of id: PeerID, heardAt time: Timestamp) -> [PeerSighting] {
-        var sightings: [PeerSighting] = []
-        for (device, waiting) in held.sorted(by: { ($0.value.since, $0.key) < ($1.value.since, $1.key) })
-        where waiting.since < time && Self.sameName(id, waiting.packet) {
-            held[device] = nil
-            sightings.append(bind(device, waiting.packet, rssi: waiting.rssi, at: waiting.time))
-        }
-        return sightings
     }
 
     private func namesakes(of packet: Packet) -> [PeerID: Binding] {

@@ -79,6 +79,38 @@ private struct Air {
         #expect(air.wait(.seconds(30)).events.map(\.kind) == [.left])
     }
 
+    @Test func anAddressChangeBesideANamesakeAddsNoRow() {
+        var air = Air()
+        air.hear("010008Al", from: "4A:00:00:00:00:01")   // Alice
+        air.hear("010005Al", from: "5B:00:00:00:00:02")   // Alex
+        air.hear("010008Al", from: "4A:00:00:00:00:01", after: .milliseconds(1000))
+        #expect(air.cards == [.eight, .five])
+        // Alice's iPhone takes a new address; Alex's is heard meanwhile:
+        // that says nothing about who the new device is.
+        var events = air.hear("010008Al", from: "71:00:00:00:00:09", after: .milliseconds(1500)).events
+        for _ in 0..<6 {
+            events += air.hear("010005Al", from: "5B:00:00:00:00:02", after: .milliseconds(500)).events
+            events += air.hear("010008Al", from: "71:00:00:00:00:09").events
+            events += air.wait(.milliseconds(100)).events
+        }
+        #expect(events.isEmpty, "no row joins, none goes stale: \(events)")
+        #expect(air.rows.map(\.id.appUser) == [1, 2] && air.cards == [.eight, .five])
+        #expect(air.room.advertiser(of: air.rows[0].id)?.address == "71:00:00:00:00:09")
+    }
+
+    @Test func aSecondPhoneIsShownOnceEveryNamesakeIsHeardAgain() {
+        var air = Air()
+        air.hear("010008Al", from: "4A:00:00:00:00:01")
+        air.hear("010005Al", from: "5B:00:00:00:00:02")
+        air.hear("010008Al", from: "4A:00:00:00:00:01", after: .milliseconds(1000))
+        #expect(air.hear("010003Al", from: "6C:00:00:00:00:03").events.isEmpty, "a third Al: held")
+        #expect(air.hear("010008Al", from: "4A:00:00:00:00:01", after: .milliseconds(500)).events.isEmpty,
+                "Alex's phone may have moved to it")
+        let alex = air.hear("010005Al", from: "5B:00:00:00:00:02", after: .milliseconds(500))
+        #expect(alex.events.map(\.kind) == [.joined] && alex.events.first?.card == .three)
+        #expect(air.rows.map(\.id.appUser) == [1, 2, 3])
+    }
+
     @Test func aQuietAppUsersNewAddressTakesItsRowAtOnce() {
         var air = Air()
         air.hear("0100FEAl", from: "4A:00:00:00:00:01")
