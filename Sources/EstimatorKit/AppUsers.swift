@@ -10,11 +10,16 @@
 /// - a new device with the name of an app user whose device has been quiet
 ///   for `moveAfter` is that app user: the phone changed its address;
 /// - otherwise the new device is held, its packets unshown. It is a new app
-///   user once every app user of its name has been heard since it appeared
-///   (two phones at once), and the app user it moved from once one of
-///   those quiet since it appeared has been quiet for `moveAfter`. One
-///   namesake heard again is not enough: with Alice and Alex both `Al`,
-///   Alice's new address must not become a third row when Alex is heard.
+///   user once every app user of its name has been heard at once with it
+///   (their devices heard while it was: two phones), and the app user it
+///   moved from once one of them, quiet since it appeared, has been quiet
+///   for `moveAfter`. A held device itself quiet for `moveAfter` is gone,
+///   whoever it was: a phone's address in between two, or a phone gone.
+///
+/// One namesake heard is not enough, nor a namesake heard from a device
+/// newer than the held one: with Alice and Alex both `Al`, Alice's new
+/// address must not become a third row when Alex is heard, and an
+/// advertiser that changes its address often must stay one row.
 ///
 /// Pure and clock-free, like `PeerTable`. Memory: a binding per app user
 /// the table keeps, and at most `heldLimit` held devices.
@@ -28,6 +33,8 @@ struct AppUsers: Sendable {
 
     private struct Binding: Sendable {
         var device: String
+        /// When the device was first heard.
+        var since: Timestamp
         var lastHeard: Timestamp
     }
 
@@ -36,6 +43,7 @@ struct AppUsers: Sendable {
         let since: Timestamp
         var packet: Packet
         var rssi: Int?
+        /// When it was last heard.
         var time: Timestamp
     }
 
@@ -65,37 +73,63 @@ struct AppUsers: Sendable {
         }
         let arrival = Held(since: time, packet: packet, rssi: rssi, time: time)
         held[device] = nil
-        if let sighting = decide(device, arrival, now: time) { return [sighting] }
-        if held.count < Self.heldLimit { held[device] = arrival }
+        switch decide(arrival, now: time) {
+        case .unknown where held.count < Self.heldLimit: held[device] = arrival
+        case .unknown, .gone: break
+        case let .moved(id): return [rebind(id, to: device, arrival)]
+        case .new: return [bind(device, arrival)]
+        }
         return []
     }
 
-    /// Resolves held devices whose namesakes have gone quiet or gone: the
-    /// sightings they make, in the order the devices were first heard.
+    /// Resolves held devices whose namesakes have gone quiet or gone, and
+    /// forgets those gone quiet themselves: the sightings they make, in
+    /// the order the devices were first heard.
     mutating func tick(now: Timestamp) -> [PeerSighting] {
         heldInOrder.compactMap { resolve($0, now: now) }
     }
 
     /// The held `device`'s sighting once it is known who it is at `now`
-    /// (see `decide`); nil while it stays held.
+    /// (see `decide`); nil while it stays held, or when it is gone.
     private mutating func resolve(_ device: String, now: Timestamp) -> PeerSighting? {
-        guard let waiting = held[device], let sighting = decide(device, waiting, now: now) else { return nil }
-        held[device] = nil
-        return sighting
+        guard let waiting = held[device] else { return nil }
+        let decision = decide(waiting, now: now)
+        if decision != .unknown { held[device] = nil }
+        switch decision {
+        case .unknown, .gone: return nil
+        case let .moved(id): return rebind(id, to: device, waiting)
+        case .new: return bind(device, waiting)
+        }
     }
 
-    /// Who `device`, heard first at `waiting.since`, is at `now`: a new app
-    /// user when no app user of its name has been quiet since before then
-    /// (none could have moved to it), the one it moved from when such a
-    /// one has been quiet for `moveAfter` (the longest quiet), else nobody
-    /// yet.
-    private mutating func decide(_ device: String, _ waiting: Held, now: Timestamp) -> PeerSighting? {
-        let quiet = namesakes(of: waiting.packet).filter { $0.value.lastHeard < waiting.since }
-        if quiet.isEmpty { return bind(device, waiting.packet, rssi: waiting.rssi, at: waiting.time) }
-        guard let moved = quiet.filter({ now - $0.value.lastHeard >= Self.moveAfter })
-            .min(by: { $0.value.lastHeard < $1.value.lastHeard })
-        else { return nil }
-        return rebind(moved.key, to: device, waiting.packet, rssi: waiting.rssi, at: waiting.time)
+    /// Who a new device is.
+    private enum Decision: Equatable {
+        /// Not known yet: held.
+        case unknown
+        /// Quiet for `moveAfter` before anyone knew: forgotten.
+        case gone
+        /// App user `id`, moved to it.
+        case moved(PeerID)
+        /// A new app user.
+        case new
+    }
+
+    /// Who a device first heard at `waiting.since`, last at `waiting.time`,
+    /// is at `now`: the app user it moved from, when one of its name quiet
+    /// since before it appeared has been quiet for `moveAfter` (the longest
+    /// quiet); a new app user, when every app user of its name was heard
+    /// at once with it (none could have moved to it); gone, when it has
+    /// itself been quiet for `moveAfter`; else not known yet.
+    private func decide(_ waiting: Held, now: Timestamp) -> Decision {
+        let namesakes = self.namesakes(of: waiting.packet)
+        let quiet = namesakes.filter { $0.value.lastHeard < waiting.since }
+        if let moved = quiet.filter({ now - $0.value.lastHeard >= Self.moveAfter })
+            .min(by: { $0.value.lastHeard < $1.value.lastHeard }) {
+            return .moved(moved.key)
+        }
+        let atOnce = namesakes.values.allSatisfy { $0.since <= waiting.time && waiting.since <= $0.lastHeard }
+        if atOnce { return .new }
+        return now - waiting.time >= Self.moveAfter ? .gone : .unknown
     }
 
     /// An app user named like `packet` was heard at `time`: the held devices
@@ -121,22 +155,22 @@ struct AppUsers: Sendable {
     }
 
     /// A new app user for `device`: the lowest number its name has free.
-    private mutating func bind(_ device: String, _ packet: Packet, rssi: Int?, at time: Timestamp) -> PeerSighting {
+    private mutating func bind(_ device: String, _ waiting: Held) -> PeerSighting {
+        let packet = waiting.packet
         let taken = Set(namesakes(of: packet).keys.compactMap(\.appUser))
         let number = (1...).first { !taken.contains($0) }!
         let id = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: number)
-        bindings[id] = Binding(device: device, lastHeard: time)
+        bindings[id] = Binding(device: device, since: waiting.since, lastHeard: waiting.time)
         users[device] = id
-        return PeerSighting(packet, appUser: number, rssi: rssi, time: time)
+        return PeerSighting(packet, appUser: number, rssi: waiting.rssi, time: waiting.time)
     }
 
-    private mutating func rebind(_ id: PeerID, to device: String, _ packet: Packet, rssi: Int?, at time: Timestamp)
-        -> PeerSighting
-    {
+    /// App user `id` is `device` now: its phone changed its address.
+    private mutating func rebind(_ id: PeerID, to device: String, _ waiting: Held) -> PeerSighting {
         if let old = bindings[id]?.device, users[old] == id { users[old] = nil }
-        bindings[id] = Binding(device: device, lastHeard: time)
+        bindings[id] = Binding(device: device, since: waiting.since, lastHeard: waiting.time)
         users[device] = id
-        return PeerSighting(packet, appUser: id.appUser, rssi: rssi, time: time)
+        return PeerSighting(waiting.packet, appUser: id.appUser, rssi: waiting.rssi, time: waiting.time)
     }
 
     private static func sameName(_ id: PeerID, _ packet: Packet) -> Bool {

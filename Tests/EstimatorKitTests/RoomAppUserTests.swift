@@ -98,6 +98,27 @@ private struct Air {
         #expect(air.room.advertiser(of: air.rows[0].id)?.address == "71:00:00:00:00:09")
     }
 
+    @Test func anAdvertiserChangingItsAddressOftenStaysOneRow() {
+        // As e2e app-format's whole-packet advertiser, re-added every 1.5 s
+        // from a new random address: each address is heard once or twice,
+        // and a newer one may take the row before an older one is settled.
+        var air = Air()
+        var events = air.hear("010008Marguerite-Anne", from: "3C:00:00:00:00:00").events
+        #expect(events.map(\.kind) == [.joined])
+        events = []
+        for n in 1...10 {
+            let address = "1\(n % 10):00:00:00:00:00"
+            events += air.hear("010008Marguerite-Anne", from: address, after: .milliseconds(500)).events
+            events += air.wait(.milliseconds(500)).events
+            if n.isMultiple(of: 2) {
+                events += air.hear("010008Marguerite-Anne", from: address).events
+            }
+            events += air.wait(.milliseconds(400)).events
+        }
+        #expect(events.allSatisfy { $0.kind != .joined && $0.kind != .stale }, "\(events)")
+        #expect(air.rows.count == 1)
+    }
+
     @Test func aSecondPhoneIsShownOnceEveryNamesakeIsHeardAgain() {
         var air = Air()
         air.hear("010008Al", from: "4A:00:00:00:00:01")
