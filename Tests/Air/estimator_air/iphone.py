@@ -43,8 +43,6 @@ import struct
 import sys
 from collections.abc import Awaitable, Callable
 
-from bumble import hci
-
 # The service UUID of the app and of estimator (docs/PROTOCOL.md,
 # Advertisement), as it goes on the air: least significant byte first.
 SERVICE_UUID = bytes(reversed(bytes.fromhex("FB3367FD09F84E089F6B07E309FD2576")))
@@ -62,7 +60,24 @@ _AD_FLAGS = 0x01
 _AD_UUIDS_128_COMPLETE = 0x07
 _AD_NAME_SHORTENED = 0x08
 
-Send = Callable[[hci.HCI_Command], Awaitable[int]]
+# HCI commands (Vol 4, Part E, 7): opcode = OGF << 10 | OCF.
+_RESET = 0x0C03
+_LE_SET_RANDOM_ADDRESS = 0x2005
+_LE_SET_ADVERTISING_PARAMETERS = 0x2006
+_LE_SET_ADVERTISING_DATA = 0x2008
+_LE_SET_SCAN_RESPONSE_DATA = 0x2009
+_LE_SET_ADVERTISING_ENABLE = 0x200A
+_ADV_IND = 0x00
+_RANDOM_ADDRESS = 0x01
+_ALL_CHANNELS = 0x07
+
+# One command packet out (H4 type byte first), its status back.
+Send = Callable[[bytes], Awaitable[int]]
+
+
+def command(opcode: int, parameters: bytes = b"") -> bytes:
+    """An HCI command packet, H4 type byte first."""
+    return struct.pack("<BHB", 0x01, opcode, len(parameters)) + parameters
 
 
 def advertising_data(packet: bytes) -> bytes:
@@ -74,16 +89,28 @@ def advertising_data(packet: bytes) -> bytes:
             + bytes([1 + len(name), _AD_NAME_SHORTENED]) + name)
 
 
-def resolvable_looking_address(rng: random.Random) -> hci.Address:
-    """A random address with the two top bits 01, as a resolvable private
-    address has; the other 46 bits random."""
+def resolvable_looking_address(rng: random.Random) -> str:
+    """A random address (`XX:XX:XX:XX:XX:XX`, most significant byte first)
+    with the two top bits 01, as a resolvable private address has; the
+    other 46 bits random."""
     octets = [0x40 | rng.randrange(64)] + [rng.randrange(256) for _ in range(5)]
-    return hci.Address(":".join(f"{o:02X}" for o in octets), hci.Address.RANDOM_DEVICE_ADDRESS)
+    return ":".join(f"{o:02X}" for o in octets)
+
+
+def _address_bytes(address: str) -> bytes:
+    """An address as HCI carries it: least significant byte first."""
+    return bytes(reversed(bytes.fromhex(address.replace(":", ""))))
+
+
+def _significant(data: bytes) -> bytes:
+    """Advertising or scan response data in the 31-byte field the legacy
+    commands carry: its length, then the data, zero-padded."""
+    return bytes([len(data)]) + data.ljust(31, b"\0")
 
 
 class IPhone:
-    """The iPhone's advertising, driven through `send` (an HCI command out,
-    its status back)."""
+    """The iPhone's advertising, driven through `send` (an HCI command
+    packet out, its status back)."""
 
     def __init__(self, send: Send, packet: bytes, rng: random.Random | None = None) -> None:
         self._send = send
@@ -93,24 +120,20 @@ class IPhone:
 
     async def start(self) -> None:
         """Resets the controller and advertises."""
-        await self._command(hci.HCI_Reset_Command())
-        await self._command(hci.HCI_LE_Set_Random_Address_Command(random_address=self.address))
-        await self._command(hci.HCI_LE_Set_Advertising_Parameters_Command(
-            advertising_interval_min=INTERVAL, advertising_interval_max=INTERVAL,
-            advertising_type=hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
-            own_address_type=hci.Address.RANDOM_DEVICE_ADDRESS, peer_address_type=0,
-            peer_address=hci.Address.ANY, advertising_channel_map=7, advertising_filter_policy=0))
-        await self._command(hci.HCI_LE_Set_Scan_Response_Data_Command(scan_response_data=b""))
-        await self._command(hci.HCI_LE_Set_Advertising_Data_Command(
-            advertising_data=advertising_data(self.packet)))
+        await self._command(_RESET)
+        await self._command(_LE_SET_RANDOM_ADDRESS, _address_bytes(self.address))
+        await self._command(_LE_SET_ADVERTISING_PARAMETERS, struct.pack(
+            "<HHBBB6sBB", INTERVAL, INTERVAL, _ADV_IND, _RANDOM_ADDRESS, 0, bytes(6), _ALL_CHANNELS, 0))
+        await self._command(_LE_SET_SCAN_RESPONSE_DATA, _significant(b""))
+        await self._command(_LE_SET_ADVERTISING_DATA, _significant(advertising_data(self.packet)))
         await self._enable(True)
 
-    async def new_address(self) -> hci.Address:
+    async def new_address(self) -> str:
         """Takes a new address, as iOS does about every 15 minutes: to a
         scanner, a new device."""
         self.address = resolvable_looking_address(self._rng)
         await self._enable(False)
-        await self._command(hci.HCI_LE_Set_Random_Address_Command(random_address=self.address))
+        await self._command(_LE_SET_RANDOM_ADDRESS, _address_bytes(self.address))
         await self._enable(True)
         return self.address
 
@@ -119,7 +142,7 @@ class IPhone:
         advertising and starts again with the new local name."""
         self.packet = packet
         await self._enable(False)
-        await self._command(hci.HCI_LE_Set_Advertising_Data_Command(advertising_data=advertising_data(packet)))
+        await self._command(_LE_SET_ADVERTISING_DATA, _significant(advertising_data(packet)))
         await self._enable(True)
 
     async def repeat(self) -> None:
@@ -131,12 +154,12 @@ class IPhone:
         await self._enable(False)
 
     async def _enable(self, on: bool) -> None:
-        await self._command(hci.HCI_LE_Set_Advertising_Enable_Command(advertising_enable=int(on)))
+        await self._command(_LE_SET_ADVERTISING_ENABLE, bytes([int(on)]))
 
-    async def _command(self, command: hci.HCI_Command) -> None:
-        status = await self._send(command)
-        if status != hci.HCI_SUCCESS:
-            raise OSError(f"{command.name} failed: {hci.HCI_Constant.error_name(status)}")
+    async def _command(self, opcode: int, parameters: bytes = b"") -> None:
+        status = await self._send(command(opcode, parameters))
+        if status != 0:
+            raise OSError(f"HCI command 0x{opcode:04X} failed with status 0x{status:02X}")
 
 
 class HCIChannel:
@@ -149,20 +172,20 @@ class HCIChannel:
         self._waiting: tuple[int, asyncio.Future[int]] | None = None
 
     def on_packet(self, packet: bytes) -> None:
-        if self._waiting is None:
+        """Command Complete (event 0x0E: credits, opcode, status first) or
+        Command Status (0x0F: status, credits, opcode) of the command sent."""
+        if self._waiting is None or len(packet) < 7 or packet[0] != 0x04:
             return
-        event = hci.HCI_Packet.from_bytes(packet)
         opcode, reply = self._waiting
-        if isinstance(event, hci.HCI_Command_Complete_Event) and event.command_opcode == opcode:
-            parameters = event.return_parameters
-            reply.set_result(parameters.status if hasattr(parameters, "status") else parameters.data[0])
-        elif isinstance(event, hci.HCI_Command_Status_Event) and event.command_opcode == opcode:
-            reply.set_result(event.status)
+        if packet[1] == 0x0E and struct.unpack_from("<H", packet, 4)[0] == opcode and not reply.done():
+            reply.set_result(packet[6])
+        elif packet[1] == 0x0F and struct.unpack_from("<H", packet, 5)[0] == opcode and not reply.done():
+            reply.set_result(packet[3])
 
-    async def send(self, command: hci.HCI_Command) -> int:
+    async def send(self, packet: bytes) -> int:
         reply: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._waiting = (command.op_code, reply)
-        self._write(bytes(command))
+        self._waiting = (struct.unpack_from("<H", packet, 1)[0], reply)
+        self._write(packet)
         try:
             return await asyncio.wait_for(reply, timeout=5)
         finally:
@@ -200,7 +223,7 @@ async def _serve(index: int, packet: bytes, repeat: float | None) -> None:
     lock = asyncio.Lock()
     async with lock:
         await phone.start()
-    print(f"ready {phone.address.to_string(False)}", flush=True)
+    print(f"ready {phone.address}", flush=True)
 
     async def repeating() -> None:
         while True:
@@ -218,7 +241,7 @@ async def _serve(index: int, packet: bytes, repeat: float | None) -> None:
         while line := (await reader.readline()).decode().split():
             async with lock:
                 if line == ["address"]:
-                    print(f"address {(await phone.new_address()).to_string(False)}", flush=True)
+                    print(f"address {await phone.new_address()}", flush=True)
                 elif line[0] == "send" and len(line) == 2:
                     await phone.send_packet(bytes.fromhex(line[1]))
                     print(f"sent {phone.packet[:NAME_BYTES].hex()}", flush=True)
