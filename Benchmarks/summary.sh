@@ -22,6 +22,9 @@ describe() {
         table-redraw-vs-full-bytes) echo "live table, 100 peers: bytes written ÷ full redraw|" ;;
         table-redraw-vs-full-time) echo "live table, 100 peers: time ÷ full redraw|" ;;
         table-redraw-us-per-frame) echo "live table, 100 peers: µs per redraw|≤ 1000" ;;
+        idle-session-wakeups-vs-libdbus-floor) echo "session with no peers, context switches/s ÷ minimal C follower's|" ;;
+        quiet-session-wakeups-vs-libdbus-floor) echo "session, 5 peers each heard once a second, context switches/s ÷ C follower's|" ;;
+        idle-session-wakeups-per-second) echo "session with no peers (fake org.bluez), context switches/s over its threads|≤ 10" ;;
         *) echo "|" ;;
     esac
 }

@@ -7,7 +7,8 @@
 #   make bench-session   a session in a room vs bleak             (below)
 #   make bench-dbus      D-Bus signal throughput vs C, dbus-fast  (mk/dbus.mk)
 #   make bench-table     the live table's redraw vs a full redraw (mk/table.mk)
-BENCHES   := bench-pick bench-session bench-dbus bench-table
+#   make bench-idle      an idle session's wakeups vs libdbus's floor (below)
+BENCHES   := bench-pick bench-session bench-dbus bench-table bench-idle
 BENCH_DIR := .build/bench
 
 # bench-session's room, on a fake org.bluez: SESSION_BENCH_PEERS peers, each
@@ -25,7 +26,7 @@ SESSION_BENCH_CARD_EVERY  ?= 50
 SESSION_BENCH_SECONDS     ?= 60
 SESSION_BENCH_VENV        := $(BENCH_DIR)/venv
 
-.PHONY: bench bench-session
+.PHONY: bench bench-session bench-idle
 bench:
 	@mkdir -p $(BENCH_DIR)
 	@( $(MAKE) --no-print-directory $(BENCHES) 2>&1; echo $$? >$(BENCH_DIR)/status ) | tee $(BENCH_DIR)/bench.log
@@ -45,3 +46,19 @@ bench-session: build
 	Benchmarks/SessionCost/run.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator" \
 	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(SESSION_BENCH_VENV)/bin/python $(BENCH_DIR)/c_follower \
 	    $(SESSION_BENCH_PEERS) $(SESSION_BENCH_INTERVAL_MS) $(SESSION_BENCH_CARD_EVERY) $(SESSION_BENCH_SECONDS)
+
+# bench-idle's rooms, on a fake org.bluez: none at all, then a quiet one of
+# IDLE_BENCH_PEERS peers, each heard every IDLE_BENCH_INTERVAL_MS. Context
+# switches a second of the session's threads beside the C follower's.
+IDLE_BENCH_PEERS       ?= 5
+IDLE_BENCH_INTERVAL_MS ?= 1000
+IDLE_BENCH_SECONDS     ?= 30
+
+bench-idle: build
+	@$(MAKE) --no-print-directory deps-build DEBS="dbus-daemon gcc libc6-dev pkg-config libdbus-1-dev"
+	$(SWIFT) build --product fake-bluez
+	@mkdir -p $(BENCH_DIR)
+	cc -O2 -o $(BENCH_DIR)/c_follower Benchmarks/SessionCost/c_follower.c $$(pkg-config --cflags --libs dbus-1)
+	Benchmarks/SessionIdle/run.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator" \
+	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(BENCH_DIR)/c_follower \
+	    $(IDLE_BENCH_PEERS) $(IDLE_BENCH_INTERVAL_MS) $(IDLE_BENCH_SECONDS)

@@ -172,7 +172,7 @@ public final class AdvertisementHandle: Sendable {
     /// one connection's messages in order and bluetoothd handles them in turn,
     /// so the answer to a `Peer.Ping` sent after it comes once bluetoothd has
     /// taken the change and passed it to the kernel. Scanning must stay off
-    /// until then (see `Discovery.pausing`), and a loaded bluetoothd can take
+    /// until then (see `Discovery.pause`), and a loaded bluetoothd can take
     /// 0.2 s to get there, so no fixed pause is safe
     /// (docs/ARCHITECTURE.md, Radio schedule).
     public func synchronize() async throws {

@@ -68,7 +68,7 @@ struct DeviceRecord: Sendable {
     /// record kept in a dictionary is changed in place.
     mutating func sighting(applying reader: inout MessageReader, device: ObjectPath, wanted: Set<String>) -> Sighting? {
         guard (try? apply(&reader)) == true else { return nil }
-        return sighting(device: device, wanted: wanted, time: .now)
+        return sighting(device: device, wanted: wanted)
     }
 
     /// Whether the advertisement says LE Limited or General Discoverable.
@@ -83,11 +83,11 @@ struct DeviceRecord: Sendable {
 
     /// A sighting, or nil when it has no signal strength (a remembered
     /// device, not one on the air) or lacks every wanted UUID.
-    func sighting(device: ObjectPath, wanted: Set<String>, time: ContinuousClock.Instant) -> Sighting? {
+    func sighting(device: ObjectPath, wanted: Set<String>) -> Sighting? {
         guard let rssi else { return nil }
         guard offers(wanted) else { return nil }
         return Sighting(device: device, address: address, localName: name,
                         rssi: rssi == Sighting.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids,
-                        isDiscoverable: isDiscoverable, time: time)
+                        isDiscoverable: isDiscoverable)
     }
 }

@@ -26,12 +26,10 @@ public struct Sighting: Sendable, Hashable {
     /// advertises so, and BlueZ refuses the flags to a broadcast
     /// advertisement such as estimator's.
     public let isDiscoverable: Bool
-    /// When we learnt of it.
-    public let time: ContinuousClock.Instant
 
     public init(
         device: ObjectPath, address: String, localName: String?, rssi: Int?, serviceUUIDs: [String],
-        isDiscoverable: Bool = false, time: ContinuousClock.Instant
+        isDiscoverable: Bool = false
     ) {
         self.device = device
         self.address = address
@@ -39,7 +37,6 @@ public struct Sighting: Sendable, Hashable {
         self.rssi = rssi
         self.serviceUUIDs = serviceUUIDs
         self.isDiscoverable = isDiscoverable
-        self.time = time
     }
 
     static let deviceInterface = "org.bluez.Device1"
@@ -51,18 +48,9 @@ public struct Sighting: Sendable, Hashable {
 
     /// A sighting from a `Device1`'s properties, or nil when it has no signal
     /// strength (a remembered device, not one on the air) or lacks every wanted UUID.
-    init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>, time: ContinuousClock.Instant) {
-        guard let sighting = DeviceRecord(properties: properties).sighting(device: device, wanted: wanted, time: time)
+    init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>) {
+        guard let sighting = DeviceRecord(properties: properties).sighting(device: device, wanted: wanted)
         else { return nil }
         self = sighting
     }
-}
-
-/// What a discovery reports.
-public enum DiscoveryEvent: Sendable, Hashable {
-    /// An advertiser was heard.
-    case sighting(Sighting)
-    /// The scan was restarted (at the cadence asked for): advertisers still on the
-    /// air are heard again after this, so one missing from several cycles is gone.
-    case restarted(ContinuousClock.Instant)
 }

@@ -6,10 +6,13 @@ public enum ControlRequest: Equatable, Sendable {
     /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
     /// the current one.
     case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
-    /// Start the next round, with an optional title (a story key or words).
-    case round(title: String?)
-    /// Reveal the current round's cards for the whole room, voted or not.
-    case reveal
+    /// Start the next round, with an optional title (a story key or words)
+    /// and an optional timer that reveals it when it runs out
+    /// (`{"request":"round","title":"ABC-1","timer":120}`, in seconds).
+    case round(title: String?, timer: Countdown? = nil)
+    /// Reveal the current round's cards for the whole room, voted or not:
+    /// now, or when `after` has run out (`{"request":"reveal","in":120}`).
+    case reveal(after: Countdown? = nil)
     /// Broadcast card none briefly, then end the session.
     case leave
     /// Report what the session is doing.
@@ -87,13 +90,13 @@ public enum ControlRequest: Equatable, Sendable {
             }
             self = .join(channel: channel, name: person, observing: observing, deck: deck)
         case "round":
-            allowed = ["request", "title"]
+            allowed = ["request", "title", "timer"]
             var title: String?
             if let field = json["title"], field != .null {
                 guard let text = field.string else { throw .wrongType(field: "title", expected: "a string") }
                 title = text
             }
-            self = .round(title: title)
+            self = .round(title: title, timer: try Self.countdown(json, "timer"))
         case "relayed":
             allowed = ["request", "localName"]
             guard let field = json["localName"] else { throw .missingField("localName") }
@@ -108,7 +111,7 @@ public enum ControlRequest: Equatable, Sendable {
                 throw .wrongType(field: "state", expected: "a string of at most 200 bytes")
             }
             self = .relay(state: text)
-        case "reveal": allowed = ["request"]; self = .reveal
+        case "reveal": allowed = ["request", "in"]; self = .reveal(after: try Self.countdown(json, "in"))
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch":
@@ -121,6 +124,15 @@ public enum ControlRequest: Equatable, Sendable {
         default: throw .unknownRequest(name)
         }
         if let extra = members.first(where: { !allowed.contains($0.key) }) { throw .unknownField(extra.key) }
+    }
+
+    /// A timer's length in whole seconds, or nil when the field is absent.
+    private static func countdown(_ json: JSONValue, _ field: String) throws(ControlRequestError) -> Countdown? {
+        guard let value = json[field], value != .null else { return nil }
+        guard let countdown = value.integer.flatMap(Countdown.init(seconds:)) else {
+            throw .wrongType(field: field, expected: "whole seconds from 1 to \(Countdown.longest)")
+        }
+        return countdown
     }
 
     /// The request as one JSON line, newline excluded.
@@ -137,11 +149,15 @@ public enum ControlRequest: Equatable, Sendable {
             if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
             if let deck { members.append(JSONMember("deck", .string(deck.description))) }
             json = .object(members)
-        case let .round(title):
+        case let .round(title, timer):
             var members: [JSONMember] = [JSONMember("request", .string("round"))]
             if let title { members.append(JSONMember("title", .string(title))) }
+            if let timer { members.append(JSONMember("timer", .int(timer.seconds))) }
             json = .object(members)
-        case .reveal: json = .object([JSONMember("request", .string("reveal"))])
+        case let .reveal(after):
+            var members: [JSONMember] = [JSONMember("request", .string("reveal"))]
+            if let after { members.append(JSONMember("in", .int(after.seconds))) }
+            json = .object(members)
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])

@@ -6,10 +6,13 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// it, and whether it is revealed), whether someone else here has my
     /// name, whether I observe, and the local name I put on the air (which
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
-    /// publishes it as it is), and my deck (a watch's stats round the mean
-    /// to its cards); sent first and after every change.
+    /// publishes it as it is), my deck (a watch's stats round the mean
+    /// to its cards), and when my timer reveals the round (`round --timer`,
+    /// `reveal --in`; a watch shows what is left); sent first and after
+    /// every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
-            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app)
+            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
+            revealsAt: Timestamp? = nil)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -23,7 +26,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -35,6 +38,7 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("role", .string(observing ? "observer" : "voter")),
                     JSONMember("onAir", .string(Hex.text(onAir))),
                     JSONMember("deck", .string(deck.description)),
+                    JSONMember("revealsAt", revealsAt.map { .string(RFC3339.string($0)) } ?? .null),
                 ])),
             ])
         case let .heard(localName, rssi, relayed, advertiser):
@@ -69,7 +73,8 @@ public enum ControlWatchLine: Equatable, Sendable {
                        round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken,
                        revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
                        onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [],
-                       deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app)
+                       deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
+                       revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp))
         case "heard":
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

@@ -62,6 +62,9 @@ public struct TableSection: Equatable, Sendable {
     public var stats: Stats
     /// Names heard in this channel but not stored (hostile floods).
     public var unshown: Int
+    /// What is left of the timer that reveals the round, while one runs
+    /// (`round --timer`: only the session that started it knows).
+    public var remaining: Duration?
 
     /// A section of `rows` with the vote as `tally` counted it.
     public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0) {

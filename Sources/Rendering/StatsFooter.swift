@@ -9,11 +9,17 @@ enum StatsFooter {
     /// space like the rows: the parts are packed greedily, a part that is
     /// wider than a whole line is cut with ….
     static func lines(_ section: TableSection, width: Int, ascii: Bool = false) -> [String] {
+        lines(parts(section), width: width, ascii: ascii)
+    }
+
+    /// `parts` packed into lines as the footer packs its own (the board's
+    /// result line).
+    static func lines(_ parts: [String], width: Int, ascii: Bool = false) -> [String] {
         var lines: [String] = []
         var current = ""
         var currentWidth = 0
         let separator = ascii ? " - " : Self.separator
-        for part in parts(section).map({ ascii ? ASCIIFallback.fold($0) : $0 }) {
+        for part in parts.map({ ascii ? ASCIIFallback.fold($0) : $0 }) {
             let partWidth = TerminalText.displayWidth(part)
             if !current.isEmpty, currentWidth + separator.count + partWidth <= width {
                 current += separator + part

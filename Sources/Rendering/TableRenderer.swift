@@ -113,6 +113,7 @@ public struct TableRenderer {
         }
         let people = source.rows.count
         parts += ["\(people) \(people == 1 ? "person" : "people")", "\(source.voted) voted"]
+        if let remaining = source.remaining { parts.append("reveal in \(Countdown.clock(remaining))") }
         var left = " " + parts.joined(separator: separator)
         if section.source.unshown > 0 { left += separator + "\(section.source.unshown) more not shown" }
         let leftWidth = TerminalText.displayWidth(left)

@@ -28,6 +28,32 @@ enum TextFitting {
         return pad(cut, width: TerminalText.displayWidth(cut), to: width)
     }
 
+    /// `text` on at most `lines` lines of at most `width` columns, broken
+    /// between words; a word wider than a line, and the last line when the
+    /// text goes on, are cut with `…`.
+    static func wrap(_ text: String, toWidth width: Int, lines: Int) -> [String] {
+        guard width > 0, lines > 0 else { return [] }
+        let words = text.split(separator: " ").map(String.init)
+        // Greedy, each line with the index of its first word.
+        var wrapped: [(text: String, first: Int)] = []
+        for (index, word) in words.enumerated() {
+            if let last = wrapped.last, TerminalText.displayWidth(last.text + " " + word) <= width {
+                wrapped[wrapped.count - 1].text += " " + word
+            } else {
+                wrapped.append((truncate(word, toWidth: width), index))
+            }
+        }
+        guard wrapped.count > lines else { return wrapped.map(\.text) }
+        let rest = words[wrapped[lines - 1].first...].joined(separator: " ")
+        return wrapped.prefix(lines - 1).map(\.text) + [truncate(rest, toWidth: width)]
+    }
+
+    /// `text`, `width` columns wide, in the middle of `target` columns.
+    static func center(_ text: String, width: Int, in target: Int) -> String {
+        let left = max(target - width, 0) / 2
+        return String(repeating: " ", count: left) + pad(text, width: width, to: target - left)
+    }
+
     /// `text`, already known to be `width` columns wide, padded to `target`.
     static func pad(_ text: String, width: Int, to target: Int) -> String {
         width >= target ? text : text + String(repeating: " ", count: target - width)

@@ -30,7 +30,7 @@ import Testing
         #expect(try device.apply(&reader), "an RSSI change is a reception")
         let readAll = reader.isAtEnd
         #expect(readAll, "the invalidated names too")
-        let sighting = try #require(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [uuid], time: .now))
+        let sighting = try #require(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [uuid]))
         #expect(sighting.rssi == -61)
         #expect(sighting.localName == nil, "invalidated")
         #expect(sighting.address == "11:22:33:44:55:66")
@@ -41,7 +41,7 @@ import Testing
         var device = DeviceRecord()
         var reader = try changes(["Connected": .boolean(false)])
         #expect(try !device.apply(&reader))
-        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [], time: .now) == nil, "never heard")
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: []) == nil, "never heard")
     }
 
     @Test func aHostileShapeIsAnErrorNotATrap() throws {
@@ -58,6 +58,6 @@ import Testing
         var device = DeviceRecord(properties: ["RSSI": .int16(-40)])
         var reader = try changes(["RSSI": .string("loud")])
         #expect(try device.apply(&reader))
-        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [], time: .now) == nil)
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: []) == nil)
     }
 }

@@ -24,19 +24,18 @@ import Testing
     }
 
     @Test func sightingNeedsSignalStrengthAndAWantedUUID() {
-        let now = ContinuousClock.now
         let uuid = "fb3367fd-09f8-4e08-9f6b-07e309fd2576"
         let heard: [String: Value] = [
             "Address": .string("11:22:33:44:55:66"), "Name": .string("010108x"), "RSSI": .int16(-50),
             "UUIDs": .array(element: .string, [.string(uuid)]),
         ]
-        let sighting = Sighting(device: device, properties: heard, wanted: [uuid], time: now)
+        let sighting = Sighting(device: device, properties: heard, wanted: [uuid])
         #expect(sighting?.localName == "010108x")
         #expect(sighting?.rssi == -50)
         #expect(sighting?.address == "11:22:33:44:55:66")
         var remembered = heard
         remembered["RSSI"] = nil
-        #expect(Sighting(device: device, properties: remembered, wanted: [uuid], time: now) == nil)
-        #expect(Sighting(device: device, properties: heard, wanted: ["0000180f-0000-1000-8000-00805f9b34fb"], time: now) == nil)
+        #expect(Sighting(device: device, properties: remembered, wanted: [uuid]) == nil)
+        #expect(Sighting(device: device, properties: heard, wanted: ["0000180f-0000-1000-8000-00805f9b34fb"]) == nil)
     }
 }

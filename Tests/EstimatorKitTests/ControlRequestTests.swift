@@ -148,6 +148,29 @@ import Testing
             try ControlRequest(parsing: Array(#"{"request":"round","title":3}"#.utf8))
         }
     }
+
+    @Test func aRoundAndARevealCarryATimerInSeconds() throws {
+        let twoMinutes = Countdown(seconds: 120)!
+        for request in [ControlRequest.round(title: "ABC-1", timer: twoMinutes), .round(title: nil, timer: twoMinutes),
+                        .reveal(), .reveal(after: twoMinutes)] {
+            #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
+        }
+        #expect(ControlRequest.round(title: "ABC-1", timer: twoMinutes).serialized == #"{"request":"round","title":"ABC-1","timer":120}"#)
+        #expect(ControlRequest.reveal(after: twoMinutes).serialized == #"{"request":"reveal","in":120}"#)
+        #expect(ControlRequest.reveal().serialized == #"{"request":"reveal"}"#)
+        for bad in [#"{"request":"reveal","in":0}"#, #"{"request":"reveal","in":3601}"#, #"{"request":"reveal","in":"2m"}"#,
+                    #"{"request":"reveal","in":1.5}"#] {
+            #expect(throws: ControlRequestError.wrongType(field: "in", expected: "whole seconds from 1 to 3600")) {
+                try ControlRequest(parsing: Array(bad.utf8))
+            }
+        }
+        #expect(throws: ControlRequestError.wrongType(field: "timer", expected: "whole seconds from 1 to 3600")) {
+            try ControlRequest(parsing: Array(#"{"request":"round","timer":-5}"#.utf8))
+        }
+        #expect(throws: ControlRequestError.unknownField("timer")) {
+            try ControlRequest(parsing: Array(#"{"request":"reveal","timer":60}"#.utf8))
+        }
+    }
 }
 
 @Suite struct ControlReplyTests {
@@ -175,6 +198,8 @@ import Testing
                          title: "ABC-1 \"Login\""),
                      .me(channel: 3, name: "Bob", card: Card(integer: 21)!, adapter: "hci1", round: nil, title: nil, deck: .fibonacci),
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: nil,
+                         revealsAt: Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }

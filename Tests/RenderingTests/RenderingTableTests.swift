@@ -46,6 +46,16 @@ import Testing
         #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
+    @Test func theHeaderSaysWhatIsLeftOfTheTimer() {
+        var section = TableSection(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3), title: "ABC-1", rows: [
+            TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),
+            TableRow(name: "Bob", mark: .waiting, rssi: -75, lastSeen: .milliseconds(1200)),
+        ])
+        section.remaining = .milliseconds(82_400)
+        let lines = renderTable(LiveTable(sections: [section], adapter: "hci0"), size: wide)
+        #expect(lines.first == " channel 1 · round 3 · ABC-1 · 2 people · 1 voted · reveal in 1:23         hci0")
+    }
+
     @Test func theSignalColumnSaysHowEachPeerIsHeard() {
         let rows = [
             TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),

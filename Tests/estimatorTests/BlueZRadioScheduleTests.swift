@@ -13,7 +13,7 @@ import Testing
 /// runs out, and no step can come early without the test seeing it.
 @Suite(.timeLimit(.minutes(1))) struct BlueZRadioScheduleTests {
     /// A radio on hci0 of `fake`'s bus, restarting every 1.5 s exactly.
-    static func radio(on bus: TestBus, clock: StepClock, listenLimit: Duration = RadioSchedule.standard.listenLimit)
+    static func radio(on bus: TestBus, clock: ManualClock, listenLimit: Duration = RadioSchedule.standard.listenLimit)
         -> BlueZRadio
     {
         var schedule = RadioSchedule.standard
@@ -45,7 +45,7 @@ import Testing
     @Test func theStrictScheduleStopsAnnouncesSettlesAndStarts() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
-        let clock = StepClock()
+        let clock = ManualClock()
         let radio = Self.radio(on: bus, clock: clock)
         let ad = try await Self.started(radio, fake)
         #expect(radio.schedule.mode == .strict)
@@ -97,7 +97,7 @@ import Testing
     @Test func theStrictScheduleListensForAQuietPeerBeforeItsRestart() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
-        let clock = StepClock()
+        let clock = ManualClock()
         // A limit no wait below reaches, so the random part of it does not show.
         let radio = Self.radio(on: bus, clock: clock, listenLimit: .seconds(60))
         let ad = try await Self.started(radio, fake)
@@ -126,7 +126,7 @@ import Testing
     @Test func theLightScheduleRestartsTheScanAloneAndChangesWhileScanning() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
-        let clock = StepClock()
+        let clock = ManualClock()
         let radio = Self.radio(on: bus, clock: clock)
         let ad = try await Self.started(radio, fake)
         #expect(radio.schedule.mode == .light)
@@ -163,7 +163,7 @@ import Testing
     @Test func theEnvironmentsModeOverridesTheControllers() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
-        let clock = StepClock()
+        let clock = ManualClock()
         var schedule = RadioSchedule.standard
         schedule.mode = .strict
         let radio = BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }

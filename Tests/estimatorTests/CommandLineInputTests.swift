@@ -68,6 +68,9 @@ import Testing
          "The value '16' is invalid for '--round <round>': rounds on the air are 0 to 15."),
         ("packet encode", ["--revealed", "--card", "5", "--name", "Ann"], "--revealed goes with --round N: only a round is revealed."),
         ("round", ["ABC\u{7}"], "The title holds control characters; give it as plain text."),
+        ("round", ["ABC-1", "--timer", "2"], "The value '2' is invalid for '--timer <duration>': \(CountdownParseError.forms)."),
+        ("reveal", ["--in", "61m"], "The value '61m' is invalid for '--in <duration>': \(CountdownParseError.forms)."),
+        ("watch", ["--board", "--json"], "--board draws on a terminal and --json writes lines for programs; give one."),
     ])
     func aBadValueIsOneSentenceThatSaysWhy(command: String, arguments: [String], sentence: String) throws {
         let result = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + arguments)

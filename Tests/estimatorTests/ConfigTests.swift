@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    @Test func quietIsRememberedOnceChosen() async throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        var config = Config(channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, adapter: "hci0")
+        config.quiet = true
+        try config.save(to: path)
+        #expect(try Config.load(from: path).quiet == true)
+
+        #expect(try await settings().config.quiet == nil, "never chosen: not written")
+        #expect(try await settings(remembered: config).config.quiet == true, "remembered when not typed")
+        let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, quiet: false, remembered: config,
+                                           fallbackAdapter: "hci4", account: account)
+        #expect(typed.config.quiet == false, "--no-quiet beats remembered")
+
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = #"{"quiet":"yes"}"#.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+    }
+
     @Test func aDeckTypedOnTheCommandLineIsReadOrRefusedWithItsReason() throws {
         #expect(try Deck.argument("powers") == .powers)
         #expect {

@@ -86,6 +86,18 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
 }
 
 @Suite(.timeLimit(.minutes(2))) struct ControlServerTests {
+    /// A leaving session's socket file goes before it answers the leave,
+    /// so the next command does not find it; the clients connected still
+    /// get their answers.
+    @Test func stoppingAcceptingRemovesTheSocketAndKeepsTheClients() throws {
+        let echo = try EchoServer()
+        let client = try echo.client()
+        echo.server.stopAccepting()
+        #expect(access(echo.path, F_OK) != 0)
+        #expect(ControlClient(path: echo.path, timeout: 5) == nil, "a new client finds no session")
+        #expect(try client.call(.status).message == ControlRequest.status.serialized)
+    }
+
     @Test func answersRequests() throws {
         let echo = try EchoServer()
         let client = try echo.client()

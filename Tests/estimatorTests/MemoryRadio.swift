@@ -48,7 +48,7 @@ final class MemoryRadio: SessionRadio {
 
     /// Delivers a reception as if the radio had read it.
     func hear(localName: [UInt8], rssi: Int?) {
-        state.withLock { $0.take }(Reception(localName: localName, rssi: rssi))
+        state.withLock { $0.take }(Reception(localName: localName, rssi: rssi, received: .zero))
     }
 
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
@@ -112,7 +112,7 @@ final class MemoryRadio: SessionRadio {
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)
         }
-        return RadioUpdate(scanStop: .zero, sent: .now)
+        return RadioUpdate(scanStop: .zero, sent: .zero)
     }
 
     func stopScanning() async { state.withLock { $0.isScanning = false } }

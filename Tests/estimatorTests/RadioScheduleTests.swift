@@ -7,12 +7,12 @@ import Testing
     @Test func overridesAreMillisecondsByName() throws {
         let schedule = try RadioSchedule.parse("restart=2000, jitter=600,hold-limit=0,drop=45000,listen=0")
         #expect(schedule.restartEvery == .seconds(2))
-        #expect(schedule.listenLimit == .zero && schedule.scan.listenLimit == .zero)
+        #expect(schedule.listenLimit == .zero && (schedule.scheduler() as? StrictScheduler)?.schedule.listenLimit == .zero)
         #expect(schedule.jitter == .milliseconds(600))
         #expect(schedule.holdLimit == .zero)
         #expect(schedule.drop == .seconds(45))
         #expect(schedule.settle == RadioSchedule.standard.settle)
-        #expect(schedule.scan.restartEvery == .seconds(2))
+        #expect((schedule.scheduler() as? StrictScheduler)?.schedule.restartEvery == .seconds(2))
         #expect(try RadioSchedule.parse("") == .standard)
     }
 
@@ -30,14 +30,15 @@ import Testing
         #expect(RadioSchedule.standard.mode == nil && RadioSchedule.standard.pausesScan)
     }
 
-    @Test func theLightScanRestartsWithoutSettleOrHold() {
+    /// Each mode runs its own scheduler on the one schedule (what each does
+    /// is in RadioSchedulerTests).
+    @Test func eachModeHasItsScheduler() {
         let light = RadioSchedule.standard.fitted(to: AdvertisingCapacity(supported: 5, active: 0, extended: true))
-        #expect(light.scan == ScanSchedule(restartEvery: .milliseconds(1500), jitter: .milliseconds(500)))
+        #expect((light.scheduler() as? LightScheduler)?.schedule == light)
         let strict = RadioSchedule.standard.fitted(to: AdvertisingCapacity(supported: 5, active: 0))
-        #expect(strict.scan == ScanSchedule(restartEvery: .milliseconds(1500), jitter: .milliseconds(500),
-                                            settle: .milliseconds(50), hold: .milliseconds(250),
-                                            backoff: .milliseconds(250), holdLimit: .seconds(1),
-                                            listenLimit: .seconds(1)))
+        #expect((strict.scheduler() as? StrictScheduler)?.schedule == strict)
+        // Not yet fitted: strict.
+        #expect(RadioSchedule.standard.scheduler() is StrictScheduler)
     }
 
     @Test func theEnvironmentCanForceAMode() throws {

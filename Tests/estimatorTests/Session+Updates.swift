@@ -7,3 +7,9 @@ extension Session {
         while let running = updates.running { await running.value }
     }
 }
+
+extension Session {
+    /// Returns once the latest timer's wait has ended and what it does then
+    /// is done (move the clock past its deadline first).
+    func timerDone() async { await timer.wait?.value }
+}

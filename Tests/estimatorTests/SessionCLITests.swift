@@ -369,6 +369,33 @@ private struct SandboxRemains: Sendable {
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":9"#))
         #expect(try await sandbox.run("status").status == 69, "the session ended with the terminal")
     }
+
+    @Test(arguments: [false, true])
+    func foregroundRingsTheBellOnceAtTheRevealUnlessQuiet(quiet: Bool) async throws {
+        let sandbox = try await SessionSandbox.start()
+        let process = Process()
+        process.executableURL = EstimatorProcess.executable
+        process.arguments = ["join", "--foreground", "--channel", "9", "--name", "Fore"] + (quiet ? ["--quiet"] : [])
+        process.environment = sandbox.environment
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data("r5".utf8))
+        // Alone, my vote reveals once the room has been heard (4 s after the start).
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("consensus: 5") {
+            let chunk = try await offPool { out.fileHandleForReading.availableData }
+            try #require(!chunk.isEmpty, "the session ended first: \(String(decoding: seen, as: UTF8.self))")
+            seen += chunk
+        }
+        input.fileHandleForWriting.write(Data("q".utf8))
+        let (rest, errText) = try await offPool { process.finish(out, err) }
+        #expect(process.terminationStatus == 0, "\(errText)")
+        let bells = (String(decoding: seen, as: UTF8.self) + rest).filter { $0 == "\u{7}" }.count
+        #expect(bells == (quiet ? 0 : 1))
+    }
 }
 
 /// An estimator process left running, its output and error as pipes.

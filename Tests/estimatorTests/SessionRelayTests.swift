@@ -63,10 +63,10 @@ import Testing
     @Test func withOnlyTheRelayWatchingARefreshFromTheRelayWakesNobody() async {
         let board = PeerBoard(room: Room(), clock: clock)
         board.forward(.air)
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, relayed: true))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, relayed: false))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, received: .zero, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, received: .zero, relayed: true))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, received: .zero, relayed: false))
+        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, received: .zero, relayed: false))
         board.finish()
         var changes: [(Bool, Int)] = []
         for await change in board.changes { changes.append((change.relayed, change.events.count)) }

@@ -39,6 +39,75 @@ import Testing
         try await sandbox.run("leave")
     }
 
+    /// `watch` (with `arguments`) on a pseudo-terminal of 80×24 in `sandbox`.
+    private func terminalWatch(_ arguments: String, _ sandbox: SessionSandbox) throws -> (Process, input: Pipe, out: Pipe, err: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "stty cols 80 rows 24; '\(EstimatorProcess.executable.path)' watch \(arguments)", "/dev/null"]
+        var environment = sandbox.environment
+        environment["TERM"] = "xterm"
+        environment["LANG"] = "C.UTF-8"
+        process.environment = environment
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, input, out, err)
+    }
+
+    /// Reads `out` until what it has written satisfies `done`; returns it all.
+    private func read(_ out: Pipe, until done: (String) -> Bool) async throws -> String {
+        var seen = Data()
+        while !done(String(decoding: seen, as: UTF8.self)) {
+            let chunk = try await offPool { out.fileHandleForReading.availableData }
+            try #require(!chunk.isEmpty, "watch ended first: \(String(decoding: seen, as: UTF8.self))")
+            seen += chunk
+        }
+        return String(decoding: seen, as: UTF8.self)
+    }
+
+    @Test func theBoardShowsTheRoundAndTheBellRingsOnceAtTheReveal() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "4", "--name", "Ann")
+        try await sandbox.run("round", "ABC-7", "--timer", "5m")
+        let (process, input, out, err) = try terminalWatch("--board", sandbox)
+        var screen = try await read(out) { $0.contains("waiting for Ann") }
+        #expect(screen.contains("ABC-7"), "the round's title heads the board")
+        #expect(screen.contains("reveal in 5:00") || screen.contains("reveal in 4:5"), "the timer")
+        #expect(screen.contains("┌"), "a large card")
+        #expect(!screen.contains("\u{7}"))
+        try await sandbox.run("pick", "8")
+        // Ann alone: her vote reveals once the room has been heard (4 s after the join).
+        screen += try await read(out) { $0.contains("consensus: 8") && $0.contains("\u{7}") }
+        input.fileHandleForWriting.write(Data("q".utf8))
+        let (rest, errText) = try await offPool { process.finish(out, err) }
+        #expect(process.terminationStatus == 0, "\(errText)")
+        screen += rest
+        #expect(screen.filter { $0 == "\u{7}" }.count == 1, "one bell, however often the board is redrawn")
+        #expect(screen.contains(" ▶ ") == false, "nothing agreed yet: no row is marked")
+        try await sandbox.run("leave")
+    }
+
+    @Test func quietIsRememberedAndRingsNoBell() async throws {
+        let sandbox = try await SessionSandbox.start()
+        try await sandbox.run("join", "--channel", "4", "--name", "Ann")
+        try await sandbox.run("round", "ABC-8")
+        let (process, input, out, err) = try terminalWatch("--board --quiet", sandbox)
+        var screen = try await read(out) { $0.contains("waiting for Ann") }
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""quiet":true"#))
+        try await sandbox.run("pick", "5")
+        screen += try await read(out) { $0.contains("consensus: 5") }
+        input.fileHandleForWriting.write(Data("q".utf8))
+        let (rest, errText) = try await offPool { process.finish(out, err) }
+        #expect(process.terminationStatus == 0, "\(errText)")
+        #expect(!(screen + rest).contains("\u{7}"))
+        try await sandbox.run("leave")
+        let alone = try await sandbox.run("watch", "--board")
+        #expect(alone.status == 64)
+        #expect(alone.stderr == "Error: No session is running to say which channel the board shows; add --channel N.\n")
+    }
+
     @Test func aDumbTerminalInTheCLocaleGetsPlainASCIILines() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "4", "--name", "전수열")

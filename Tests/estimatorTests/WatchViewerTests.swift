@@ -11,10 +11,21 @@ import Testing
     private let clock = ManualClock()
     private let written = Written()
 
+    private final class Bell: @unchecked Sendable { var rung = 0 }
+    private let bell = Bell()
+
     private func viewer(open: Bool = false) -> WatchViewer {
         let written = written
         return WatchViewer(channel: nil, attached: true, adapter: "hci0", json: true, open: open, staleAfter: .seconds(6),
                            output: .json, clock: clock, write: { written.lines.append($0) })
+    }
+
+    /// A viewer drawing on a terminal (the table, or the board) whose bell
+    /// this suite counts.
+    private func terminal(board: Bool = false) -> WatchViewer {
+        let bell = bell
+        return WatchViewer(channel: nil, attached: true, adapter: "hci0", json: false, open: false, staleAfter: .seconds(6),
+                           output: .table, board: board, ring: { bell.rung += 1 }, clock: clock)
     }
 
     private func me(_ card: Card, round: Int? = 1) -> ControlWatchLine {
@@ -56,6 +67,66 @@ import Testing
         clock.advance(by: ChannelRound.listening)
         watch.tick()
         #expect(events() == ["revealed"])
+    }
+
+    @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {
+        var watch = viewer()
+        let deadline = clock.now + .seconds(120)
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
+                        revealsAt: deadline))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(120))
+        clock.advance(by: .seconds(30))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(90))
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
+                        revealed: true, onAir: Array("5101FCMe".utf8), revealsAt: nil))
+        #expect(watch.frame(now: clock.now).sections.first?.remaining == nil)
+    }
+
+    @Test func theBellRingsOnceForEachRevealItSaw() {
+        var watch = terminal()
+        watch.apply(me(.waiting))
+        watch.apply(heard("2101FCAlice"))
+        clock.advance(by: ChannelRound.listening)
+        watch.tick()
+        watch.apply(me(.five))
+        #expect(bell.rung == 0)
+        watch.apply(heard("210108Alice"))
+        #expect(bell.rung == 1, "the reveal")
+        watch.apply(heard("210103Alice"))
+        watch.tick()
+        #expect(bell.rung == 1, "a re-vote and the ticks do not ring")
+        watch.apply(me(.waiting, round: 2))
+        watch.apply(heard("2201FCAlice"))
+        watch.apply(me(.three, round: 2))
+        watch.apply(heard("220105Alice"))
+        #expect(bell.rung == 2, "the next round's reveal")
+    }
+
+    @Test func noBellForARoundRevealedBeforeTheWatchStarted() {
+        var watch = terminal()
+        watch.apply(.me(channel: 1, name: "Me", card: .five, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
+                        revealed: true, onAir: Array("310105Me".utf8)))
+        watch.apply(heard("310108Alice"))
+        clock.advance(by: Ballot.catchUp + ChannelRound.listening)
+        watch.tick()
+        #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
+        #expect(bell.rung == 0)
+    }
+
+    @Test func theBoardShowsTheSessionsChannelWithItsTitleAndTimer() {
+        var watch = terminal(board: true)
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1),
+                        title: "ABC-1", observing: true, revealsAt: clock.now + .seconds(90)))
+        watch.apply(heard("2101FCAlice"))
+        guard case let .board(board) = watch.screenFrame(now: clock.now) else {
+            Issue.record("the board is not drawn")
+            return
+        }
+        #expect(board.channel == Channel(rawValue: 1) && board.title == "ABC-1")
+        #expect(board.remaining == .seconds(90))
+        #expect(board.tally.entries.map(\.mark) == [.observing, .waiting], "I observe, Alice has not voted")
+        #expect(board.tally.waitingFor.map(\.name) == ["Alice"])
+        #expect(!board.isObserving, "attached to a session")
     }
 
     @Test func myOwnAdvertisementHeardBackIsNoRow() {

@@ -22,6 +22,7 @@ struct JoinCommand: AsyncParsableCommand {
 
               $ estimator join --channel 2        # switch the running session
               $ estimator join --foreground       # table and keyboard in this terminal
+              $ estimator join --quiet            # no bell when the cards are revealed
               $ estimator join --observer         # run the meeting without a vote
               $ estimator join --deck fibonacci   # pick from 0 1 2 3 5 8 13 21 34 55 89
               $ estimator join --deck 1,2,4,8     # a deck of your own
@@ -41,6 +42,10 @@ struct JoinCommand: AsyncParsableCommand {
             64), tshirt (XS S M L XL XXL), or integers from 0 to 126 separated by \
             commas; ? and coffee are in every deck. Tables show every card they hear, \
             whatever deck the sender uses; the Estimator app shows only its own cards.
+
+            The terminal's bell rings once when a round's cards are revealed, with \
+            --foreground and in the watch; --quiet turns it off for both (remembered; \
+            --no-quiet turns it on again).
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -64,6 +69,9 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "The cards you pick from: app, fibonacci, powers, tshirt, or integers such as 1,2,4,8 (remembered; default: app).")
     var deck: Deck?
 
+    @Flag(inversion: .prefixedNo, help: "No bell when the cards are revealed, in --foreground and watch (remembered; default: the bell rings).")
+    var quiet: Bool?
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
@@ -72,7 +80,7 @@ struct JoinCommand: AsyncParsableCommand {
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
             channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
-            remembered: remembered,
+            quiet: quiet, remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: relayOptions.typed)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
@@ -95,7 +103,7 @@ struct JoinCommand: AsyncParsableCommand {
             let code = await process.run(ready: { reply in
                 failure = reply.failure
                 if failure == nil { try? settings.config.save() }
-            }, companion: { session in await ForegroundTable.run(session) })
+            }, companion: { [quiet = settings.quiet ?? false] session in await ForegroundTable.run(session, quiet: quiet) })
             if let failure { throw failure }
             if code != 0 { throw ExitCode(code) }
             print("left channel \(settings.channel)")

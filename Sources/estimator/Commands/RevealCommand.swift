@@ -14,16 +14,28 @@ struct RevealCommand: AsyncParsableCommand {
             Statistics count only the votes. Key v does the same in \
             `estimator join --foreground`.
 
+            --in starts a timer instead: the round is revealed for the room when it \
+            runs out, unless everyone has voted before. Your session runs it, your \
+            table and board show what is left, and the next round or a reveal stops it.
+
             Examples:
               $ estimator reveal
               round 4 revealed in channel 1 without Bob
+
+              $ estimator reveal --in 1m30s
+              the timer reveals round 4 in channel 1 in 1m30s, unless everyone votes first
             """)
+
+    @Option(name: .customLong("in"),
+            help: ArgumentHelp("Reveal when this runs out instead of now: minutes and/or seconds such as 90s, 2m or 1m30s, up to 60m.",
+                               valueName: "duration"))
+    var after: Countdown?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
 
     func run() async throws {
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.reveal))
+        try ControlReplyPrinter.print(client.call(.reveal(after: after)))
     }
 }

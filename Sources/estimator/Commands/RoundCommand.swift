@@ -17,11 +17,19 @@ struct RoundCommand: AsyncParsableCommand {
             TITLE (a story key or a few words) is kept on your machine, for the table's \
             header and `estimator history`; it is not sent.
 
+            --timer reveals the round for the whole room when it runs out, as \
+            `estimator reveal` does, unless everyone has voted before; your session \
+            runs it, and your table and board show what is left. The next round or \
+            a reveal stops it (`estimator reveal --in` starts one for a round under \
+            way).
+
             Examples:
               $ estimator round ABC-123
               round 4 (ABC-123) began in channel 1; cards cleared
 
               $ estimator round "Login with passkeys"
+              $ estimator round ABC-124 --timer 2m
+              round 5 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
             """)
 
     /// Longest title accepted, in bytes: a header line, not a description.
@@ -29,6 +37,10 @@ struct RoundCommand: AsyncParsableCommand {
 
     @Argument(help: "What the round estimates: a story key or a few words.")
     var title: String?
+
+    @Option(help: ArgumentHelp("Reveal the round for the room when this runs out: minutes and/or seconds such as 90s, 2m or 1m30s, up to 60m.",
+                               valueName: "duration"))
+    var timer: Countdown?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
@@ -46,6 +58,6 @@ struct RoundCommand: AsyncParsableCommand {
     func run() async throws {
         let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil)))
+        try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil, timer: timer)))
     }
 }

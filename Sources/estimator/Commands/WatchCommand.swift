@@ -21,6 +21,18 @@ struct WatchCommand: AsyncParsableCommand {
             for the relay alone (`join --relay`), bars and +r for both. One person is \
             one row however many ways they are heard.
 
+            --board draws the round for a projector or a big screen instead of the \
+            table: the story (the round's title), a large card for everyone present, \
+            face down once voted, who is still to vote, the timer of `round --timer` \
+            while it runs, and after the reveal the cards face up and a chart of the \
+            votes with what they add up to. It fits any terminal from 80x24 up and is \
+            laid out anew when the window changes size. It shows one channel: the \
+            session's, or --channel (needed without a session).
+
+            The terminal's bell rings once when a round's cards are revealed (not for \
+            a round revealed before the watch started); --quiet turns it off and is \
+            remembered, as `join --quiet` is (--no-quiet turns it on again).
+
             Ctrl-C or q ends the watch and leaves the last table on the screen. On a \
             pipe it prints a line per change; --json prints one JSON object per change \
             (events joined, card, voted, stale, back, left, revealed, round; a person's \
@@ -32,6 +44,7 @@ struct WatchCommand: AsyncParsableCommand {
               $ estimator watch --channel 0 --adapter hci1
               $ estimator watch --json | jq .
               $ estimator watch --once
+              $ estimator watch --board           # on the projector
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
@@ -50,29 +63,43 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Listen for two seconds, print the table once and exit.")
     var once = false
 
+    @Flag(help: "Draw the board for a projector or a big screen: large cards, who is still to vote, the chart of the votes.")
+    var board = false
+
+    @Flag(inversion: .prefixedNo, help: "No bell when the cards are revealed (remembered; default: the bell rings).")
+    var quiet: Bool?
+
     @OptionGroup var staleOption: StaleOption
+
+    func validate() throws {
+        guard !(board && json) else { throw ValidationError("--board draws on a terminal and --json writes lines for programs; give one.") }
+    }
 
     func run() async throws {
         let stale = staleOption.value.seconds
         let shown = channel
-        var config = try Config.load()
-        if let open, open != config.openCards {
-            config.openCards = open
-            try config.save()
-        }
+        let remembered = try Config.load()
+        var config = remembered
+        config.openCards = open ?? remembered.openCards
+        config.quiet = quiet ?? remembered.quiet
+        if config != remembered { try config.save() }
         let showsCards = config.openCards ?? false
+        let ring: (() -> Void)? = config.quiet == true ? nil : { TerminalScreen.ringBell() }
         let listening: Duration? = once ? .seconds(2) : nil
         if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
             let reply = try client.call(.watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
             var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json,
-                                     open: showsCards, staleAfter: .seconds(stale))
+                                     open: showsCards, staleAfter: .seconds(stale), board: board, ring: ring)
             return try await viewer.follow(SessionFeed(client: client), once: listening)
+        }
+        guard !board || shown != nil else {
+            throw UserError(.usage, "No session is running to say which channel the board shows; add --channel N.")
         }
         let feed = try await ScanFeed.open(adapter: adapter?.text ?? config.adapter)
         if !json, !once { StandardError.write("No session here: observing on \(feed.adapterName), advertising nothing.") }
         var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json,
-                                 open: showsCards, staleAfter: .seconds(stale))
+                                 open: showsCards, staleAfter: .seconds(stale), board: board, ring: ring)
         try await viewer.follow(feed, once: listening)
     }
 }

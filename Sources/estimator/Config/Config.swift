@@ -3,7 +3,7 @@ import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
-/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci"}`, and the relay
+/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci","quiet":true}`, and the relay
 /// (`"relay"`, `"relayUser"`, `"relayPasswordFile"`, `"relayCA"`): never a password.
 struct Config: Equatable {
     var channel: Channel?
@@ -17,6 +17,9 @@ struct Config: Equatable {
     var deck: Deck?
     /// The relay `join` starts beside the session.
     var relay: RelaySettings?
+    /// No bell when the cards are revealed (`--quiet`), in `watch` and
+    /// `join --foreground`.
+    var quiet: Bool?
 
     /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
     static var path: String {
@@ -72,6 +75,10 @@ struct Config: Equatable {
             guard let text = value.string, let deck = try? Deck(parsing: text) else { throw damaged }
             config.deck = deck
         }
+        if let value = json["quiet"], value != .null {
+            guard case let .bool(quiet) = value else { throw damaged }
+            config.quiet = quiet
+        }
         if let value = json["relay"], value != .null {
             func text(_ key: String) throws(UserError) -> String? {
                 guard let field = json[key], field != .null else { return nil }
@@ -97,6 +104,7 @@ struct Config: Equatable {
         if let openCards { members.append(JSONMember("open", .bool(openCards))) }
         if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
         if let deck { members.append(JSONMember("deck", .string(deck.description))) }
+        if let quiet { members.append(JSONMember("quiet", .bool(quiet))) }
         if let relay {
             members.append(JSONMember("relay", .string(relay.url)))
             if let user = relay.user { members.append(JSONMember("relayUser", .string(user))) }

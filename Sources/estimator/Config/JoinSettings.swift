@@ -19,18 +19,22 @@ struct JoinSettings: Equatable {
     private var roleChosen: Bool
     /// The cards offered (`--deck`); remembered once chosen.
     var deck: Deck?
+    /// No bell on the reveal (`--quiet`); remembered once chosen.
+    var quiet: Bool?
     /// The relay to start beside the session, if any.
     var relay: RelaySettings?
 
     /// `adapter`: the typed adapter's name (an address already resolved);
     /// `fallbackAdapter`: the one to use when none is typed or remembered.
-    init(channel: Channel?, name: String?, adapter: String?, observing: Bool? = nil, deck: Deck? = nil, remembered: Config,
+    init(channel: Channel?, name: String?, adapter: String?, observing: Bool? = nil, deck: Deck? = nil, quiet: Bool? = nil,
+         remembered: Config,
          fallbackAdapter: @autoclosure () async -> String, account: Account = .current,
          relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
         open = remembered.openCards
         self.observing = observing ?? remembered.observing ?? false
         roleChosen = (observing ?? remembered.observing) != nil
         self.deck = deck ?? remembered.deck
+        self.quiet = quiet ?? remembered.quiet
         relay = try typedRelay.settings(remembered: remembered.relay)
         self.channel = channel ?? remembered.channel ?? .default
         if let adapter {
@@ -60,7 +64,7 @@ struct JoinSettings: Equatable {
     /// What to remember after a successful join.
     var config: Config {
         Config(channel: channel, name: name, adapter: adapter, openCards: open,
-               observing: roleChosen ? observing : nil, deck: deck, relay: relay)
+               observing: roleChosen ? observing : nil, deck: deck, relay: relay, quiet: quiet)
     }
 }
 

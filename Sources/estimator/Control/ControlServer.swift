@@ -37,6 +37,8 @@ final class ControlServer: Sendable {
         var started = false
         var stopping = false
         var ended = false
+        /// Set once the socket file is removed (`stopAccepting`).
+        var unlinked = false
         var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -95,6 +97,15 @@ final class ControlServer: Sendable {
         }
         if alive { poke() }
         return alive
+    }
+
+    /// Removes the socket file, so no new client finds the session, while
+    /// the clients connected now are still answered. A leaving session does
+    /// this before it answers the leave: a command run right after `leave`
+    /// returned must not find the session that is ending.
+    func stopAccepting() {
+        guard state.withLock({ state in defer { state.unlinked = true }; return !state.unlinked }) else { return }
+        unlink(path)
     }
 
     /// Ends the loop: closes every client and the listener, removes the
@@ -279,7 +290,7 @@ final class ControlServer: Sendable {
             _ = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(client.fd)
         }
-        unlink(path)
+        stopAccepting()
         close(listener)
         close(wake.read)
         close(wake.write)

@@ -14,7 +14,7 @@ final class PeerBoard: Sendable {
         let localName: [UInt8]
         let rssi: Int?
         /// When the radio read the reception.
-        let received: ContinuousClock.Instant
+        let received: Duration
         /// What it changed in the room (nothing when only passed on for a watcher).
         let update: Room.Update
         /// The rows it changed.

@@ -72,8 +72,8 @@ final class RelayChild: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once the relay has ended, or after `limit`.
-    func waitForExit(limit: Duration) async {
+    /// Returns once the relay has ended, or after `limit` of `clock`.
+    func waitForExit(limit: Duration, clock: any SessionClock) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let id = state.withLock { state -> UInt64? in
                 guard !state.exited else { return nil }
@@ -83,7 +83,7 @@ final class RelayChild: Sendable {
             }
             guard let id else { return continuation.resume() }
             Task {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
                 self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
             }
         }

@@ -20,7 +20,8 @@ actor RelaySupervisor {
     /// Counts the starts, so that only the running relay's end is acted on.
     private var generation = 0
     private var child: RelayChild?
-    private var startedAt = ContinuousClock.now
+    /// When the running relay started (`clock.elapsed`).
+    private var startedAt: Duration
     private var stopped = false
 
     init(settings: RelaySettings, socket: String, staleSeconds: Int64, session: Session,
@@ -30,7 +31,11 @@ actor RelaySupervisor {
         self.staleSeconds = staleSeconds
         self.session = session
         self.log = log
+        startedAt = session.clock.elapsed
     }
+
+    /// The session's clock, which times the restarts.
+    private var clock: any SessionClock { session.clock }
 
     /// Starts the relay on the session's channel; returns its first word
     /// (connected, or not reachable yet), or why it did not start.
@@ -47,7 +52,7 @@ actor RelaySupervisor {
         case let .success((reply, child)):
             if let failure = reply.failure { return .failure(failure) }
             self.child = child
-            startedAt = .now
+            startedAt = clock.elapsed
             return .success(reply)
         case let .failure(error):
             return .failure(error)
@@ -58,21 +63,21 @@ actor RelaySupervisor {
     /// topics when it sees the session's end), or after `limit`.
     func stop(limit: Duration) async {
         stopped = true
-        await child?.waitForExit(limit: limit)
+        await child?.waitForExit(limit: limit, clock: clock)
     }
 
     private func ended(_ started: Int, status: Int32) async {
         guard started == generation, child != nil else { return }
         child = nil
         guard !stopped, await !session.hasEnded else { return }
-        if ContinuousClock.now - startedAt >= Self.steadyRun { backoff.reset() }
+        if clock.elapsed - startedAt >= Self.steadyRun { backoff.reset() }
         var why = "the relay process \(Self.describe(status))"
         while true {
             let delay = backoff.next()
             let state = "\(settings.url) restarting the relay (\(why)); trying again in \(Self.seconds(delay))"
             log("relay: " + state)
             await session.relayRestarting(state)
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             guard !stopped, await !session.hasEnded else { return }
             switch await start() {
             case .success:

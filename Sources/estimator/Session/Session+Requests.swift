@@ -6,7 +6,8 @@ import Rendering
 extension Session {
     /// Answers one control request. `watch` is handled by `addWatcher`.
     /// `received` is when the request was read off the control socket.
-    func handle(_ request: ControlRequest, received: ContinuousClock.Instant = .now) async -> ControlReply {
+    func handle(_ request: ControlRequest, received: Duration? = nil) async -> ControlReply {
+        let received = received ?? clock.elapsed
         guard !hasEnded else { return ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")) }
         switch request {
         case .pick where isObserving:
@@ -18,18 +19,27 @@ extension Session {
             _ = board.change { room, now in room.pick(newCard, now: now) }
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
-        case let .round(title):
+        case let .round(title, countdown):
             guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
                 return ControlReply(UserError(.software, "The round did not move on."))
             }
-            ledger.reset()
+            newRound()
             let named = title.map { " (\($0))" } ?? ""
-            return advertise(done: "round \(number)\(named) began in channel \(channel); cards cleared", received: received)
-        case .reveal:
-            guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else {
-                let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
-                return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
+            var done = "round \(number)\(named) began in channel \(channel); cards cleared"
+            if let countdown {
+                startTimer(countdown, for: number)
+                done += "; the timer reveals it in \(countdown)"
             }
+            return advertise(done: done, received: received)
+        case let .reveal(after):
+            if let after {
+                guard let current = round.current, !isRevealed else { return nothingToReveal }
+                startTimer(after, for: current)
+                announce()
+                return ControlReply(exitCode: 0, message: "the timer reveals round \(current) in channel \(channel) in \(after), unless everyone votes first")
+            }
+            timer.stop()
+            guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else { return nothingToReveal }
             let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
             _ = recount()
             let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(ShownName.text).joined(separator: ", ")
@@ -43,7 +53,7 @@ extension Session {
             if let newChannel, newChannel != channel.rawValue {
                 // Another room: its round is learnt from the air (`Room.enter`).
                 channel = Channel(rawValue: newChannel)
-                ledger.reset()
+                newRound()
             }
             if let parsed { name = parsed }
             let newDeck = newDeck ?? deck
@@ -67,13 +77,19 @@ extension Session {
             return ControlReply(UserError(.usage, "watch is a stream; the control server starts it."))
         case let .relayed(localName):
             // Through the same board as the air: decoder, peer cap, events.
-            board.take(Reception(localName: localName, rssi: nil, relayed: true))
+            board.take(Reception(localName: localName, rssi: nil, received: received, relayed: true))
             return ControlReply(exitCode: 0, message: "relayed")
         case let .relay(state):
             relay.state = state
             changed()
             return ControlReply(exitCode: 0, message: "relay state noted")
         }
+    }
+
+    /// Why a reveal, now or on a timer, is refused.
+    private var nothingToReveal: ControlReply {
+        let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
+        return ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why)."))
     }
 
     /// What `join` answers: where I am, and as whom (`, observing,` and my

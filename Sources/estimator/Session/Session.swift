@@ -33,6 +33,8 @@ actor Session {
     private var restarts = RadioRestarts()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
+    /// The timer that reveals my round (`round --timer`, `reveal --in`).
+    var timer = RevealTimer()
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
@@ -176,8 +178,8 @@ actor Session {
     private func follow(_ update: Room.Update) -> Bool {
         let mine = update.rounds.filter { $0.channel == channel }
         guard !mine.isEmpty else { return false }
-        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { ledger.reset() }
-        _ = advertise(done: "", received: .now)
+        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { newRound() }
+        _ = advertise(done: "", received: clock.elapsed)
         return true
     }
 
@@ -192,10 +194,34 @@ actor Session {
         return first
     }
 
+    /// A new round in my channel, or another channel: nothing revealed yet,
+    /// and no timer runs for it.
+    func newRound() {
+        ledger.reset()
+        timer.stop()
+    }
+
+    /// When my timer reveals my round, while it runs.
+    var revealsAt: Timestamp? { timer.deadline(current: round.current, revealed: isRevealed) }
+
+    /// Starts the timer that reveals `round` when `countdown` runs out (the
+    /// caller tells the watchers: `me` says when).
+    func startTimer(_ countdown: Countdown, for round: RoundNumber) {
+        timer.start(countdown, for: round, clock: clock) { id in await self.timerRanOut(id) }
+    }
+
+    /// The timer `id` ran out: reveals my round as `estimator reveal` does,
+    /// unless the timer was stopped or replaced, or the round was revealed
+    /// or left meanwhile.
+    private func timerRanOut(_ id: Int) async {
+        guard timer.isRunning(id), revealsAt != nil else { return }
+        _ = await handle(.reveal())
+    }
+
     /// Puts on the air what the room now has me say, when it changed:
     /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot).
     private func followRoom() {
-        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: .now) }
+        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: clock.elapsed) }
     }
 
     /// Called when my channel's cards are revealed and after every re-vote
@@ -208,7 +234,7 @@ actor Session {
         for await change in board.changes {
             broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed, from: change.advertiser))
             for event in change.events {
-                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((.now - change.received).milliseconds)")
+                trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((clock.elapsed - change.received).milliseconds)")
             }
             if change.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
                ownership.heard(change.localName) {
@@ -231,7 +257,7 @@ actor Session {
     /// apply it (BlueZRadio), which a person typing `pick` need not wait for.
     /// A failure afterwards is radio trouble like any other: status and log.
     /// `received` is when the request was read, for the timing line.
-    func advertise(done: String, received: ContinuousClock.Instant) -> ControlReply {
+    func advertise(done: String, received: Duration) -> ControlReply {
         updates.asked = localName
         defer {
             broadcast(me)
@@ -253,7 +279,7 @@ actor Session {
                 let update = try await radio.update(localName: ownership.advertising(localName))
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
-                      + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((.now - update.sent).milliseconds)")
+                      + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((clock.elapsed - update.sent).milliseconds)")
             } catch {
                 radioProblem = error
                 broadcast(.radio(radioState))
@@ -323,7 +349,7 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked, deck: deck)
+            observing: isObserving, onAir: updates.asked, deck: deck, revealsAt: revealsAt)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
@@ -359,4 +385,11 @@ actor Session {
     }
 
     func changed() { outlets.changed() }
+
+    /// Tells the watchers who I am now, and the foreground table that
+    /// something changed: for a change that puts nothing new on the air.
+    func announce() {
+        broadcast(me)
+        changed()
+    }
 }

@@ -56,10 +56,11 @@ struct SessionProcess {
         unlink(path)
 
         let (requests, requestSink) = AsyncStream.makeStream(
-            of: (ControlRequest, ControlServer.ClientID, ContinuousClock.Instant).self)
+            of: (ControlRequest, ControlServer.ClientID, Duration).self)
         let server: ControlServer
         do {
-            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, .now)) }
+            let clock = SystemClock()
+            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, clock.elapsed)) }
         } catch {
             return failStarting(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
@@ -81,6 +82,7 @@ struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
+        await session.onLeave { server.stopAccepting() }
         var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
         if let relay {
             await session.setRelayState("\(relay.url) starting")
@@ -142,7 +144,7 @@ struct SessionProcess {
     }
 
     private static func serve(_ request: ControlRequest, from client: ControlServer.ClientID,
-                              received: ContinuousClock.Instant, session: Session, server: ControlServer) async {
+                              received: Duration, session: Session, server: ControlServer) async {
         if !request.isAnswered {
             _ = await session.handle(request, received: received)
         } else if request == .watch || request == .watchAir {

@@ -4,13 +4,15 @@ import Rendering
 
 /// `join --foreground`: the live table of my own session in this terminal,
 /// redrawn on change (at most 20 times a second) and every half second for
-/// the ages, with a card picked by a key and `r` for the next round.
-/// Returns when `q` is pressed, input ends, or the session ends, leaving
-/// the last table on the normal screen.
+/// the ages, with a card picked by a key and `r` for the next round; the
+/// bell rings when the cards are revealed, unless `quiet`. Returns when `q`
+/// is pressed, input ends, or the session ends, leaving the last table on
+/// the normal screen.
 enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
-    static func run(_ session: Session) async {
+    static func run(_ session: Session, quiet: Bool) async {
+        let clock = session.clock
         let keyboard = Keyboard()
         defer { keyboard.restore() }
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
@@ -21,7 +23,7 @@ enum ForegroundTable {
         }
         let ticker = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await clock.sleep(for: .milliseconds(100))
                 sink.yield(.tick)
             }
         }
@@ -37,13 +39,14 @@ enum ForegroundTable {
 
         var screen = TerminalScreen()
         screen.enter()
-        await loop(inputs, session: session, screen: &screen)
+        await loop(inputs, session: session, quiet: quiet, screen: &screen)
         screen.leave()
-        screen.print(await frame(session, now: SystemClock().now))
+        screen.print(await frame(session, now: clock.now))
     }
 
-    private static func loop(_ inputs: AsyncStream<Input>, session: Session, screen: inout TerminalScreen) async {
-        let clock = SystemClock()
+    private static func loop(_ inputs: AsyncStream<Input>, session: Session, quiet: Bool, screen: inout TerminalScreen) async {
+        let clock = session.clock
+        var bell = RevealBell()
         var dirty = true
         var lastDraw = Timestamp(nanosecondsSince1970: 0)
         for await input in inputs {
@@ -52,13 +55,14 @@ enum ForegroundTable {
             case let .key(key):
                 if key == Keyboard.quit { return }
                 if key == Keyboard.nextRound { _ = await session.handle(.round(title: nil)) }
-                if key == Keyboard.reveal { _ = await session.handle(.reveal) }
+                if key == Keyboard.reveal { _ = await session.handle(.reveal()) }
                 if let card = CardKeys(deck: await session.deck).card(for: key) {
                     _ = await session.handle(.pick(card))
                 }
             case .changed: dirty = true
             case .tick: break
             }
+            if !quiet, await rings(&bell, session) { TerminalScreen.ringBell() }
             let now = clock.now
             let age = now - lastDraw
             if (dirty && age >= .milliseconds(50)) || age >= .milliseconds(500) {
@@ -69,8 +73,19 @@ enum ForegroundTable {
         }
     }
 
-    /// One snapshot of the session's room per frame.
+    /// Whether the bell rings now for my channel's round (`RevealBell`).
+    private static func rings(_ bell: inout RevealBell, _ session: Session) async -> Bool {
+        let round = await session.round
+        let view = await session.view
+        return bell.rings(channel: view.channel, round: round.current, decided: round.ballot.isRevealed,
+                          shown: view.tally.isRevealed)
+    }
+
+    /// One snapshot of the session's room per frame, with what is left of
+    /// its timer.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
+        var section = TableSection(await session.view, now: now)
+        section.remaining = await session.revealsAt.map { $0 - now }
+        return LiveTable(sections: [section], adapter: session.adapter)
     }
 }

@@ -3,35 +3,49 @@ import EstimatorKit
 import Synchronization
 
 /// `watch` without a session: its own discovery on one adapter, advertising
-/// nothing, with the session's service UUID, restart cadence and look-again
-/// rule, so it hears what a session would.
+/// nothing, with the session's service UUID, and the light mode's schedule
+/// (restarts without settle or hold, a look again for a quiet peer), so it
+/// hears what a session would.
 final class ScanFeed: WatchFeed {
     /// The adapter scanning, `hci1`.
     let adapterName: String
     private let discovery: Discovery
+    private let executor: RadioExecutor
     private let schedule: RadioSchedule
+    private let clock: any SessionClock
+    /// Why a restart failed, which ends the scan as the discovery's end does.
+    private let halts: AsyncStream<any Error>
     private let pump = Mutex<Task<Void, Never>?>(nil)
-    /// When the scan was last restarted for a quiet peer: once a tick at
-    /// most, as a session does, however often the watch redraws.
-    private let lookedAgain = Mutex<ContinuousClock.Instant?>(nil)
+    /// When the scan was last restarted for a quiet peer (`clock.elapsed`):
+    /// once a tick at most, as a session does, however often the watch redraws.
+    private let lookedAgain = Mutex<Duration?>(nil)
 
-    private init(adapterName: String, discovery: Discovery, schedule: RadioSchedule) {
+    private init(adapterName: String, discovery: Discovery, executor: RadioExecutor, halts: AsyncStream<any Error>,
+                 schedule: RadioSchedule, clock: any SessionClock) {
         self.adapterName = adapterName
+        self.halts = halts
         self.discovery = discovery
+        self.executor = executor
         self.schedule = schedule
+        self.clock = clock
     }
 
     /// Starts scanning on `selector` (`hci1`), or on the first powered adapter.
     /// Fails with one sentence and a sysexits code before anything is shown.
-    static func open(adapter selector: String?) async throws(UserError) -> ScanFeed {
+    static func open(adapter selector: String?, clock: any SessionClock = SystemClock()) async throws(UserError) -> ScanFeed {
         let schedule = try RadioSchedule.fromEnvironment()
         do {
             let bluez = try await BlueZ.system()
             let adapter = try await bluez.adapter(selector)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapter.name) }
-            let discovery = try await adapter.discover(
-                serviceUUIDs: [BlueZRadio.serviceUUID], schedule: schedule.listening)
-            return ScanFeed(adapterName: adapter.name, discovery: discovery, schedule: schedule)
+            let (halts, halted) = AsyncStream.makeStream(of: (any Error).self)
+            let executor = RadioExecutor(scheduler: LightScheduler(schedule: schedule), handle: nil, clock: clock) {
+                halted.yield($0)
+            }
+            let discovery = try await adapter.discover(serviceUUIDs: [BlueZRadio.serviceUUID])
+            executor.run(on: discovery)
+            return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts, schedule: schedule,
+                            clock: clock)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)
         } catch {
@@ -50,16 +64,32 @@ final class ScanFeed: WatchFeed {
     func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation) {
         let (discovery, adapter) = (discovery, adapterName)
         sink.yield(.line(.radio("scanning on \(adapter)")))
+        let halts = halts
         let task = Task {
-            do {
-                for try await event in discovery {
-                    guard case let .sighting(sighting) = event, let name = sighting.localName else { continue }
-                    sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi, from: sighting.advertiser)))
+            // The first of the discovery's end and a failed restart ends the scan.
+            let failure = await withTaskGroup(of: (any Error)?.self) { group in
+                group.addTask {
+                    do {
+                        for try await sighting in discovery {
+                            guard let name = sighting.localName else { continue }
+                            sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi, from: sighting.advertiser)))
+                        }
+                        return nil
+                    } catch {
+                        return error
+                    }
                 }
-            } catch {
-                let radio = BlueZRadio.radioError(error, adapter: adapter)
-                sink.yield(.ended(UserError(radio.code, "Scanning stopped: \(radio.description)")))
+                group.addTask {
+                    for await error in halts { return error }
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
             }
+            guard let failure else { return }
+            let radio = BlueZRadio.radioError(failure, adapter: adapter)
+            sink.yield(.ended(UserError(radio.code, "Scanning stopped: \(radio.description)")))
         }
         pump.withLock { $0 = task }
     }
@@ -70,16 +100,17 @@ final class ScanFeed: WatchFeed {
     func quiet(for longest: Duration) {
         guard longest >= schedule.lookAgainAfter else { return }
         let due = lookedAgain.withLock { last in
-            let now = ContinuousClock.now
+            let now = clock.elapsed
             guard last.map({ now - $0 >= schedule.tick }) ?? true else { return false }
             last = now
             return true
         }
-        if due { discovery.lookAgain() }
+        if due { executor.lookAgain() }
     }
 
     func stop() async {
         pump.withLock { $0 }?.cancel()
+        executor.close()
         await discovery.stop()
     }
 }

@@ -2,12 +2,14 @@ import EstimatorKit
 import Glibc
 import Rendering
 
-/// The terminal the live table is drawn on: its size, the alternate
-/// screen, and writes of only what changed (`ScreenDiffer`).
+/// The terminal the live table or the board is drawn on: its size, the
+/// alternate screen, writes of only what changed (`ScreenDiffer`), and the
+/// bell.
 struct TerminalScreen {
     private var differ = ScreenDiffer()
     private var entered = false
     private var renderer = TableRenderer(color: TerminalKind.color, ascii: TerminalKind.ascii)
+    private let boardRenderer = BoardRenderer(color: TerminalKind.color, ascii: TerminalKind.ascii)
 
     static var size: TerminalSize {
         var window = winsize()
@@ -45,6 +47,21 @@ struct TerminalScreen {
         let footer = footer.map { String(TerminalText.sanitize($0).prefix(max(size.columns - 1, 0))) }
         write(differ.update(to: renderer.lines(table, size: room) + footer, size: size))
     }
+
+    /// Draws the board, laid out to the terminal's size now.
+    mutating func draw(_ board: Board) {
+        let size = Self.size
+        write(differ.update(to: boardRenderer.lines(board, size: size), size: size))
+    }
+
+    /// Prints the board on the normal screen, at the terminal's size: what
+    /// stays in the terminal when a watch ends.
+    func print(_ board: Board) {
+        write(boardRenderer.lines(board, size: Self.size).map { $0 + "\n" }.joined())
+    }
+
+    /// Rings the terminal's bell (BEL): the cards are revealed.
+    static func ringBell() { try? Descriptor.writeAll(1, [0x07]) }
 
     private func write(_ text: String) {
         try? Descriptor.writeAll(1, Array(text.utf8))

@@ -28,15 +28,17 @@ final class WatchInputs {
     private let keyboard: Keyboard?
     private let deadline: Task<Void, Never>?
 
-    /// `keys`: read `q` from the terminal; `deadline`: end after this long.
-    init(feed: any WatchFeed, tick: Duration, keys: Bool = false, deadline: Duration? = nil) {
+    /// `keys`: read `q` from the terminal; `deadline`: end after this long;
+    /// `clock` times the ticks and the deadline.
+    init(feed: any WatchFeed, tick: Duration, keys: Bool = false, deadline: Duration? = nil,
+         clock: any SessionClock = SystemClock()) {
         let (stream, sink) = AsyncStream.makeStream(of: Input.self)
         self.stream = stream
         self.feed = feed
         feed.start(sink)
         ticker = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
+                try? await clock.sleep(for: tick)
                 sink.yield(.tick)
             }
         }
@@ -50,7 +52,7 @@ final class WatchInputs {
         }
         self.deadline = deadline.map { wait in
             Task {
-                try? await Task.sleep(for: wait)
+                try? await clock.sleep(for: wait)
                 sink.yield(.deadline)
             }
         }

@@ -4,10 +4,17 @@ import Rendering
 
 /// What `watch` shows, fed by a session's stream or its own scan: its own
 /// peer table (so stale times are measured here), each channel's round and
-/// votes, my row when attached, and one of three outputs: the live table on
-/// a terminal, a line per change on a pipe, or `--json`.
+/// votes, my row when attached, and one of three outputs: the live table
+/// (or the board, `--board`) on a terminal, a line per change on a pipe, or
+/// `--json`. On a terminal the bell rings when a round's cards are revealed.
 struct WatchViewer {
     enum Output { case table, lines, json }
+
+    /// What a terminal shows: the table, or the board.
+    enum Frame {
+        case table(LiveTable)
+        case board(Board)
+    }
 
     /// The channel asked for; nil shows the session's, or every channel
     /// (grouped) when there is no session.
@@ -20,12 +27,19 @@ struct WatchViewer {
     private var room: Room
     /// Whether someone else has my session's name, as its `me` lines say.
     private var nameTaken = false
+    /// When my session's timer reveals its round, as its `me` lines say.
+    private var revealsAt: Timestamp?
     /// The channels whose cards are on the table, as last reported.
     private var revealed: Set<Channel> = []
     private var screen = TerminalScreen()
     private var dirty = true
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
-    private var lastFrame: LiveTable?
+    private var lastFrame: Frame?
+    /// Whether the terminal shows the board rather than the table.
+    private let showsBoard: Bool
+    /// Rings the terminal's bell; nil when quiet.
+    private let ring: (() -> Void)?
+    private var bell = RevealBell()
     private let clock: any SessionClock
     /// Where change lines and JSON go, one line at a time.
     private let write: (String) -> Void
@@ -35,15 +49,20 @@ struct WatchViewer {
     /// A viewer of channel `channel`; `attached` says whether a session feeds
     /// it (then no channel means the session's), `adapter` names the scanner.
     /// `output` forces an output (else the terminal decides); `write` takes
-    /// each line of the lines and JSON outputs.
+    /// each line of the lines and JSON outputs. `board`: the terminal shows
+    /// the board of one channel. `ring` rings the bell on a terminal when a
+    /// round's cards are revealed; nil for quiet.
     init(channel: Channel?, attached: Bool, adapter: String, json: Bool, open: Bool, staleAfter: Duration,
-         output: Output? = nil, clock: any SessionClock = SystemClock(), write: @escaping (String) -> Void = { print($0) }) {
+         output: Output? = nil, board: Bool = false, ring: (() -> Void)? = nil, clock: any SessionClock = SystemClock(),
+         write: @escaping (String) -> Void = { print($0) }) {
         self.channel = channel
         self.attached = attached
         everyChannel = channel == nil && !attached
         self.adapter = adapter
         self.output = output ?? (json ? .json : (TerminalKind.drawsTables ? .table : .lines))
         room = Room(staleAfter: staleAfter, open: open)
+        showsBoard = board
+        self.ring = ring
         self.clock = clock
         self.write = write
     }
@@ -58,8 +77,8 @@ struct WatchViewer {
         if live { screen.enter() }
         let outcome = await run(inputs, live: live)
         if live { screen.leave() }
-        if output == .table, let frame = lastFrame ?? (once != nil ? frame(now: clock.now) : nil) {
-            screen.print(frame)
+        if output == .table, let frame = lastFrame ?? (once != nil ? screenFrame(now: clock.now) : nil) {
+            show(frame)
         }
         await inputs.stop()
         try outcome.get()
@@ -70,7 +89,10 @@ struct WatchViewer {
             switch input {
             case .line(.ended(let reason)):
                 if live { screen.leave() }
-                if let frame = lastFrame { screen.print(frame); lastFrame = nil }
+                if let frame = lastFrame {
+                    show(frame)
+                    lastFrame = nil
+                }
                 StandardError.write("The session ended: \(reason).")
                 return .success(())
             case let .line(line): apply(line)
@@ -82,7 +104,7 @@ struct WatchViewer {
             case .resize: dirty = true
             case .interrupted: return .success(())
             case .deadline:
-                lastFrame = frame(now: clock.now)
+                lastFrame = screenFrame(now: clock.now)
                 return .success(())
             }
             if live, dirty || clock.now - lastDraw >= .milliseconds(500) { draw() }
@@ -103,12 +125,13 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
             self.nameTaken = nameTaken
+            self.revealsAt = revealsAt
             self.adapter = adapter
             dirty = true
             room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
@@ -156,6 +179,11 @@ struct WatchViewer {
             for event in shown where event.channel == channel {
                 report(event, tally: tally, hiding: !room.open && !before, heard: update.hearing[event.id] ?? .air)
             }
+            if output == .table, let ring,
+               bell.rings(channel: channel, round: tally.round, decided: room.round(of: channel)?.ballot.isRevealed ?? false,
+                          shown: tally.isRevealed) {
+                ring()
+            }
             if !tally.isRevealed {
                 revealed.remove(channel)
             } else if !before {
@@ -182,18 +210,55 @@ struct WatchViewer {
     }
 
     private mutating func draw() {
-        let frame = frame(now: clock.now)
-        screen.draw(frame)
+        let frame = screenFrame(now: clock.now)
+        switch frame {
+        case let .table(table): screen.draw(table)
+        case let .board(board): screen.draw(board)
+        }
         lastFrame = frame
         dirty = false
         lastDraw = clock.now
     }
 
+    /// Prints `frame` on the normal screen: what stays when the watch ends.
+    private mutating func show(_ frame: Frame) {
+        switch frame {
+        case let .table(table): screen.print(table)
+        case let .board(board): screen.print(board)
+        }
+    }
+
+    /// What the terminal shows at `now`: the board, or the table.
+    func screenFrame(now: Timestamp) -> Frame {
+        showsBoard ? .board(board(now: now)) : .table(frame(now: now))
+    }
+
+    /// The board of the channel shown (the one asked for, else the
+    /// session's) as the room stands at `now`, with what is left of my
+    /// session's timer.
+    func board(now: Timestamp) -> Board {
+        let channel = channel ?? room.me?.channel ?? .default
+        let view = room.view(of: channel, now: now)
+        return Board(view, adapter: adapter, isObserving: !attached,
+                     remaining: remaining(in: channel, isRevealed: view.tally.isRevealed, now: now))
+    }
+
     /// The table as the room stands at `now`.
     func frame(now: Timestamp) -> LiveTable {
-        let sections = shownChannels.map { TableSection(room.view(of: $0, now: now), now: now) }
+        let sections = shownChannels.map { channel in
+            var section = TableSection(room.view(of: channel, now: now), now: now)
+            section.remaining = remaining(in: channel, isRevealed: section.isRevealed, now: now)
+            return section
+        }
         let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+    }
+
+    /// What is left of my session's timer, in my channel while its round is
+    /// hidden.
+    private func remaining(in channel: Channel, isRevealed: Bool, now: Timestamp) -> Duration? {
+        guard let revealsAt, channel == room.me?.channel, !isRevealed else { return nil }
+        return revealsAt - now
     }
 
     /// Said when someone else here has my name: we are one row, so they are

@@ -5,7 +5,8 @@
 //
 //   bluez-probe advertise hciN NAME UUID    "registered T MS" then, per stdin line
 //                                           "name X": "updated T X"; "stop": "stopped T"
-//   bluez-probe discover hciN UUID SECONDS  "seen T ADDRESS RSSI NAME", "restarted T"
+//   bluez-probe discover hciN UUID SECONDS  "seen T ADDRESS RSSI NAME", "restarted T" (its own
+//                                           restart of the scan every SECONDS)
 //   bluez-probe adapters                    "adapter T hciN ADDRESS powered=… free=…"
 //   bluez-probe kernel                      "controller T hciN ADDRESS up=… running=…"
 //
@@ -67,16 +68,21 @@ func advertise(adapter name: String, localName: String, uuid: String) async thro
 
 func discover(adapter name: String, uuid: String, seconds: Double) async throws {
     let adapter = try await BlueZ.system().adapter(name)
-    let discovery = try await adapter.discover(
-        serviceUUIDs: [uuid], schedule: ScanSchedule(restartEvery: .milliseconds(Int(seconds * 1000))))
+    let discovery = try await adapter.discover(serviceUUIDs: [uuid])
     say("discovering")
-    for try await event in discovery {
-        switch event {
-        case .sighting(let sighting):
-            say("seen", sighting.address, sighting.rssi.map(String.init) ?? "-", sighting.localName ?? "-")
-        case .restarted:
+    // The module restarts nothing by itself: the probe restarts the scan at
+    // its cadence, so advertisers still on the air are reported anew.
+    let restarts = Task {
+        while !Task.isCancelled {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            try await discovery.pause()
+            try await discovery.resume()
             say("restarted")
         }
+    }
+    defer { restarts.cancel() }
+    for try await sighting in discovery {
+        say("seen", sighting.address, sighting.rssi.map(String.init) ?? "-", sighting.localName ?? "-")
     }
 }
 

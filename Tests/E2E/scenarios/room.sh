@@ -107,7 +107,7 @@ metric picks_over_300ms_first_unheard "$slow_unheard"
 # Issue 8 item 4: how much of it is ours, from the timing lines the sessions
 # log for each event (Session.trace). The picking session: request read ->
 # PropertiesChanged sent, without the scan stop that must come before the
-# change (legacy advertising: see Discovery.pausing), which is shown apart.
+# change (legacy advertising: see Discovery.pause, StrictScheduler), which is shown apart.
 # The viewing session: Device1 signal read -> Alice's row updated.
 tail -n "+$((before1 + 1))" "$logs/hci1.log" |
   sed -n 's/.*timing update: .* = ours \([0-9.]*\) ms + scan stop \([0-9.]*\) ms.*/\1 \2/p' >"$E2E_WORK/updates"

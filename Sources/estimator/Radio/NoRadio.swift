@@ -7,13 +7,17 @@ import Synchronization
 final class NoRadio: SessionRadio {
     let events: AsyncStream<RadioEvent>
     private let sink: AsyncStream<RadioEvent>.Continuation
+    private let clock: any SessionClock
 
-    init() { (events, sink) = AsyncStream.makeStream(of: RadioEvent.self) }
+    init(clock: any SessionClock = SystemClock()) {
+        self.clock = clock
+        (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
+    }
 
     func start(localName: [UInt8]) async throws(RadioError) {}
 
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
-        RadioUpdate(scanStop: .zero, sent: .now)
+        RadioUpdate(scanStop: .zero, sent: clock.elapsed)
     }
 
     func stopScanning() async {}

@@ -68,8 +68,8 @@ extension SessionRadio {
 struct Reception: Equatable, Sendable {
     var localName: [UInt8]
     var rssi: Int?
-    /// When the radio read BlueZ's signal saying so.
-    var received: ContinuousClock.Instant = .now
+    /// When the radio read BlueZ's signal saying so (the session clock's `elapsed`).
+    var received: Duration
     /// Whether the relay heard it from the broker rather than a radio.
     var relayed = false
     /// The device it came from over the air, when the radio names it.
@@ -80,10 +80,11 @@ struct Reception: Equatable, Sendable {
 struct RadioUpdate: Equatable, Sendable {
     /// Spent stopping the scan before the change could be made (waiting for a
     /// periodic scan restart in progress, then StopDiscovery): the deliberate
-    /// pause that legacy advertising needs (see `Discovery.pausing`).
+    /// pause that legacy advertising needs (see `Discovery.pause`, `StrictScheduler`).
     var scanStop: Duration
-    /// When the `PropertiesChanged` was handed to the bus connection.
-    var sent: ContinuousClock.Instant
+    /// When the `PropertiesChanged` was handed to the bus connection (the
+    /// session clock's `elapsed`).
+    var sent: Duration
 }
 
 /// Something that happens to the radio.
@@ -149,12 +150,4 @@ enum RadioError: Error, Equatable, Sendable, CustomStringConvertible {
         default: .unavailable
         }
     }
-}
-
-/// How the session tells time: wall-clock instants for the peer table, and
-/// sleeping for the leave broadcast and the stale ticks. Injected, so tests
-/// advance time instead of waiting.
-protocol SessionClock: Sendable {
-    var now: Timestamp { get }
-    func sleep(for duration: Duration) async throws
 }

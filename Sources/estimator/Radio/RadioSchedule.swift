@@ -112,19 +112,12 @@ struct RadioSchedule: Equatable, Sendable {
         return fitted
     }
 
-    /// The part `Discovery` runs. In the light mode a restart announces
-    /// nothing, so it needs no settle after it and no hold before it (the
-    /// hold keeps an announcement out of a peer's gap).
-    var scan: ScanSchedule {
-        guard pausesScan else { return listening }
-        return ScanSchedule(restartEvery: restartEvery, jitter: jitter, settle: settle, hold: hold, backoff: backoff,
-                            holdLimit: holdLimit, listenLimit: listenLimit)
+    /// The scheduler of this schedule's mode, chosen once per start of the
+    /// radio: strict unless the mode is light. `random` draws the jitter,
+    /// backoff and listening span from a range.
+    func scheduler(random: @escaping Draw = Self.draw) -> any RadioScheduler {
+        pausesScan ? StrictScheduler(schedule: self, random: random) : LightScheduler(schedule: self, random: random)
     }
-
-    /// The part a discovery that advertises nothing runs (`watch` without a
-    /// session): it announces nothing at its restarts, so, as in the light
-    /// mode, it needs no settle after them and no hold before them.
-    var listening: ScanSchedule { ScanSchedule(restartEvery: restartEvery, jitter: jitter) }
 
     /// The environment variable that overrides the schedule.
     static let variable = "ESTIMATOR_SCHEDULE"

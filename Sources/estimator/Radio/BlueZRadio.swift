@@ -2,21 +2,37 @@ import BlueZ
 import Synchronization
 
 /// The session's radio on BlueZ: one adapter's advertisement handle and
-/// discovery, plus the watch that tells the session when bluetoothd or the
-/// adapter goes away and comes back (so it re-registers by itself).
+/// discovery, the executor of their schedule (`RadioExecutor`, which the
+/// schedule's scheduler drives: this type decides nothing of when), plus
+/// the watch that tells the session when bluetoothd or the adapter goes
+/// away and comes back (so it re-registers by itself).
 final class BlueZRadio: SessionRadio {
     /// The estimator service UUID (docs/PROTOCOL.md, Advertisement),
     /// advertised and scanned for.
     static let serviceUUID = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"
+
+    /// The discovery while it runs, and what runs its schedule.
+    private struct Scan {
+        let discovery: Discovery
+        let executor: RadioExecutor
+        /// Reports the discovery's end as trouble.
+        let end: Task<Void, Never>
+    }
+
+    /// The radio while it is started.
+    private struct Running {
+        let handle: AdvertisementHandle
+        /// Reports BlueZ dropping the advertisement as trouble.
+        let advertisementEnd: Task<Void, Never>
+        /// Nil once scanning stopped for good (the leave's second half).
+        var scan: Scan?
+    }
+
     private struct State {
         var bluez: BlueZ?
-        var handle: AdvertisementHandle?
-        var discovery: Discovery?
+        var running: Running?
         /// The schedule fitted to the adapter's controller at the last start.
         var schedule: RadioSchedule
-        var pumps: [Task<Void, Never>] = []
-        /// The pending second announcement of the last update.
-        var reannounce: Task<Void, Never>?
         var watch: Task<Void, Never>?
         var stopped = false
         /// Set while org.bluez has no owner: every failure then is that one.
@@ -26,16 +42,17 @@ final class BlueZRadio: SessionRadio {
 
     let adapterName: String
     let events: AsyncStream<RadioEvent>
-    private let clock: any RadioClock
+    private let clock: any SessionClock
     private let connect: @Sendable () async throws -> BlueZ
     private let sink: AsyncStream<RadioEvent>.Continuation
     private let state: Mutex<State>
 
     /// A radio on `adapter`: `schedule` says when the discovery restarts,
     /// how long its gaps last and when an update is announced again, and
-    /// is fitted to the controller at each start (`RadioSchedule.fitted`);
-    /// `clock` times it; `connect` reaches bluetoothd (the system bus).
-    init(adapter: String, schedule: RadioSchedule = .standard, clock: any RadioClock = ContinuousRadioClock(),
+    /// is fitted to the controller at each start (`RadioSchedule.fitted`),
+    /// which chooses its scheduler; `clock` times it; `connect` reaches
+    /// bluetoothd (the system bus).
+    init(adapter: String, schedule: RadioSchedule = .standard, clock: any SessionClock = SystemClock(),
          connect: @escaping @Sendable () async throws -> BlueZ = { try await BlueZ.system() }) {
         adapterName = adapter
         self.clock = clock
@@ -56,39 +73,33 @@ final class BlueZRadio: SessionRadio {
             let adapter = try await bluez.adapter(adapterName)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapterName) }
             let name = String(decoding: localName, as: UTF8.self)
-            let schedule = state.withLock { state in
+            let (schedule, take) = state.withLock { state in
                 state.schedule = state.schedule.fitted(to: adapter.advertising ?? AdvertisingCapacity(supported: 0, active: 0))
-                return state.schedule
+                return (state.schedule, state.take)
             }
             let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
+            let adapterName = self.adapterName
+            let executor = RadioExecutor(scheduler: schedule.scheduler(), handle: handle, clock: clock) { [weak self] in
+                self?.report(Self.radioError($0, adapter: adapterName))
+            }
             let discovery: Discovery
-            let take = state.withLock { $0.take }
-            // In the strict mode each restart also re-announces the
-            // advertisement, so peers hear it while their scans run: the
-            // report a scan start brings races Linux's discovery start (a
-            // report just before mgmt "Discovering" is dropped), and Linux
-            // keeps a legacy advertiser off the air while it scans, which
-            // leaves a steady peer unheard long enough to turn stale.
-            let announceAgain: @Sendable () async -> Void = { try? await handle.announceAgain() }
+            let clock = self.clock
             do {
-                discovery = try await adapter.discover(
-                    serviceUUIDs: [Self.serviceUUID], schedule: schedule.scan, clock: clock,
-                    whileStopped: schedule.pausesScan ? announceAgain : nil
-                ) { sighting in
+                discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID]) { sighting in
+                    executor.heard()
                     guard let name = sighting.localName else { return }
-                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: sighting.time,
+                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: clock.elapsed,
                                    advertiser: sighting.advertiser))
                 }
             } catch {
+                executor.close()
                 await handle.stop()
                 throw error
             }
-            let pumps = [pump(discovery), pump(handle)]
-            state.withLock { state in
-                state.handle = handle
-                state.discovery = discovery
-                state.pumps = pumps
-            }
+            executor.run(on: discovery)
+            let running = Running(handle: handle, advertisementEnd: pump(handle),
+                                  scan: Scan(discovery: discovery, executor: executor, end: pump(discovery)))
+            state.withLock { $0.running = running }
             startWatching(bluez)
         } catch let error as RadioError {
             throw error
@@ -99,83 +110,33 @@ final class BlueZRadio: SessionRadio {
 
     @discardableResult
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
-        // A newer card makes the last one's further announcements pointless.
-        let (handle, discovery, schedule) = state.withLock { state in
-            state.reannounce?.cancel()
-            return (state.handle, state.discovery, state.schedule)
-        }
+        let (handle, executor) = state.withLock { ($0.running?.handle, $0.running?.scan?.executor) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
-        // The change itself, timed for the session log.
-        let asked = ContinuousClock.now
-        let change: @Sendable () async throws -> RadioUpdate = {
-            let stopped = ContinuousClock.now
-            try await handle.update(localName: name)
-            let sent = ContinuousClock.now
-            try await handle.synchronize()
-            return RadioUpdate(scanStop: stopped - asked, sent: sent)
-        }
-        let timing: RadioUpdate
         do {
-            // Scanning blocks advertisement changes on legacy controllers: see
-            // Discovery.pausing.
-            if let discovery {
-                let pausing = schedule.pausesScan
-                timing = pausing ? try await discovery.pausing(settle: schedule.settle, change) : try await change()
-                // A peer in its own quiet gap misses that; announce again, once:
-                // two announcements bring pick -> seen well under a second, and
-                // a third makes it slower, not faster (docs/MEASUREMENTS.md,
-                // Tried and dropped).
-                let clock = self.clock
-                let reannounce = Task {
-                    do { try await clock.sleep(for: schedule.reannounceAfter) } catch { return }
-                    if pausing {
-                        try? await discovery.pausing(settle: schedule.settle) { try await handle.announceAgain() }
-                    } else {
-                        try? await handle.announceAgain()
-                    }
-                }
-                state.withLock { $0.reannounce = reannounce }
-            } else {
-                timing = try await change()
-            }
+            if let executor { return try await executor.update(localName: name) }
+            // Nothing scans any more (the leave): the change alone.
+            try await handle.update(localName: name)
+            let sent = clock.elapsed
+            try await handle.synchronize()
+            return RadioUpdate(scanStop: .zero, sent: sent)
         } catch {
             throw Self.radioError(error, adapter: adapterName)
         }
-        return timing
     }
 
     func stopScanning() async {
-        // pumps[0] reads the discovery (see start).
-        let (discovery, pump, reannounce, handle, schedule) = state.withLock { state in
-            defer {
-                state.discovery = nil
-                state.reannounce = nil
-                if !state.pumps.isEmpty { state.pumps.removeFirst() }
-            }
-            return (state.discovery, state.pumps.first, state.reannounce, state.handle, state.schedule)
+        let scan = state.withLock { state in
+            defer { state.running?.scan = nil }
+            return state.running?.scan
         }
-        reannounce?.cancel()
-        pump?.cancel()
-        await discovery?.stop()
-        // The scan's end restarts a legacy advertiser (Linux kept it off
-        // while scanning); an extended set advertises on untouched, so the
-        // light mode starts it again itself.
-        if !schedule.pausesScan { try? await handle?.announceAgain() }
+        guard let scan else { return }
+        scan.end.cancel()
+        await scan.executor.stopScanning()
+        scan.executor.close()
     }
 
-    func lookAgain() {
-        // In the strict mode peers announce at each of their restarts, which
-        // a scan start would not bring: the next restart listens for them
-        // instead, until the session stops asking (the peer was heard) a
-        // little after its next tick.
-        let (discovery, schedule) = state.withLock { ($0.discovery, $0.schedule) }
-        if schedule.pausesScan {
-            discovery?.listen(for: schedule.tick + schedule.tick / 2)
-        } else {
-            discovery?.lookAgain()
-        }
-    }
+    func lookAgain() { state.withLock { $0.running?.scan?.executor }?.lookAgain() }
 
     func stop() async {
         let watch = state.withLock { state in
@@ -189,17 +150,18 @@ final class BlueZRadio: SessionRadio {
 
     /// Stops the current advertisement and discovery, if any.
     private func tearDown() async {
-        let (handle, discovery, pumps) = state.withLock { state in
-            defer {
-                state.handle = nil
-                state.discovery = nil
-                state.pumps = []
-            }
-            return (state.handle, state.discovery, state.pumps)
+        let running = state.withLock { state in
+            defer { state.running = nil }
+            return state.running
         }
-        for pump in pumps { pump.cancel() }
-        await discovery?.stop()
-        await handle?.stop()
+        guard let running else { return }
+        running.advertisementEnd.cancel()
+        if let scan = running.scan {
+            scan.end.cancel()
+            scan.executor.close()
+            await scan.discovery.stop()
+        }
+        await running.handle.stop()
     }
 
     private func connection() async throws -> BlueZ {

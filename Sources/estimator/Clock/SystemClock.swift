@@ -1,0 +1,25 @@
+import EstimatorKit
+import Glibc
+
+/// The real clock: `CLOCK_REALTIME` for instants (printed in `watch --json`,
+/// and running on while a laptop sleeps), Swift's `ContinuousClock` for
+/// `elapsed` and to wait (monotonic, also running on while it sleeps).
+struct SystemClock: SessionClock {
+    /// The origin of `elapsed`: the first use of a system clock in the process.
+    private static let origin = ContinuousClock.now
+
+    var now: Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(secondsSince1970: Int64(spec.tv_sec), nanoseconds: Int64(spec.tv_nsec))
+    }
+
+    var elapsed: Duration {
+        let origin = Self.origin  // set first, so the first reading is not before it
+        return ContinuousClock.now - origin
+    }
+
+    func sleep(until deadline: Duration) async throws {
+        try await Task.sleep(until: Self.origin + deadline, clock: .continuous)
+    }
+}

@@ -1,0 +1,64 @@
+/// The light mode's schedule (a controller with extended advertising, whose
+/// set keeps its address while the scan runs), and `watch`'s, which
+/// advertises nothing: the scan restarts alone every `restartEvery` (±
+/// `jitter`), the app's devices forgotten first, with no settle after and
+/// no hold before it (the hold keeps an announcement out of a peer's gap,
+/// and there is none); a change goes out
+/// while scanning and once more `reannounceAfter` later. Asked to look
+/// again, it restarts at once: a controller that does not repeat an
+/// advertiser reports it only as a scan starts. docs/ARCHITECTURE.md,
+/// Radio schedule.
+struct LightScheduler: RadioScheduler {
+    let schedule: RadioSchedule
+    let random: RadioSchedule.Draw
+    /// Whether the scan is being restarted.
+    private(set) var restarting = false
+    /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
+    private(set) var ended = false
+
+    init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
+        self.schedule = schedule
+        self.random = random
+    }
+
+    mutating func take(_ event: ScheduleEvent, at now: Duration) -> [ScheduleAction] {
+        guard !ended else { return [] }
+        switch event {
+        case .scanStarted:
+            return [.arm(.restart, at: now + schedule.nextInterval(random))]
+        case .heard, .fired(.listen), .fired(.hold), .fired(.settle):
+            return []
+        case .fired(.restart):
+            restarting = true
+            return [.perform(.forgetApps), .perform(.stopScan)]
+        case .lookAgain:
+            guard !restarting else { return [] }
+            restarting = true
+            return [.cancel(.restart), .perform(.forgetApps), .perform(.stopScan)]
+        case .changeAsked:
+            return [.cancel(.reannounce), .perform(.change)]
+        case .done(.change):
+            return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.reannounceAfter)]
+        case .failed(.change):
+            return [.changeDone(failed: true)]
+        case .fired(.reannounce):
+            return [.perform(.announceAgain)]
+        case .done(.announceAgain), .failed(.announceAgain), .done(.endScan), .failed(.endScan),
+             .done(.forgetApps), .failed(.forgetApps):
+            return []
+        case .done(.stopScan):
+            return [.perform(.startScan)]
+        case .done(.startScan):
+            restarting = false
+            return [.arm(.restart, at: now + schedule.nextInterval(random))]
+        case .failed(.stopScan), .failed(.startScan):
+            ended = true
+            return RadioTimer.allCases.map { .cancel($0) } + [.halt]
+        case .stopScanning:
+            // An extended set advertises on untouched by the scan's end, so
+            // it is announced again: the leave's second start.
+            ended = true
+            return RadioTimer.allCases.map { .cancel($0) } + [.perform(.endScan), .perform(.announceAgain)]
+        }
+    }
+}
