@@ -69,4 +69,17 @@ import Testing
         #expect(revealed.isRevealed)
         #expect(StatsFooter.parts(revealed).contains("8: … (app) explains"), "\(StatsFooter.parts(revealed))")
     }
+
+    /// The board (watch --board) names them as the table does: under its
+    /// cards, in its chart and in its footer.
+    @Test func theBoardNamesANamelessAppUserAsTheAppUserItIs() throws {
+        var room = Room(open: true)
+        _ = room.hear(try Packet(decoding: Array("010008".utf8) + [0xEC, 0xA0]), rssi: -60, relayed: false,
+                      from: Advertiser(address: "6C:00:00:00:00:03", isDiscoverable: true), at: t0)
+        _ = room.hear(try Packet(decoding: Array("0100FCBob".utf8)), rssi: -60, relayed: false, at: t0)
+        let board = Board(channel: .default, tally: room.tally(of: .default, now: t0), adapter: "hci0")
+        let text = BoardRenderer(color: false).lines(board, size: TerminalSize(columns: 80, rows: 24)).joined(separator: "\n")
+        #expect(text.contains("… (app)"), "\(text)")
+        #expect(text.contains("waiting for Bob"))
+    }
 }
