@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(
             name: "estimatorTests",
             dependencies: [
-                "estimator", "EstimatorKit", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
+                "estimator", "EstimatorKit", "Rendering", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

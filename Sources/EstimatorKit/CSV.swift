@@ -32,3 +32,84 @@ public enum CSV {
         return String(quoted)
     }
 }
+
+// MARK: - Reading
+
+extension CSV {
+    /// One record read, with the line of the file it starts on (1 for the first).
+    public struct Record: Equatable, Sendable {
+        public let line: Int
+        public let fields: [String]
+
+        public init(line: Int, fields: [String]) {
+            self.line = line
+            self.fields = fields
+        }
+    }
+
+    /// The records of `text`, fields split at `separator` (`,` for CSV,
+    /// tab for TSV, `;` as some spreadsheets write it): RFC 4180, and what
+    /// trackers and spreadsheets write beside it. A quoted field may hold
+    /// separators, line breaks and doubled quotes; records end in CRLF or
+    /// LF; a quote inside an unquoted field, or text after a closing
+    /// quote, is kept as written. Blank lines are no records. Throws when a
+    /// quoted field is never closed: the rest of the file would be one field.
+    public static func records(_ text: String, separator: Unicode.Scalar) throws(CSVReadError) -> [Record] {
+        var records: [Record] = []
+        var fields: [String] = []
+        var field = String.UnicodeScalarView()
+        var line = 1, recordLine = 1, quoteLine = 0
+        var quoted = false, fieldStarted = false
+        var scalars = text.unicodeScalars[...]
+
+        func endRecord() {
+            fields.append(String(field))
+            if fields != [""] { records.append(Record(line: recordLine, fields: fields)) }
+            fields = []
+            field = String.UnicodeScalarView()
+            fieldStarted = false
+            recordLine = line
+        }
+
+        while let scalar = scalars.popFirst() {
+            if quoted {
+                if scalar == "\"" {
+                    if scalars.first == "\"" { scalars.removeFirst(); field.append("\"") } else { quoted = false }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where !fieldStarted:
+                quoted = true
+                fieldStarted = true
+                quoteLine = line
+            case separator:
+                fields.append(String(field))
+                field = String.UnicodeScalarView()
+                fieldStarted = false
+            case "\r" where scalars.first == "\n":
+                break  // the LF ends the record
+            case "\n":
+                line += 1
+                endRecord()
+            default:
+                field.append(scalar)
+                fieldStarted = true
+            }
+        }
+        guard !quoted else { throw CSVReadError(line: quoteLine) }
+        if fieldStarted || !fields.isEmpty { endRecord() }
+        return records
+    }
+}
+
+/// A quoted field that is never closed.
+public struct CSVReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line where the field opens.
+    public let line: Int
+
+    public var description: String { "the quoted field that opens on line \(line) is never closed" }
+}

@@ -75,6 +75,13 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// `nil` for an unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
+    /// The card whose machine name (`name`) is `name`, as JSON gives it;
+    /// `nil` for any other text.
+    public init?(named name: String) {
+        guard let card = (0...UInt8.max).lazy.map(Card.init(rawValue:)).first(where: { $0.name == name }) else { return nil }
+        self = card
+    }
+
     /// Two uppercase hex digits, the form on the air (`"08"`, `"FE"`).
     public var hex: String { Hex.text([rawValue]) }
 

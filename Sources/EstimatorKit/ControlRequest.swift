@@ -6,13 +6,17 @@ public enum ControlRequest: Equatable, Sendable {
     /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
     /// the current one.
     case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
-    /// Start the next round, with an optional title (a story key or words)
-    /// and an optional timer that reveals it when it runs out
+    /// Start the next round, with an optional title (a story key or words;
+    /// without one, the session takes the backlog's next story, if one is
+    /// loaded) and an optional timer that reveals it when it runs out
     /// (`{"request":"round","title":"ABC-1","timer":120}`, in seconds).
     case round(title: String?, timer: Countdown? = nil)
     /// Reveal the current round's cards for the whole room, voted or not:
     /// now, or when `after` has run out (`{"request":"reveal","in":120}`).
     case reveal(after: Countdown? = nil)
+    /// Record the estimate the team agreed on for the revealed round: the
+    /// card, or the consensus without one.
+    case settle(Card?)
     /// Broadcast card none briefly, then end the session.
     case leave
     /// Report what the session is doing.
@@ -97,6 +101,14 @@ public enum ControlRequest: Equatable, Sendable {
                 title = text
             }
             self = .round(title: title, timer: try Self.countdown(json, "timer"))
+        case "settle":
+            allowed = ["request", "card"]
+            var card: Card?
+            if let field = json["card"], field != .null {
+                guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
+                do { card = try Card(parsing: text) } catch { throw .invalidCard(error) }
+            }
+            self = .settle(card)
         case "relayed":
             allowed = ["request", "localName"]
             guard let field = json["localName"] else { throw .missingField("localName") }
@@ -158,6 +170,10 @@ public enum ControlRequest: Equatable, Sendable {
             var members: [JSONMember] = [JSONMember("request", .string("reveal"))]
             if let after { members.append(JSONMember("in", .int(after.seconds))) }
             json = .object(members)
+        case let .settle(card):
+            var members: [JSONMember] = [JSONMember("request", .string("settle"))]
+            if let card { members.append(JSONMember("card", .string(card.name ?? card.hex))) }
+            json = .object(members)
         case .leave: json = .object([JSONMember("request", .string("leave"))])
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
@@ -193,7 +209,7 @@ public enum ControlRequestError: Error, Equatable, Sendable, CustomStringConvert
         case let .missingField(field): "The request has no \"\(field)\" field."
         case let .wrongType(field, expected): "The \"\(field)\" field must be \(expected)."
         case let .unknownRequest(name):
-            "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, leave, status, watch, relayed and relay."
+            "\(Self.quoted(name)) is not a request; requests are pick, join, round, reveal, settle, leave, status, watch, relayed and relay."
         case let .unknownField(field): "The request has an unknown field \(Self.quoted(field))."
         case let .invalidCard(error):
             "\(Self.quoted(error.input)) is not a card; a card is \(Card.typedForms)."

@@ -7,12 +7,13 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// name, whether I observe, and the local name I put on the air (which
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
     /// publishes it as it is), my deck (a watch's stats round the mean
-    /// to its cards), and when my timer reveals the round (`round --timer`,
-    /// `reveal --in`; a watch shows what is left); sent first and after
-    /// every change.
+    /// to its cards), when my timer reveals the round (`round --timer`,
+    /// `reveal --in`; a watch shows what is left), and the round's story
+    /// and agreed estimate when my session started it; sent first and
+    /// after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
-            revealsAt: Timestamp? = nil)
+            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -26,7 +27,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -39,6 +40,8 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("onAir", .string(Hex.text(onAir))),
                     JSONMember("deck", .string(deck.description)),
                     JSONMember("revealsAt", revealsAt.map { .string(RFC3339.string($0)) } ?? .null),
+                    JSONMember("story", story?.json ?? .null),
+                    JSONMember("agreed", .string(agreed?.name)),
                 ])),
             ])
         case let .heard(localName, rssi, relayed, advertiser):
@@ -74,7 +77,9 @@ public enum ControlWatchLine: Equatable, Sendable {
                        revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
                        onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [],
                        deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
-                       revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp))
+                       revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp),
+                       story: body["story"].flatMap(Story.init(json:)),
+                       agreed: body["agreed"]?.string.flatMap(Card.init(named:)))
         case "heard":
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

@@ -6,7 +6,10 @@
 /// `votes` (`[{"name","card","cardRaw"}]`, `card` as in `packet decode
 /// --json`: null for an unknown byte), `median`, `mean` (numbers or null),
 /// `nearest` (the card nearest the mean, or null), `consensus`, `questions`,
-/// `coffees`.
+/// `coffees`, `story` (`{"key","summary"}`, the key null when there is
+/// none; null for a round without a story) and `agreed` (the agreed
+/// estimate's card, or null). Lines written before stories and agreed
+/// estimates lack the last two: they read as null.
 public struct HistoryRecord: Equatable, Sendable {
     /// One person's card in the round.
     public struct Vote: Equatable, Sendable {
@@ -41,11 +44,17 @@ public struct HistoryRecord: Equatable, Sendable {
     public var questions: Int
     /// How many picked coffee.
     public var coffees: Int
+    /// The story estimated, from the backlog or the title; `nil` when the
+    /// round had neither (see `subject`).
+    public var story: Story?
+    /// The estimate the team agreed on (`Agreement`), when it did.
+    public var agreed: Card?
 
     /// A record; `votes` are put in name order.
     public init(
         id: String, time: Timestamp, channel: Channel, round: Int?, title: String?, votes: [Vote],
-        median: Double?, mean: Double?, nearest: Card?, consensus: Bool, questions: Int, coffees: Int
+        median: Double?, mean: Double?, nearest: Card?, consensus: Bool, questions: Int, coffees: Int,
+        story: Story? = nil, agreed: Card? = nil
     ) {
         self.id = id
         self.time = time
@@ -59,7 +68,13 @@ public struct HistoryRecord: Equatable, Sendable {
         self.consensus = consensus
         self.questions = questions
         self.coffees = coffees
+        self.story = story
+        self.agreed = agreed
     }
+
+    /// The story the round estimated: its own, else the one its title
+    /// reads as (`Story.init(line:)`), as in lines kept before stories were.
+    public var subject: Story? { story ?? title.map(Story.init(line:)) }
 
     /// An id for the round `round` of `channel` revealed at `time`, such as
     /// `1/3/2026-11-22T03:51:46.722Z` (`-` for no round).
@@ -88,6 +103,8 @@ extension HistoryRecord {
             "consensus": .bool(consensus),
             "questions": .int(questions),
             "coffees": .int(coffees),
+            "story": story?.json ?? .null,
+            "agreed": .string(agreed?.name),
         ]
         return object.text
     }
@@ -109,10 +126,12 @@ extension HistoryRecord {
             case let .array(items)? = json["votes"],
             let median = Self.optional(json["median"], Self.finite),
             let mean = Self.optional(json["mean"], Self.finite),
-            let nearest = Self.optional(json["nearest"], { $0.string.flatMap(Self.card(named:)) }),
+            let nearest = Self.optional(json["nearest"], { $0.string.flatMap(Card.init(named:)) }),
             let consensus = json["consensus"]?.bool,
             let questions = json["questions"]?.integer, questions >= 0,
-            let coffees = json["coffees"]?.integer, coffees >= 0
+            let coffees = json["coffees"]?.integer, coffees >= 0,
+            let story = Self.optional(json["story"] ?? .null, Story.init(json:)),
+            let agreed = Self.optional(json["agreed"] ?? .null, { $0.string.flatMap(Card.init(named:)) })
         else { return nil }
         var votes: [Vote] = []
         for item in items {
@@ -128,7 +147,8 @@ extension HistoryRecord {
         let remainder = (nanoseconds % millisecond + millisecond) % millisecond
         self.init(
             id: id, time: Timestamp(nanosecondsSince1970: nanoseconds - remainder), channel: Channel(rawValue: channel), round: round, title: title, votes: votes,
-            median: median, mean: mean, nearest: nearest, consensus: consensus, questions: questions, coffees: coffees)
+            median: median, mean: mean, nearest: nearest, consensus: consensus, questions: questions, coffees: coffees,
+            story: story, agreed: agreed)
     }
 
     /// `.some(nil)` for JSON null, `.some(value)` when `convert` accepts the
@@ -143,29 +163,53 @@ extension HistoryRecord {
         guard case let .number(text) = value, let number = Double(text), number.isFinite else { return nil }
         return number
     }
-
-    private static func card(named name: String) -> Card? {
-        (0...UInt8.max).lazy.map(Card.init(rawValue:)).first { $0.name == name }
-    }
 }
 
-// MARK: - CSV
+// MARK: - Export
 
 extension HistoryRecord {
-    /// The header of `history --csv`.
+    /// One record per story, as `history --csv` and `--json` export them:
+    /// of a story voted in several rounds (a re-vote after a discussion),
+    /// the newest round with an agreed estimate, else its newest round; in
+    /// the order the stories were first voted. Stories are told apart as
+    /// `Story.isSame` says; each round without a story is one of its own.
+    public static func perStory(_ records: [HistoryRecord]) -> [HistoryRecord] {
+        var chosen: [HistoryRecord] = []
+        var index: [Story.Identity: Int] = [:]
+        for record in records {
+            guard let identity = record.subject?.identity else {
+                chosen.append(record)
+                continue
+            }
+            guard let at = index[identity] else {
+                index[identity] = chosen.count
+                chosen.append(record)
+                continue
+            }
+            if record.agreed != nil || chosen[at].agreed == nil { chosen[at] = record }
+        }
+        return chosen
+    }
+
+    /// The header of `history --csv`: the first three are the names of
+    /// Jira's fields, which its CSV importer maps by themselves.
     public static let csvHeader = CSV.record([
-        "time", "channel", "round", "title", "median", "mean", "nearest", "consensus", "questions", "coffees", "votes",
+        "Issue key", "Summary", "Story Points", "Median", "Mean", "Cards", "Time", "Channel", "Round", "Nearest",
+        "Consensus", "Questions", "Coffees",
     ])
 
     /// The record as a CSV row (RFC 4180, formulas neutralised), without
-    /// the line ending. Votes read `Alice=5; Bob=8`, cards by name (`0.5`,
-    /// `?`, `coffee`), an unknown byte as `?` and its hex (`?42`).
+    /// the line ending: the story's key and summary (`subject`), the agreed
+    /// estimate, the figures, and the cards as `Alice=5; Bob=8` (cards by
+    /// name: `0.5`, `M`, `?`, `coffee`; an unknown byte as `?` and its hex,
+    /// `?42`).
     public var csvRow: String {
         CSV.record([
-            RFC3339.string(time), channel.description, round.map(String.init) ?? "", title ?? "",
-            median.map(Self.figure) ?? "", mean.map(Self.figure) ?? "", nearest?.name ?? "",
-            consensus ? "true" : "false", String(questions), String(coffees),
+            subject?.key ?? "", subject?.summary ?? "", agreed?.name ?? "",
+            median.map(Self.figure) ?? "", mean.map(Self.figure) ?? "",
             votes.map { "\($0.name)=\($0.card.name ?? "?" + $0.card.hex)" }.joined(separator: "; "),
+            RFC3339.string(time), channel.description, round.map(String.init) ?? "", nearest?.name ?? "",
+            consensus ? "true" : "false", String(questions), String(coffees),
         ])
     }
 

@@ -65,6 +65,8 @@ public struct TableSection: Equatable, Sendable {
     /// What is left of the timer that reveals the round, while one runs
     /// (`round --timer`: only the session that started it knows).
     public var remaining: Duration?
+    /// The estimate my session's round agreed on, once revealed.
+    public var agreed: Card?
 
     /// A section of `rows` with the vote as `tally` counted it.
     public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0) {

@@ -1,9 +1,11 @@
 import EstimatorKit
 
 /// The footer under a channel's rows: before the reveal, how the vote
-/// stands (`3 of 5 voted · waiting for Alice, Bob`); after it, what the
-/// round adds up to (`median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
-/// explains · ☕ 1`, or `median M · S to XL` for T-shirt sizes), on as many lines as the terminal's width needs.
+/// stands (`3 of 5 voted · waiting for Alice, Bob`); after it, the agreed
+/// estimate when it is not the consensus and what the round adds up to
+/// (`agreed 8 · median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
+/// explains · ☕ 1`, or `median M · S to XL` for T-shirt sizes), on as many
+/// lines as the terminal's width needs.
 enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
@@ -45,6 +47,11 @@ enum StatsFooter {
             return parts
         }
         var parts = parts(section.stats)
+        // A consensus says the agreed card already.
+        if let agreed = section.agreed, !section.stats.isConsensus
+            || agreed.numericValue.map({ $0 != section.stats.median }) ?? (agreed != section.stats.medianSize) {
+            parts.insert("agreed \(agreed)", at: 0)
+        }
         if !section.waitingFor.isEmpty { parts.append("revealed without \(list(section.waitingFor.map(ShownName.text)))") }
         return parts
     }

@@ -12,7 +12,9 @@ import EstimatorKit
 /// `"observer"`. `revealed` has `event, channel, round, cards, without,
 /// time`, each card `{name, card, cardRaw}`, `without` the names of those
 /// present who had not voted; `round` has `event, channel, round, title,
-/// time`. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
+/// time`; `settled` (my session's round has an agreed estimate) has `event,
+/// channel, round, story, agreed, time`, `story` as `{key, summary}` (the
+/// key null when there is none) or null, `agreed` a card. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
 /// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
 /// `"both"`), `time` is RFC 3339 in UTC, `app` is `true` for an app user
 /// (whose name an iPhone may have cut, and who sees no rounds), and `cut`
@@ -56,6 +58,11 @@ public enum WatchEventJSON {
             object = [
                 "event": .string("round"), "channel": .int(Int(channel.rawValue)), "round": number(round),
                 "title": .string(title), "time": .string(RFC3339.string(time)),
+            ]
+        case let .settled(channel, round, story, agreed, time):
+            object = [
+                "event": .string("settled"), "channel": .int(Int(channel.rawValue)), "round": number(round),
+                "story": story?.json ?? .null, "agreed": .string(agreed.name), "time": .string(RFC3339.string(time)),
             ]
         }
         return object.text

@@ -109,7 +109,7 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _):
+                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _):
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, onAir: onAir))
                 case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))

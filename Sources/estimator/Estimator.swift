@@ -13,9 +13,9 @@ struct Estimator: AsyncParsableCommand {
             everyone's cards. No server, no pairing, no network.
             """,
         subcommands: [
-            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
+            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, SettleCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
-            HistoryCommand.self,
+            BacklogCommand.self, HistoryCommand.self,
         ])
 
     // The root's own flag rather than the configuration's version, which

@@ -1,10 +1,13 @@
-# `make demo`: a room of scripted teammates on hci1-hci3 and you on hci0,
-# your table shown live on the console, playing two stories: hidden votes,
-# the reveal, a re-vote, the next story (`estimator round`), and at the end
-# `estimator history` of what was played. Run by guest.sh like a scenario,
-# with its output on the console (a terminal) instead of kept for a report.
+# `make demo`: a short planning meeting. You (hci0) run it from a backlog
+# of three stories with scripted teammates on hci1-hci3, your table shown
+# live on the console: hidden votes, the reveal, a consensus that settles
+# by itself, a split the room settles on after a re-vote, a story revealed
+# by the timer; then the board as the projector shows it, and the agreed
+# estimates exported as CSV for the tracker. Run by guest.sh like a
+# scenario, with its output on the console (a terminal) instead of kept
+# for a report.
 # radios: 4
-# timeout: 150
+# timeout: 180
 
 estimator join --adapter hci0 --channel 1 --name You >/dev/null || fail "join on hci0"
 team=(전수열 Alice Bob)
@@ -14,38 +17,58 @@ for i in 1 2 3; do
   XDG_STATE_HOME=$E2E_WORK/team$i estimator join --adapter hci$i --channel 1 --name "${team[$((i - 1))]}" \
     >/dev/null || fail "join on hci$i"
 done
+# The sprint's stories, as a Jira export.
+printf 'Issue key,Summary\nABC-1,Login with passkeys\nABC-2,Export the estimates\nABC-3,A board for the room\n' \
+  >"$E2E_WORK/sprint-42.csv"
+estimator backlog "$E2E_WORK/sprint-42.csv" >/dev/null || fail "backlog"
 # Your table, on the console.
 estimator watch --adapter hci0 &
 table=$!
 
 # The script's pace is a room's: people think, then pick.
 pick() { sleep "$1"; estimator pick --adapter "hci$2" "$3" >/dev/null || fail "pick $3 on hci$2"; }
-story() { sleep "$1"; estimator round --adapter "hci$2" "$3" >/dev/null || fail "round on hci$2"; }
+story() { sleep "$1"; estimator round --adapter hci0 "${@:2}" >/dev/null || fail "round on hci0"; }
 
-# Story 1: votes stay hidden (✓) until the last one, then all show at once.
-# A split (8 and 3 sit alone at the ends: they explain), then a re-vote.
-story 3 0 "ABC-1 Login with passkeys"
-pick 3 1 8
-pick 2 3 3
-pick 3 2 coffee
-pick 3 0 5
-pick 6 2 5
-pick 4 1 5
-pick 3 3 5
+# ABC-1: votes stay hidden (✓) until the last one, then all show at once;
+# every card is 5, a consensus: the story is settled by itself.
+story 3
+pick 3 1 5
+pick 2 3 5
+pick 3 2 5
+pick 2 0 5
 
-# Story 2, started by you: everyone's card clears, the room votes again.
-story 6 0 "ABC-2 Export to CSV"
+# ABC-2: a split (8 and 2 sit alone at the ends: they explain), a re-vote
+# that comes close, and you settle on the number the room agrees to.
+story 5
 pick 3 2 2
-pick 2 1 3
-pick 3 3 2
-pick 2 0 2
-sleep 6
+pick 2 1 8
+pick 3 3 3
+pick 2 0 3
+pick 5 1 5
+pick 2 2 3
+sleep 2
+estimator settle --adapter hci0 3 >/dev/null || fail "settle on hci0"
+
+# ABC-3, with a 10-second timer: Bob is getting coffee, and the timer
+# reveals without them.
+story 5 --timer 10s
+pick 3 2 8
+pick 2 1 8
+pick 2 0 8
+sleep 7
 kill -INT "$table" 2>/dev/null
 wait "$table" 2>/dev/null || true
 
-printf '\n  What the room played (estimator history):\n\n'
-estimator history | sed 's/^/    /'
-rounds=$(estimator history --json | grep -c . || true)
-[ "$rounds" -ge 2 ] || fail "the history holds $rounds rounds, not the 2 stories played"
+# The board, as the projector shows it at the end of the story.
+estimator watch --adapter hci0 --board &
+board=$!
+sleep 6
+kill -INT "$board" 2>/dev/null
+wait "$board" 2>/dev/null || true
+
+printf '\n  The agreed estimates, for the tracker (estimator history --csv):\n\n'
+estimator history --csv | sed 's/^/    /'
+rows=$(estimator history --csv | grep -c ABC- || true)
+[ "$rows" -eq 3 ] || fail "the export holds $rows stories, not the 3 of the backlog"
 printf '\n'
 estimator leave --adapter hci0 >/dev/null

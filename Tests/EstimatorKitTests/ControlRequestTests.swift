@@ -149,6 +149,19 @@ import Testing
         }
     }
 
+    @Test func settleRoundTripsWithAndWithoutACard() throws {
+        for request in [ControlRequest.settle(nil), .settle(.five), .settle(.half), .settle(Card.sizes[2]), .settle(Card(integer: 89)!)] {
+            #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
+        }
+        #expect(ControlRequest.settle(.half).serialized == #"{"request":"settle","card":"0.5"}"#)
+        #expect(ControlRequest.settle(nil).serialized == #"{"request":"settle"}"#)
+        #expect(try ControlRequest(parsing: Array(#"{"request":"settle","card":null}"#.utf8)) == .settle(nil))
+        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"settle","card":"7½"}"#.utf8)) }
+        #expect(throws: ControlRequestError.unknownField("title")) {
+            try ControlRequest(parsing: Array(#"{"request":"settle","title":"x"}"#.utf8))
+        }
+    }
+
     @Test func aRoundAndARevealCarryATimerInSeconds() throws {
         let twoMinutes = Countdown(seconds: 120)!
         for request in [ControlRequest.round(title: "ABC-1", timer: twoMinutes), .round(title: nil, timer: twoMinutes),
@@ -200,11 +213,23 @@ import Testing
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
                      .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: nil,
                          revealsAt: Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "ABC-1 Login",
+                         revealed: true, story: Story(key: "ABC-1", summary: "Login"), agreed: .eight),
+                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "Login",
+                         story: Story(key: nil, summary: "Login"), agreed: Card.sizes[5]),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }
         #expect(try ControlWatchLine(parsing: Array(#"{"me":{"channel":3,"name":"Bob","cardRaw":"08","adapter":"hci1","round":null,"title":null,"nameTaken":false}}"#.utf8))
             == .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil), "a session from before decks: the app's")
+    }
+
+    @Test func theStoryAndTheAgreedEstimateAreTheMeLinesLastKeys() {
+        let line = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2),
+                                       title: "ABC-1 Login", story: Story(key: "ABC-1", summary: "Login"), agreed: .half)
+        #expect(line.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":{"key":"ABC-1","summary":"Login"},"agreed":"0.5"}}"#))
+        let none = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil)
+        #expect(none.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":null,"agreed":null}}"#))
     }
 
     @Test func rejectsForeignLines() {

@@ -2,9 +2,20 @@ import PropertyBased
 import Testing
 @testable import EstimatorKit
 
-/// Records with any names and titles (`anyText`: controls, bidi, Hangul,
-/// emoji …), any card bytes, any time a Timestamp holds, to the millisecond.
+/// Records with any names, titles and stories (`anyText`: controls, bidi,
+/// Hangul, emoji …), any card bytes, any time a Timestamp holds, to the
+/// millisecond.
 private let anyRecord = zip(
+    anyRecordWithoutStory, zip(anyText.optional(), anyText).optional(),
+    Gen<Card?>.element(of: Deck.app.cards + Card.sizes + [.question, .coffee]).optional()
+).map { record, story, agreed in
+    var record = record
+    record.story = story.map { Story(key: $0.0, summary: $0.1) }
+    record.agreed = agreed.flatMap { $0 }
+    return record
+}
+
+private let anyRecordWithoutStory = zip(
     zip(anyText, Gen.int64(in: -9_223_372_036_854...9_223_372_036_854)),
     Gen.uint8(), Gen.int(in: 0...15).optional(), anyText.optional(),
     zip(anyText, Gen.uint8()).map { name, byte in HistoryRecord.Vote(name: name, card: Card(rawValue: byte)) }
@@ -92,9 +103,11 @@ private func parseCSVRecord(_ text: String) -> [String]? {
         }
     }
 
-    @Test func everyRecordsCSVRowHasElevenFields() async {
+    @Test func everyRecordsCSVRowHasAFieldPerColumn() async {
+        let columns = parseCSVRecord(HistoryRecord.csvHeader)?.count
+        #expect(columns == 13)
         await propertyCheck(count: 500, input: anyRecord) { record in
-            #expect(parseCSVRecord(record.csvRow)?.count == 11)
+            #expect(parseCSVRecord(record.csvRow)?.count == columns)
         }
     }
 }

@@ -20,7 +20,7 @@ func sampleRecord(
             {"id":"1/3/2026-11-22T03:51:46.722Z","time":"2026-11-22T03:51:46.722Z","channel":1,"round":3,\
             "title":"ABC-1","votes":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"Bob","card":"5","cardRaw":"05"},\
             {"name":"전수열","card":"8","cardRaw":"08"}],"median":5.0,"mean":6.0,"nearest":"5","consensus":false,\
-            "questions":0,"coffees":0}
+            "questions":0,"coffees":0,"story":null,"agreed":null}
             """)
     }
 
@@ -113,9 +113,14 @@ func sampleRecord(
         ("\"consensus\":false", "\"consensus\":0"),
         ("\"questions\":0", "\"questions\":-1"),
         ("\"coffees\":0", "\"coffees\":0.5"),
-        ("\"coffees\":0}", "\"coffees\":0,\"coffees\":1}"),
-        ("\"coffees\":0}", "\"coffees\":0}}"),
-        ("\"coffees\":0}", "\"coffees\":0} {}"),
+        ("\"agreed\":null}", "\"agreed\":null,\"agreed\":null}"),
+        ("\"agreed\":null}", "\"agreed\":null}}"),
+        ("\"agreed\":null}", "\"agreed\":null} {}"),
+        ("\"agreed\":null", "\"agreed\":\"7F\""),
+        ("\"agreed\":null", "\"agreed\":5"),
+        ("\"story\":null", "\"story\":\"ABC-1\""),
+        ("\"story\":null", "\"story\":{\"key\":\"ABC-1\"}"),
+        ("\"story\":null", "\"story\":{\"key\":1,\"summary\":\"x\"}"),
     ])
     func linesWithAMissingOrWrongValueAreNotRecords(good: String, bad: String) throws {
         let line = sampleRecord().jsonLine
@@ -135,14 +140,35 @@ func sampleRecord(
     }
 
     @Test func unknownKeysAreIgnored() {
-        let line = sampleRecord().jsonLine.replacing("\"coffees\":0}", with: "\"coffees\":0,\"mood\":{\"x\":[1]}}")
+        let line = sampleRecord().jsonLine.replacing("\"agreed\":null}", with: "\"agreed\":null,\"mood\":{\"x\":[1]}}")
         #expect(HistoryRecord(jsonLine: Array(line.utf8)) == sampleRecord())
     }
 
     @Test func deepNestingIsRefusedNotRecursedInto() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        let line = sampleRecord().jsonLine.replacing("\"coffees\":0}", with: "\"coffees\":0,\"x\":\(deep)}")
+        let line = sampleRecord().jsonLine.replacing("\"agreed\":null}", with: "\"agreed\":null,\"x\":\(deep)}")
         #expect(HistoryRecord(jsonLine: Array(line.utf8)) == nil)
+    }
+
+    @Test func theStoryAndTheAgreedEstimateAreTheLastKeys() {
+        var record = sampleRecord()
+        record.story = Story(key: "ABC-1", summary: "Login \"now\"")
+        record.agreed = .half
+        #expect(record.jsonLine.hasSuffix(#","coffees":0,"story":{"key":"ABC-1","summary":"Login \"now\""},"agreed":"0.5"}"#))
+        #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8)) == record)
+        record.story = Story(key: nil, summary: "Just words")
+        record.agreed = Card.sizes[2]
+        #expect(record.jsonLine.hasSuffix(#""story":{"key":null,"summary":"Just words"},"agreed":"M"}"#))
+        #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8)) == record)
+    }
+
+    @Test func linesKeptBeforeStoriesReadWithoutThemAndTakeTheirStoryFromTheTitle() throws {
+        let old = sampleRecord().jsonLine.replacing(#","story":null,"agreed":null"#, with: "")
+        let record = try #require(HistoryRecord(jsonLine: Array(old.utf8)))
+        #expect(record == sampleRecord())
+        #expect(record.story == nil && record.agreed == nil)
+        #expect(record.subject == Story(key: "ABC-1", summary: ""))
+        #expect(sampleRecord(title: nil).subject == nil)
     }
 
     @Test func idsNameTheChannelRoundAndRevealTime() {
@@ -153,12 +179,17 @@ func sampleRecord(
 }
 
 @Suite struct HistoryRecordCSVTests {
-    @Test func theHeaderNamesTheColumnsInOrder() {
-        #expect(HistoryRecord.csvHeader == "time,channel,round,title,median,mean,nearest,consensus,questions,coffees,votes")
+    @Test func theHeaderNamesTheColumnsInOrderJirasFieldsFirst() {
+        #expect(HistoryRecord.csvHeader
+            == "Issue key,Summary,Story Points,Median,Mean,Cards,Time,Channel,Round,Nearest,Consensus,Questions,Coffees")
     }
 
     @Test func aRowHasOneFieldPerColumn() {
-        #expect(sampleRecord().csvRow == "2026-11-22T03:51:46.722Z,1,3,ABC-1,5,6,5,false,0,0,Alice=5; Bob=5; 전수열=8")
+        var record = sampleRecord(title: "ABC-1 Login")
+        #expect(record.csvRow == "ABC-1,Login,,5,6,Alice=5; Bob=5; 전수열=8,2026-11-22T03:51:46.722Z,1,3,5,false,0,0")
+        record.story = Story(key: "octo/app#7", summary: "From the backlog")
+        record.agreed = .eight
+        #expect(record.csvRow.hasPrefix("octo/app#7,From the backlog,8,5,6,"))
     }
 
     @Test func absentValuesAreEmptyAndCardsAreNamed() {
@@ -171,10 +202,11 @@ func sampleRecord(
         record.consensus = true
         record.questions = 1
         record.coffees = 1
-        #expect(record.csvRow == "2026-11-22T03:51:46.722Z,1,,,0.5,0.5,0.5,true,1,1,Ann=0.5; Bob=?; Cy=coffee; Di=?99")
+        record.agreed = .half
+        #expect(record.csvRow == ",,0.5,0.5,0.5,Ann=0.5; Bob=?; Cy=coffee; Di=?99,2026-11-22T03:51:46.722Z,1,,0.5,true,1,1")
         record.median = nil
         record.mean = 6.333333333333333
-        #expect(record.csvRow.contains(",,6.333333333333333,"))
+        #expect(record.csvRow.contains(",0.5,,6.333333333333333,"))
     }
 
     @Test(arguments: [
@@ -209,7 +241,44 @@ func sampleRecord(
 
     @Test func aHostileTitleOrNameCannotStartACellAsAFormula() {
         let row = sampleRecord(names: ["=cmd|' /C calc'!A0"], cards: [.five], title: "@SUM(1)").csvRow
-        #expect(row.contains(",'@SUM(1),"))
-        #expect(row.hasSuffix(",'=cmd|' /C calc'!A0=5"))
+        #expect(row.hasPrefix(",'@SUM(1),"))
+        #expect(row.contains(",'=cmd|' /C calc'!A0=5,"))
+        var record = sampleRecord()
+        record.story = Story(key: "-1", summary: "+cmd")
+        #expect(record.csvRow.hasPrefix("'-1,'+cmd,"))
+    }
+}
+
+/// `history --csv` and `--json`: one record per story.
+@Suite struct HistoryPerStoryTests {
+    func record(_ minute: Int64, title: String?, story: Story? = nil, agreed: Card? = nil) -> HistoryRecord {
+        var record = sampleRecord(title: title)
+        record.time = Timestamp(secondsSince1970: 1_795_319_506 + minute * 60)
+        record.id = "r\(minute)"
+        record.story = story
+        record.agreed = agreed
+        return record
+    }
+
+    @Test func aStoryVotedAgainIsOneRowTheRoundThatAgreedInTheOrderFirstVoted() {
+        let login = Story(key: "ABC-1", summary: "Login")
+        let records = [
+            record(0, title: login.title, story: login),  // no agreement: discussed, voted again
+            record(1, title: "Untitled? no: ABC-2 typed", story: nil),
+            record(2, title: nil),
+            record(3, title: login.title, story: login, agreed: .five),
+            record(4, title: "abc-1 is a summary, not the key"),
+            record(5, title: "ABC-1 typed by hand", story: nil),  // the same key: the same story, not agreed
+            record(6, title: nil),
+        ]
+        #expect(HistoryRecord.perStory(records).map(\.id) == ["r3", "r1", "r2", "r4", "r6"])
+    }
+
+    @Test func withoutAnyAgreementTheNewestRoundStands() {
+        let records = [record(0, title: "ABC-9 x"), record(1, title: "ABC-9 x"), record(2, title: "ABC-9 y")]
+        #expect(HistoryRecord.perStory(records).map(\.id) == ["r2"])
+        let settledTwice = [record(0, title: "ABC-9", agreed: .three), record(1, title: "ABC-9", agreed: .eight),
+                            record(2, title: "ABC-9")]
+        #expect(HistoryRecord.perStory(settledTwice).map(\.id) == ["r1"], "a later agreement replaces an earlier one")
     }
 }

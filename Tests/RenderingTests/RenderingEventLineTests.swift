@@ -95,6 +95,17 @@ import Testing
         #expect(WatchEventJSON.line(untitled).contains(#""title":null"#))
     }
 
+    @Test func anAgreedEstimateIsASettledEventWithItsStory() {
+        let settled = WatchChange.settled(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 4),
+                                          story: Story(key: "ABC-1", summary: "Login \"now\""), agreed: .half, time: time)
+        #expect(WatchEventJSON.line(settled) == #"{"event":"settled","channel":1,"round":4,"story":{"key":"ABC-1","summary":"Login \"now\""},"#
+            + #""agreed":"0.5","time":"2026-11-22T03:51:46.722Z"}"#)
+        #expect(ChangeLine.line(settled) == "2026-11-22T03:51:46.722Z channel 1 round 4 (ABC-1 Login \"now\") settled at ½")
+        let bare = WatchChange.settled(channel: Channel(rawValue: 1), round: nil, story: nil, agreed: Card.sizes[2], time: time)
+        #expect(WatchEventJSON.line(bare).contains(#""round":null,"story":null,"agreed":"M","#))
+        #expect(ChangeLine.line(bare) == "2026-11-22T03:51:46.722Z channel 1 settled at M")
+    }
+
     @Test func changeLinesSanitiseNames() {
         let line = ChangeLine.line(event(.joined, "\u{1B}[31mEve\u{07}"))
         #expect(line.contains(" Eve joined"))

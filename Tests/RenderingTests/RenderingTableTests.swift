@@ -46,6 +46,21 @@ import Testing
         #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
+    @Test func theFooterSaysTheAgreedEstimateUnlessTheConsensusSaysIt() {
+        func footer(_ cards: [Card], agreed: Card?) -> String? {
+            let rows = cards.enumerated().map { TableRow(name: "P\($0.offset)", mark: .shown($0.element), rssi: -50, lastSeen: .zero) }
+            var section = TableSection(channel: Channel(rawValue: 1), rows: rows)
+            section.agreed = agreed
+            return renderTable(LiveTable(sections: [section], adapter: "hci0"), size: wide).last
+        }
+        #expect(footer([.five, .eight, .three], agreed: .five) == " agreed 5 · median 5 · mean 5.33 ≈ 5 · 8: P1 explains · 3: P2 explains")
+        #expect(footer([.five, .five], agreed: .five) == " consensus: 5")
+        #expect(footer([.five, .five], agreed: .eight) == " agreed 8 · consensus: 5")
+        #expect(footer([Card.sizes[2], Card.sizes[2]], agreed: Card.sizes[2]) == " consensus: M")
+        #expect(footer([Card.sizes[2], Card.sizes[2]], agreed: Card.sizes[3]) == " agreed L · consensus: M")
+        #expect(footer([.five, .eight], agreed: nil) == " median 6.5 · mean 6.5 ≈ 8 · 8: P1 explains · 5: P0 explains")
+    }
+
     @Test func theHeaderSaysWhatIsLeftOfTheTimer() {
         var section = TableSection(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3), title: "ABC-1", rows: [
             TableRow(name: "You", mark: .hidden, rssi: nil, lastSeen: .zero, isMe: true),

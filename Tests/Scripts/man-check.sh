@@ -9,8 +9,9 @@ set -euo pipefail
 dir=$1
 fail() { echo "man-check: $*" >&2; exit 1; }
 
-for page in estimator estimator.join estimator.pick estimator.watch estimator.status estimator.leave \
-            estimator.doctor estimator.packet estimator.packet.encode estimator.packet.decode; do
+for page in estimator estimator.join estimator.pick estimator.round estimator.reveal estimator.settle estimator.watch \
+            estimator.status estimator.leave estimator.doctor estimator.packet estimator.packet.encode estimator.packet.decode \
+            estimator.backlog estimator.history; do
   [ -s "$dir/$page.1" ] || fail "no page $page.1"
 done
 for hidden in estimator.session.1 estimator.help.1; do

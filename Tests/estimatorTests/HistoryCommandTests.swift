@@ -86,7 +86,7 @@ import Testing
         #expect(lines[2].contains("03:20"))
     }
 
-    @Test func jsonPrintsOneParsableObjectPerRound() throws {
+    @Test func jsonPrintsOneParsableObjectPerStory() throws {
         try saveAll()
         let result = try history("--json", "--last", "2")
         #expect(result.status == 0)
@@ -106,14 +106,107 @@ import Testing
         #expect(result.stderr == "")
         let rows = try #require(Self.parseCSV(result.stdout))
         #expect(rows.count == 4)
-        #expect(rows[0] == ["time", "channel", "round", "title", "median", "mean", "nearest", "consensus",
-                            "questions", "coffees", "votes"])
-        #expect(rows.allSatisfy { $0.count == 11 })
-        #expect(rows[1] == ["2026-11-22T03:00:00.250Z", "1", "3", "ABC-1", "5", "5", "5", "true", "0", "0",
-                            "Alice=5; Bob=5; 전수열=5"])
-        #expect(rows[2][3] == "a \"long\", hostile\ntitle that goes on and on")
-        #expect(rows[2][10] == "'=cmd|' /C calc'!A0=3; Bob=8; Eve\u{1B}]52;c;AAAA\u{07}=coffee")
-        #expect(rows[3][2] == "" && rows[3][4] == "" && rows[3][8] == "1")
+        #expect(rows[0] == ["Issue key", "Summary", "Story Points", "Median", "Mean", "Cards", "Time", "Channel", "Round",
+                            "Nearest", "Consensus", "Questions", "Coffees"])
+        #expect(rows.allSatisfy { $0.count == 13 })
+        #expect(rows[1] == ["ABC-1", "", "", "5", "5", "Alice=5; Bob=5; 전수열=5", "2026-11-22T03:00:00.250Z", "1", "3", "5",
+                            "true", "0", "0"])
+        #expect(rows[2][0] == "" && rows[2][1] == "a \"long\", hostile title that goes on and on", "the title, on one line")
+        #expect(rows[2][5] == "'=cmd|' /C calc'!A0=3; Bob=8; Eve\u{1B}]52;c;AAAA\u{07}=coffee")
+        #expect(rows[3][1] == "" && rows[3][3] == "" && rows[3][8] == "" && rows[3][11] == "1")
+    }
+
+    /// A meeting: a story voted twice before the team settled, one agreed
+    /// by consensus, a T-shirt size, a round without a story.
+    func meeting() throws -> [HistoryRecord] {
+        let login = Story(key: "ABC-1", summary: "Login with passkeys"), export = Story(key: nil, summary: "Export, as \"CSV\"")
+        var records = [
+            historyRecord(round: 1, minute: 0, title: login.title, votes: [("Alice", .three), ("Bob", .thirteen)]),
+            historyRecord(round: 2, minute: 5, title: login.title, votes: [("Alice", .five), ("Bob", .eight)]),
+            historyRecord(round: 3, minute: 9, title: export.title, votes: [("Alice", .three), ("Bob", .three)]),
+            historyRecord(round: 4, minute: 12, title: "octo/app#7 Sizes", votes: [("Alice", Card.sizes[2]), ("Bob", Card.sizes[3])]),
+            historyRecord(round: 5, minute: 15, votes: [("Alice", .half), ("Bob", .one)]),
+        ]
+        records[0].story = login
+        records[1].story = login
+        records[1].agreed = .eight
+        records[2].story = export
+        records[2].agreed = .three
+        records[3].agreed = Card.sizes[3]
+        let file = HistoryFile(path: root + "/estimator/history.jsonl")
+        for record in records { try file.save(record) }
+        return records
+    }
+
+    @Test func csvAndJSONExportOneRowPerStoryWithItsAgreedEstimate() throws {
+        let records = try meeting()
+        let stories = HistoryRecord.perStory(records)
+        #expect(stories.map(\.round) == [2, 3, 4, 5])
+
+        let json = try history("--json")
+        #expect(json.status == 0 && json.stderr == "")
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.compactMap { HistoryRecord(jsonLine: Array($0.utf8)) } == stories, "what --json prints reads back")
+        let first = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect((first["story"] as? [String: Any])?["key"] as? String == "ABC-1")
+        #expect(first["agreed"] as? String == "8")
+
+        let csv = try history("--csv")
+        let rows = try #require(Self.parseCSV(csv.stdout))
+        #expect(rows.dropFirst().map { Array($0.prefix(6)) } == [
+            ["ABC-1", "Login with passkeys", "8", "6.5", "6.5", "Alice=5; Bob=8"],
+            ["", "Export, as \"CSV\"", "3", "3", "3", "Alice=3; Bob=3"],
+            ["octo/app#7", "Sizes", "L", "", "", "Alice=M; Bob=L"],
+            ["", "", "", "0.75", "0.75", "Alice=0.5; Bob=1"],
+        ])
+        #expect(rows.dropFirst().map { $0[6] } == stories.map { RFC3339.string($0.time) })
+    }
+
+    @Test func theTableListsEveryRoundWithTheAgreedEstimate() throws {
+        _ = try meeting()
+        let lines = try history().stdout.split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines[1].contains("median 8 · mean 8"), "\(lines[1])")
+        #expect(lines[2].contains("agreed 8 · median 6.5 · mean 6.5"), "\(lines[2])")
+        #expect(lines[3].contains("consensus 3") && !lines[3].contains("agreed"), "\(lines[3])")
+        #expect(lines[4].contains("agreed L "), "\(lines[4])")
+    }
+
+    @Test func sinceKeepsTheRoundsOfOneDay() throws {
+        _ = try meeting()
+        var now = historyRecord(round: 6, title: "ABC-9 Today")
+        now.time = Timestamp(secondsSince1970: Int64(Date().timeIntervalSince1970))
+        try HistoryFile(path: root + "/estimator/history.jsonl").save(now)
+        #expect(try history("--since", "2026-11-22").stdout.split(separator: "\n").count == 7)
+        #expect(try history("--since", "2026-11-23").stdout.split(separator: "\n").count == 2)
+        let today = try #require(Self.parseCSV(try history("--csv", "--since", "today").stdout))
+        #expect(today.map { $0[0] } == ["Issue key", "ABC-9"])
+        let none = try history("--json", "--since", "2099-01-01")
+        #expect(none.status == 0 && none.stdout == "" && none.stderr == "No rounds revealed since 2099-01-01.\n")
+    }
+
+    @Test(arguments: ["yesterday", "2026-02-30", "2026-13-01", "26-11-22", "2026-1-2", ""])
+    func aDayThatIsNoDayIsBadUsage(day: String) throws {
+        let result = try history("--since", day)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: The value '\(day)' is invalid for '--since <DATE>': give a day as 2026-11-24, or today."),
+                "\(result.stderr)")
+    }
+
+    @Test func aDamagedLineIsNamedOnStandardErrorAndKept() throws {
+        try saveAll()
+        let path = root + "/estimator/history.jsonl"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        text = [String(lines[0]), "{\"id\": cut short", String(lines[1]), String(lines[2])].joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        for arguments in [[], ["--csv"], ["--json"]] {
+            let result = try EstimatorProcess.run(arguments: ["history"] + arguments, environment: environment)
+            #expect(result.status == 0)
+            #expect(result.stderr == "Line 2 of \(path) is damaged: it is kept in the file and left out here; mend or delete it.\n")
+            #expect(result.stdout.contains("ABC-1") && result.stdout.contains("Ann"), "the good lines are all shown")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "reading changes nothing")
     }
 
     @Test(arguments: [["--last", "0"], ["--last", "-2"], ["--last", "abc"], ["--last", "2.5"], ["--last"],

@@ -58,15 +58,14 @@ func historyRecord(
     }
 
     @Test func noFileYetIsNoRecords() throws {
-        #expect(try file.read() == [])
-        #expect(try file.read(last: 3) == [])
+        #expect(try file.read() == HistoryFile.Contents())
     }
 
     @Test func savesAppendOneLineEachOldestFirstInPrivateFiles() throws {
         let first = historyRecord(round: 1, title: "ABC-1"), second = historyRecord(round: 2, minute: 5)
         try file.save(first)
         try file.save(second)
-        #expect(try file.read() == [first, second])
+        #expect(try file.read().records == [first, second])
         #expect(try text() == first.jsonLine + "\n" + second.jsonLine + "\n")
         #expect(mode(root + "/state/estimator") == 0o700)
         #expect(mode(root + "/state") == 0o700)
@@ -82,25 +81,27 @@ func historyRecord(
         revote.votes = [HistoryRecord.Vote(name: "Alice", card: .eight), HistoryRecord.Vote(name: "Bob", card: .five)]
         revote.consensus = false
         try file.save(revote)
-        #expect(try file.read() == [revote, second])
+        #expect(try file.read().records == [revote, second])
     }
 
-    @Test func lastGivesTheNewestRounds() throws {
-        let records = (0..<5).map { historyRecord(round: $0, minute: Int64($0)) }
-        for record in records { try file.save(record) }
-        #expect(try file.read(last: 2) == Array(records.suffix(2)))
-        #expect(try file.read(last: 9) == records)
-    }
-
-    @Test func damagedLinesAreSkippedWhenReadAndKeptWhenSaving() throws {
+    @Test func damagedLinesAreNamedByNumberWhenReadAndKeptWhenSaving() throws {
         let good = historyRecord(round: 1)
         let damaged = ["{\"id\":", "\u{1B}[2J garbage", String(good.jsonLine.prefix(40))]
-        try write(damaged[0] + "\n" + good.jsonLine + "\n" + damaged[1] + "\n\n" + damaged[2])
-        #expect(try file.read() == [good])
+        try write(damaged[0] + "\n" + good.jsonLine + "\n" + damaged[1] + "\n\n  \r\n" + damaged[2])
+        #expect(try file.read() == HistoryFile.Contents(records: [good], damagedLines: [1, 3, 6]))
         let next = historyRecord(round: 2, minute: 1)
         try file.save(next)
-        #expect(try file.read() == [good, next])
-        #expect(try text() == [damaged[0], good.jsonLine, damaged[1], damaged[2], next.jsonLine].joined(separator: "\n") + "\n")
+        #expect(try file.read() == HistoryFile.Contents(records: [good, next], damagedLines: [1, 3, 5]))
+        #expect(try text() == [damaged[0], good.jsonLine, damaged[1], "  \r", damaged[2], next.jsonLine].joined(separator: "\n") + "\n")
+    }
+
+    @Test func theDamageReportIsOneSentenceNamingTheLines() {
+        #expect(file.damageReport([]) == nil)
+        #expect(file.damageReport([7]) == "Line 7 of \(file.path) is damaged: it is kept in the file and left out here; mend or delete it.")
+        #expect(file.damageReport([1, 3, 6])
+            == "Lines 1, 3 and 6 of \(file.path) are damaged: they are kept in the file and left out here; mend or delete them.")
+        let many = file.damageReport(Array(1...25)) ?? ""
+        #expect(many.hasPrefix("Lines 1, 2, 3, 4, 5, 6, 7, 8, 9 and 16 more of "))
     }
 
     /// Savers with their own descriptors (as two sessions have) contend for
@@ -114,7 +115,7 @@ func historyRecord(
                 try? file.save(record)
             }
         }
-        let ids = try file.read().map(\.id)
+        let ids = try file.read().records.map(\.id)
         #expect(ids.count == 100)
         #expect(Set(ids).count == 100)
         #expect(access(file.path + ".tmp-\(getpid())", F_OK) != 0)
@@ -141,14 +142,14 @@ func historyRecord(
         let first = RevealedRound(channel: Channel(rawValue: 1), round: RoundNumber(wrapping: 3), title: "ABC-1",
                                   revealedAt: revealedAt, votes: ["Bob": .three, "Alice": .five, "전수열": .eight])
         try file.save(HistoryRecord(first))
-        let record = try #require(try file.read().first)
+        let record = try #require(try file.read().records.first)
         #expect(record.round == 3 && record.title == "ABC-1" && record.channel == Channel(rawValue: 1))
         #expect(record.votes.map(\.name) == ["Alice", "Bob", "전수열"])
         #expect(record.median == 5 && record.nearest == .five && !record.consensus)
         let revote = RevealedRound(channel: first.channel, round: first.round, title: first.title,
                                    revealedAt: revealedAt, votes: ["Bob": .five, "Alice": .five, "전수열": .five])
         try file.save(HistoryRecord(revote))
-        let records = try file.read()
+        let records = try file.read().records
         #expect(records.count == 1, "the re-vote updates the round's record")
         #expect(records.first?.consensus == true && records.first?.median == 5)
     }

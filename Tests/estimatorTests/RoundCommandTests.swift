@@ -19,6 +19,49 @@ import Testing
         try await sandbox.run("leave")
     }
 
+    /// A short meeting on one laptop: the stories come from the backlog,
+    /// one is settled by `settle`, one by its consensus, and the history
+    /// exports both.
+    @Test func roundsTakeTheBacklogsStoriesAndTheAgreedEstimatesAreExported() async throws {
+        let sandbox = try await SessionSandbox.start()
+        #expect(try await sandbox.run("settle", "5").status == 69, "no session")
+        let stories = sandbox.root + "/stories.txt"
+        try "ABC-1 Login with passkeys\nExport the estimates\n".write(toFile: stories, atomically: true, encoding: .utf8)
+        #expect(try await sandbox.run("backlog", stories).status == 0)
+        try await sandbox.run("join", "--channel", "3", "--name", "Ann")
+
+        var round = try await sandbox.run("round")
+        #expect(round.stdout == "round 1 (ABC-1 Login with passkeys) began in channel 3; cards cleared; story 1 of 2\n", "\(round.stderr)")
+        let early = try await sandbox.run("settle", "8")
+        #expect(early.status == 64)
+        #expect(early.stderr == "Error: Nothing to settle in channel 3: round 1 is not revealed yet; `estimator reveal` shows its cards.\n")
+        try await sandbox.run("pick", "5")
+        try await sandbox.run("reveal")
+        let unsure = try await sandbox.run("settle", "unsure")
+        #expect(unsure.status == 64 && unsure.stderr == "Error: ? is no estimate; settle on a number or a size the team agreed on.\n")
+        let settled = try await sandbox.run("settle", "8")
+        #expect(settled.status == 0 && settled.stdout == "round 1 (ABC-1 Login with passkeys) settled at 8\n")
+
+        round = try await sandbox.run("round")
+        #expect(round.stdout == "round 2 (Export the estimates) began in channel 3; cards cleared; story 2 of 2\n")
+        try await sandbox.run("pick", "3")
+        try await sandbox.run("reveal")
+        #expect(try await sandbox.run("settle").stdout == "round 2 (Export the estimates) settled at 3\n", "the consensus")
+        round = try await sandbox.run("round")
+        #expect(round.stdout == "round 3 began in channel 3; cards cleared; "
+            + "every story of the backlog has an agreed estimate (`estimator backlog` lists them)\n")
+        try await sandbox.run("leave")
+
+        let csv = try await sandbox.run("history", "--csv", "--since", "today")
+        let rows = try #require(HistoryCommandTests.parseCSV(csv.stdout))
+        #expect(rows.map { Array($0.prefix(6)) } == [
+            ["Issue key", "Summary", "Story Points", "Median", "Mean", "Cards"],
+            ["ABC-1", "Login with passkeys", "8", "5", "5", "Ann=5"],
+            ["", "Export the estimates", "3", "3", "3", "Ann=3"],
+        ])
+        #expect(try await sandbox.run("backlog").stdout.hasPrefix("\(stories): 2 of 2 stories estimated; every story has an agreed estimate\n"))
+    }
+
     @Test func aTimerIsStartedWithTheRoundOrForTheRoundUnderWay() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "3", "--name", "Ann")

@@ -11,16 +11,19 @@ protocol SessionSuite {
 }
 
 extension SessionSuite {
-    /// A session on this suite's radio and clock, not started yet.
-    func makeSession(channel: UInt8 = 1, name: String = "전수열", room: Room = Room()) throws -> Session {
+    /// A session on this suite's radio and clock, not started yet;
+    /// `backlog` gives it the stories to estimate.
+    func makeSession(channel: UInt8 = 1, name: String = "전수열", room: Room = Room(),
+                     backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) throws -> Session {
         Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
-                room: room, radio: radio, clock: clock, pid: 4242)
+                room: room, radio: radio, clock: clock, pid: 4242, backlog: backlog)
     }
 
     /// A started session that listens to the radio, with a watcher's lines.
-    func watchedSession(name: String = "전수열", room: Room = Room()) async throws
+    func watchedSession(name: String = "전수열", room: Room = Room(),
+                        backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) async throws
         -> (Session, listening: Task<Void, Never>, Lines) {
-        let session = try makeSession(name: name, room: room)
+        let session = try makeSession(name: name, room: room, backlog: backlog)
         try await session.start()
         let listening = Task { await session.listen() }
         let watched = Lines()

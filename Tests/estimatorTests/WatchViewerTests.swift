@@ -1,4 +1,5 @@
 import EstimatorKit
+import Rendering
 import Testing
 
 @testable import estimator
@@ -67,6 +68,30 @@ import Testing
         clock.advance(by: ChannelRound.listening)
         watch.tick()
         #expect(events() == ["revealed"])
+    }
+
+    @Test func anAgreedEstimateIsASettledEventAfterTheRevealAndInTheFooter() {
+        var watch = viewer()
+        clock.advance(by: ChannelRound.listening)
+        watch.apply(me(.waiting))
+        watch.apply(heard("210103Alice"))
+        _ = events()
+        let story = Story(key: "ABC-1", summary: "Login")
+        let settled = ControlWatchLine.me(channel: 1, name: "Me", card: .eight, adapter: "hci0", round: RoundNumber(wrapping: 1),
+                                          title: story.title, revealed: true, story: story, agreed: .five)
+        watch.apply(settled)
+        let lines = written.lines
+        #expect(events() == ["revealed", "settled"])
+        #expect(lines.last?.contains(#""round":1,"story":{"key":"ABC-1","summary":"Login"},"agreed":"5","#) == true, "\(lines)")
+        #expect(watch.frame(now: clock.now).sections.first?.agreed == .five)
+        let board = watch.board(now: clock.now)
+        #expect(board.story == Board.Story(key: "ABC-1", summary: "Login") && board.agreed == .five, "the board heads with the story")
+        watch.apply(settled)
+        #expect(events() == [], "the same estimate again is no event")
+        watch.apply(me(.waiting, round: 2))
+        #expect(events() == ["round"])
+        #expect(watch.frame(now: clock.now).sections.first?.agreed == nil, "a new round has none")
+        #expect(watch.board(now: clock.now).story == nil && watch.board(now: clock.now).agreed == nil)
     }
 
     @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {

@@ -45,3 +45,10 @@ extension Argument where Value: CommandLineValue {
         self.init(help: help, completion: Value.completion, transform: { try Value.argument($0) })
     }
 }
+
+extension Argument {
+    /// An optional argument of a `CommandLineValue` type.
+    init<T: CommandLineValue>(help: ArgumentHelp? = nil) where Value == T? {
+        self.init(help: help, completion: T.completion, transform: { try T.argument($0) })
+    }
+}

@@ -6,48 +6,59 @@ import Glibc
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the rounds revealed so far, as a table, JSON or CSV.",
+        abstract: "Show the rounds revealed so far, or export the agreed estimates as CSV or JSON.",
         discussion: """
-            Each round a session reveals is kept with its title, everyone's card and \
-            the result; a re-vote after the reveal updates that round. The file is \
+            Each round a session reveals is kept with its title or story, everyone's \
+            card, the result and the estimate agreed on (`estimator settle`); a re-vote \
+            after the reveal updates that round. The file is \
             $XDG_STATE_HOME/estimator/history.jsonl (else ~/.local/state/estimator/), \
-            shared by the sessions on every adapter. Times in the table are in your \
-            local time zone, the others in UTC.
+            shared by the sessions on every adapter. The table lists every round, its \
+            times in your local time zone; --csv and --json export one row per story \
+            (of a story voted again, the round that agreed), times in UTC. A damaged \
+            line of the file is named on standard error and kept in the file.
 
             Examples:
               $ estimator history --last 2
-              TIME                  CH  ROUND  TITLE  RESULT                 VOTES
-              2026-11-24 09:12 CET   1      3  ABC-1  consensus 5            Bob 5, 전수열 5
-              2026-11-24 09:20 CET   1      4  ABC-2  median 5.5 · mean 5.5  Bob 3, 전수열 8
+              TIME                  CH  ROUND  TITLE  RESULT                          VOTES
+              2026-11-24 09:12 CET   1      3  ABC-1  consensus 5                     Bob 5, 전수열 5
+              2026-11-24 09:20 CET   1      4  ABC-2  agreed 5 · median 5.5 · mean 5.5  Bob 3, 전수열 8
 
-              $ estimator history --csv > sprint.csv
-              $ estimator history --json | jq -r 'select(.consensus) | .title'
+              $ estimator history --csv --since today > sprint-42.csv
+              $ estimator history --json | jq -r '"\\(.story.key) \\(.agreed)"'
 
-            --json prints one object per round, keys in this order: id, time, channel, \
+            --csv prints RFC 4180 CSV (UTF-8, CRLF line ends) with the header \
+            Issue key,Summary,Story Points,Median,Mean,Cards,Time,Channel,Round,Nearest,\
+            Consensus,Questions,Coffees: the first three are Jira's field names, so its \
+            CSV importer maps them by itself and updates the issues by their keys; Story \
+            Points is the agreed estimate. Cards read "Alice=5; Bob=8". A field starting \
+            with = + - or @ gets a leading apostrophe, so a spreadsheet shows it rather \
+            than running it as a formula.
+
+            --json prints one object per story, keys in this order: id, time, channel, \
             round (0-15 or null), title (or null), votes ([{name, card, cardRaw}], card \
             as in packet decode --json), median, mean, nearest (the card nearest the \
-            mean), consensus, questions, coffees.
+            mean), consensus, questions, coffees, story ({key, summary}, or null), \
+            agreed (the agreed estimate's card, or null).
 
-            --csv prints RFC 4180 CSV (CRLF line ends) with the header \
-            time,channel,round,title,median,mean,nearest,consensus,questions,coffees,votes; \
-            votes read "Alice=5; Bob=8". A field starting with = + - or @ gets a leading \
-            apostrophe, so a spreadsheet shows it rather than running it as a formula. \
             Names are kept as received, except that on a terminal anything the terminal \
             would act on is removed.
             """)
 
     // Read unconditionally, so `--last -5` gets this option's reason rather
     // than ArgumentParser's "missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the last N rounds.", valueName: "N"), transform: { text in
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the last N rounds (stories with --csv or --json).", valueName: "N"), transform: { text in
         guard let count = Int(text), count >= 1 else { throw ValidationError("give a whole number of rounds, 1 or more.") }
         return count
     })
     var last: Int?
 
-    @Flag(help: "Print one JSON object per round.")
+    @Option(help: ArgumentHelp("Only the rounds revealed since DATE (2026-11-24, or today): one meeting.", valueName: "DATE"))
+    var since: HistoryDay?
+
+    @Flag(help: "Print one JSON object per story.")
     var json = false
 
-    @Flag(help: "Print CSV with a header, for a spreadsheet or tracker.")
+    @Flag(help: "Print CSV with a header, one row per story, for Jira's CSV importer or a spreadsheet.")
     var csv = false
 
     func validate() throws {
@@ -56,8 +67,15 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let file = HistoryFile()
-        let records = try file.read(last: last)
-        let empty = "No rounds yet: each round a session reveals is kept in \(file.path)."
+        let contents = try file.read()
+        if let report = file.damageReport(contents.damagedLines) { StandardError.write(report) }
+        var records = contents.records
+        if let since { records = records.filter { $0.time >= since.start } }
+        if json || csv { records = HistoryRecord.perStory(records) }
+        if let last { records = Array(records.suffix(last)) }
+        let empty = contents.records.isEmpty || since == nil
+            ? "No rounds yet: each round a session reveals is kept in \(file.path)."
+            : "No rounds revealed since \(since!.text)."
         if json {
             for record in records { print(record.jsonLine) }
             if records.isEmpty { StandardError.write(empty) }
@@ -78,6 +96,7 @@ struct HistoryCommand: ParsableCommand {
         var copy = record
         copy.title = record.title.map(TerminalText.sanitize)
         copy.votes = record.votes.map { HistoryRecord.Vote(name: TerminalText.sanitize($0.name), card: $0.card) }
+        copy.story = record.story.map { Story(key: $0.key, summary: $0.summary) }  // made one line, sanitised
         return copy
     }
 }

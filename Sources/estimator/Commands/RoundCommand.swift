@@ -15,7 +15,11 @@ struct RoundCommand: AsyncParsableCommand {
             together. The iOS app has no rounds: its users clear their card themselves.
 
             TITLE (a story key or a few words) is kept on your machine, for the table's \
-            header and `estimator history`; it is not sent.
+            header and `estimator history`; it is not sent. Without TITLE, the round \
+            takes the next story of the backlog (`estimator backlog FILE`) that has no \
+            agreed estimate yet: after a reveal without agreement, the same story is \
+            voted again; once every story has one, or without a backlog, the round is \
+            untitled. A TITLE that is a backlog story's key takes that story.
 
             --timer reveals the round for the whole room when it runs out, as \
             `estimator reveal` does, unless everyone has voted before; your session \
@@ -28,6 +32,10 @@ struct RoundCommand: AsyncParsableCommand {
               round 4 (ABC-123) began in channel 1; cards cleared
 
               $ estimator round "Login with passkeys"
+
+              $ estimator round                  # with a backlog loaded
+              round 5 (ABC-124 Export the estimates) began in channel 1; cards cleared; story 2 of 12
+
               $ estimator round ABC-124 --timer 2m
               round 5 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
             """)
@@ -35,7 +43,7 @@ struct RoundCommand: AsyncParsableCommand {
     /// Longest title accepted, in bytes: a header line, not a description.
     static let maximumTitleBytes = 120
 
-    @Argument(help: "What the round estimates: a story key or a few words.")
+    @Argument(help: "What the round estimates: a story key or a few words (default: the backlog's next story).")
     var title: String?
 
     @Option(help: ArgumentHelp("Reveal the round for the room when this runs out: minutes and/or seconds such as 90s, 2m or 1m30s, up to 60m.",

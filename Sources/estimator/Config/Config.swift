@@ -1,5 +1,4 @@
 import EstimatorKit
-import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
@@ -31,22 +30,16 @@ struct Config: Equatable {
     /// Reads the file; a missing file is an empty config. A damaged one is
     /// an error (exit 65) rather than silently forgotten.
     static func load(from path: String = Config.path) throws(UserError) -> Config {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return Config() }
-            throw UserError(.permission, "Cannot read \(path) (\(SystemCallError("open").description)); fix its permissions.")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= 65536 {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
         let damaged = UserError(.data, "\(path) is damaged; fix it or delete it and join again.")
-        guard bytes.count <= 65536, let json = try? JSONValue.parse(bytes), case .object = json else { throw damaged }
+        let bytes: [UInt8]
+        do {
+            guard let read = try WholeFile.read(path, limit: 65536) else { return Config() }
+            bytes = read
+        } catch {
+            guard case let .failed(failure) = error else { throw damaged }
+            throw UserError(.permission, "Cannot read \(path) (\(failure)); fix its permissions.")
+        }
+        guard let json = try? JSONValue.parse(bytes), case .object = json else { throw damaged }
         var config = Config()
         if let value = json["channel"], value != .null {
             guard let number = value.integer, let byte = UInt8(exactly: number) else { throw damaged }
@@ -114,19 +107,10 @@ struct Config: Equatable {
         let text = JSONValue.object(members).text + "\n"
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try Directories.create(directory, mode: 0o700)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.cannotWrite(path) }
-        let written = (try? Descriptor.writeAll(fd, Array(text.utf8))) != nil
-        let closed = close(fd)
-        guard written, closed == 0, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw Self.cannotWrite(path)
-        }
+        do { try WholeFile.replace(path, with: Array(text.utf8)) } catch { throw Self.cannotWrite(path, error) }
     }
 
-
-    private static func cannotWrite(_ path: String) -> UserError {
-        UserError(.permission, "Cannot write \(path) (\(SystemCallError("write").description)); check its directory's permissions.")
+    private static func cannotWrite(_ path: String, _ error: SystemCallError) -> UserError {
+        UserError(.permission, "Cannot write \(path) (\(error)); check its directory's permissions.")
     }
 }

@@ -4,6 +4,10 @@ import Glibc
 /// The revealed rounds, oldest first: `$XDG_STATE_HOME/estimator/history.jsonl`,
 /// one `HistoryRecord` JSON line per round.
 ///
+/// A line that is no record (cut short by a full disk, edited by hand) is
+/// damaged: readers leave it out and say so (`damageReport`), and saves
+/// keep it as it is, so nothing is ever rewritten away.
+///
 /// Sessions on two adapters may save at the same moment. A save holds an
 /// exclusive `flock` on `history.lock` beside the file while it reads the
 /// file, writes the new text to a temporary file and renames that over it:
@@ -21,9 +25,17 @@ struct HistoryFile {
 
     private var directory: String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
 
+    /// What the file holds.
+    struct Contents: Equatable {
+        /// The records, oldest first.
+        var records: [HistoryRecord] = []
+        /// The numbers of the lines that are no record (1 for the first line).
+        var damagedLines: [Int] = []
+    }
+
     /// Adds `record`, or replaces the line with the same id (a re-vote
-    /// after the reveal). Damaged lines are kept as they are. Creates the
-    /// directory (0700) and the file (0600) if needed.
+    /// after the reveal, an agreed estimate). Damaged lines are kept as
+    /// they are. Creates the directory (0700) and the file (0600) if needed.
     func save(_ record: HistoryRecord) throws(UserError) {
         try Directories.create(directory, mode: 0o700)
         let lock = open(directory + "/history.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -33,58 +45,50 @@ struct HistoryFile {
             guard errno == EINTR else { throw cannotWrite(SystemCallError("flock")) }
         }
 
-        var lines = try contents().split(separator: 0x0A).map(Array.init)
+        var lines = try bytes().split(separator: 0x0A).map(Array.init)
         let line = Array(record.jsonLine.utf8)
         if let index = lines.firstIndex(where: { HistoryRecord(jsonLine: $0)?.id == record.id }) {
             lines[index] = line
         } else {
             lines.append(line)
         }
-        try replace(with: Array(lines.joined(separator: [0x0A])) + [0x0A])
+        // The lock keeps every other saver from the temporary file's name meanwhile.
+        do { try WholeFile.replace(path, with: Array(lines.joined(separator: [0x0A])) + [0x0A]) } catch {
+            throw cannotWrite(error)
+        }
     }
 
-    /// The records, oldest first, only the last `last` when given; damaged
-    /// lines are skipped. No file yet is no records.
-    func read(last: Int? = nil) throws(UserError) -> [HistoryRecord] {
-        let records = try contents().split(separator: 0x0A).compactMap { HistoryRecord(jsonLine: $0) }
-        guard let last else { return records }
-        return Array(records.suffix(max(last, 0)))
+    /// The records and the damaged lines; blank lines are neither. No file
+    /// yet is no records.
+    func read() throws(UserError) -> Contents {
+        var contents = Contents()
+        for (index, line) in try bytes().split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { continue }
+            if let record = HistoryRecord(jsonLine: line) {
+                contents.records.append(record)
+            } else {
+                contents.damagedLines.append(index + 1)
+            }
+        }
+        return contents
+    }
+
+    /// One sentence for standard error naming the damaged `lines`, or `nil`
+    /// when there are none.
+    func damageReport(_ lines: [Int]) -> String? {
+        guard let first = lines.first else { return nil }
+        let shown = lines.count > 10 ? lines.prefix(9).map(String.init) + ["\(lines.count - 9) more"] : lines.map(String.init)
+        let numbers = shown.count == 1 ? shown[0] : shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+        return lines.count == 1
+            ? "Line \(first) of \(path) is damaged: it is kept in the file and left out here; mend or delete it."
+            : "Lines \(numbers) of \(path) are damaged: they are kept in the file and left out here; mend or delete them."
     }
 
     /// The file's bytes; none when there is no file.
-    private func contents() throws(UserError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return [] }
-            throw cannotRead(SystemCallError("open"))
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = Glibc.read(fd, &chunk, chunk.count)
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw cannotRead(SystemCallError("read")) }
-            guard n > 0 else { return bytes }
-            bytes += chunk[..<n]
-        }
-    }
-
-    /// Writes `bytes` to a temporary file, flushed to disk, and renames it
-    /// over the history: a crash leaves the old file or the new one.
-    private func replace(with bytes: [UInt8]) throws(UserError) {
-        let temporary = path + ".tmp-\(getpid())"
-        unlink(temporary)  // left by a crash; the lock keeps anyone else from using the name now
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw cannotWrite(SystemCallError("open")) }
-        var failure: SystemCallError?
-        do { try Descriptor.writeAll(fd, bytes) } catch { failure = error }
-        if failure == nil, fsync(fd) != 0 { failure = SystemCallError("fsync") }
-        if close(fd) != 0, failure == nil { failure = SystemCallError("close") }
-        if failure == nil, rename(temporary, path) != 0 { failure = SystemCallError("rename") }
-        if let failure {
-            unlink(temporary)
-            throw cannotWrite(failure)
+    private func bytes() throws(UserError) -> [UInt8] {
+        do { return try WholeFile.read(path) ?? [] } catch {
+            guard case let .failed(failure) = error else { return [] }  // no limit: never too large
+            throw cannotRead(failure)
         }
     }
 

@@ -22,11 +22,17 @@ enum HistoryTable {
                     .joined(separator: ", "),
             ]
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { TerminalText.displayWidth($0[column]) }.max() ?? 0
+        return aligned([header] + rows, rightAligned: [1, 2])
+    }
+
+    /// `rows` (the header first) as lines of columns two spaces apart,
+    /// measured in display width; the last column runs to the end of the
+    /// line, those in `rightAligned` are aligned right.
+    static func aligned(_ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
+        let widths = (rows.first ?? []).indices.map { column in
+            rows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0
         }
-        let rightAligned: Set = [1, 2]
-        return ([header] + rows).map { cells in
+        return rows.map { cells in
             var line = ""
             for (column, cell) in cells.enumerated() {
                 let padding = String(repeating: " ", count: widths[column] - TerminalText.displayWidth(cell))
@@ -42,11 +48,16 @@ enum HistoryTable {
     }
 
     /// `consensus 5`, `median 5 · mean 6.5`, or `no numbers` when nobody
-    /// picked one.
+    /// picked one; after `agreed 8 · ` when the team settled on a card the
+    /// votes did not all hold (`agreed M` alone for sizes).
     static func result(_ record: HistoryRecord) -> String {
-        guard let median = record.median else { return "no numbers" }
-        if record.consensus { return "consensus \(number(median))" }
-        return "median \(number(median))" + (record.mean.map { " · mean \(number($0))" } ?? "")
+        let agreed = record.agreed.map { "agreed \($0)" }
+        guard let median = record.median else { return agreed ?? "no numbers" }
+        if record.consensus {
+            let consensus = "consensus \(number(median))"
+            return record.agreed?.numericValue == median || agreed == nil ? consensus : agreed! + " · " + consensus
+        }
+        return (agreed.map { $0 + " · " } ?? "") + "median \(number(median))" + (record.mean.map { " · mean \(number($0))" } ?? "")
     }
 
     /// `5`, `6.5`, `6.33`: at most two decimals, as the live table's footer.

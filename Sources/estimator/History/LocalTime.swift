@@ -17,3 +17,32 @@ enum LocalTime {
         return zone.isEmpty ? text : text + " " + zone
     }
 }
+
+extension LocalTime {
+    /// When the day `year`-`month`-`day` begins here (local midnight, or
+    /// the day's first hour that exists); `nil` for a day no calendar has
+    /// (`2026-02-30`).
+    static func startOfDay(year: Int, month: Int, day: Int) -> Timestamp? {
+        tzset()
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_isdst = -1
+        let seconds = mktime(&parts)
+        // mktime moves a day that does not exist into the next month: refuse it.
+        guard seconds != -1, parts.tm_year == Int32(year - 1900), parts.tm_mon == Int32(month - 1),
+              parts.tm_mday == Int32(day)
+        else { return nil }
+        return Timestamp(secondsSince1970: Int64(seconds))
+    }
+
+    /// When today began here.
+    static func startOfToday(now: Timestamp) -> Timestamp {
+        tzset()
+        var seconds = time_t(now.nanosecondsSince1970 / 1_000_000_000)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return now }
+        return startOfDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) ?? now
+    }
+}

@@ -20,17 +20,9 @@ extension Session {
             _ = recount()
             return advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", received: received)
         case let .round(title, countdown):
-            guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
-                return ControlReply(UserError(.software, "The round did not move on."))
-            }
-            newRound()
-            let named = title.map { " (\($0))" } ?? ""
-            var done = "round \(number)\(named) began in channel \(channel); cards cleared"
-            if let countdown {
-                startTimer(countdown, for: number)
-                done += "; the timer reveals it in \(countdown)"
-            }
-            return advertise(done: done, received: received)
+            return nextRound(titled: title, timer: countdown, received: received)
+        case let .settle(card):
+            return settle(card)
         case let .reveal(after):
             if let after {
                 guard let current = round.current, !isRevealed else { return nothingToReveal }
@@ -84,6 +76,80 @@ extension Session {
             changed()
             return ControlReply(exitCode: 0, message: "relay state noted")
         }
+    }
+
+    /// Starts the next round: titled `typed` (a backlog story's key is that
+    /// story), else the backlog's next story, else untitled; `timer`
+    /// reveals it when it runs out.
+    private func nextRound(titled typed: String?, timer: Countdown?, received: Duration) -> ControlReply {
+        let progress: BacklogProgress?
+        do { progress = try readBacklog() } catch {
+            // A title needs no backlog; the next story does.
+            guard let typed else { return ControlReply(error) }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, received: received)
+        }
+        guard let progress, typed == nil else {
+            guard let typed else { return startRound(title: nil, story: nil, timer: timer, received: received) }
+            // A title that is a story's key is that story; any other is a story of its own, as typed.
+            if let story = progress?.story(keyed: typed) {
+                return startRound(title: story.title, story: story, timer: timer, received: received)
+            }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, received: received)
+        }
+        guard let next = progress.next else {
+            return startRound(title: nil, story: nil, timer: timer, received: received,
+                              note: "; every story of the backlog has an agreed estimate (`estimator backlog` lists them)")
+        }
+        return startRound(title: next.story.title, story: next.story, timer: timer, received: received,
+                          note: "; story \(next.index + 1) of \(progress.entries.count)")
+    }
+
+    /// Starts the next round with `title`, `story` and `timer`; `note`
+    /// follows the answer's first part.
+    private func startRound(title: String?, story: Story?, timer countdown: Countdown?, received: Duration,
+                            note: String = "") -> ControlReply {
+        guard case let .began(number) = board.change({ room, now in room.startNext(title: title, now: now) }) else {
+            return ControlReply(UserError(.software, "The round did not move on."))
+        }
+        newRound()
+        ledger.story = story
+        let named = title.map { " (\($0))" } ?? ""
+        var done = "round \(number)\(named) began in channel \(channel); cards cleared\(note)"
+        if let countdown {
+            startTimer(countdown, for: number)
+            done += "; the timer reveals it in \(countdown)"
+        }
+        return advertise(done: done, received: received)
+    }
+
+    /// Records the agreed estimate of my revealed round: `card`, checked
+    /// against my deck as a pick is, or the consensus without one.
+    private func settle(_ card: Card?) -> ControlReply {
+        guard let current = round.current, ledger.hasRevealed else {
+            let why = round.current.map { "round \($0) is not revealed yet; `estimator reveal` shows its cards" }
+                ?? "there is no round yet; `estimator round` starts one"
+            return ControlReply(UserError(.usage, "Nothing to settle in channel \(channel): \(why)."))
+        }
+        let named = round.state.title.map { " (\($0))" } ?? ""
+        let agreed: Card
+        if let card {
+            do throws(DeckCardError) { try deck.check(card) } catch { return ControlReply(UserError(.usage, error.description)) }
+            do throws(AgreementError) { try Agreement.check(card) } catch { return ControlReply(UserError(.usage, error.description)) }
+            agreed = card
+        } else {
+            guard let consensus = Agreement.consensus(ledger.votes.values) else {
+                // Numbers, then sizes, then the rest, as a deck lists them.
+                let order = { (card: Card) in card.numericValue ?? card.sizeRank.map { 1000 + Double($0) } ?? 2000 + Double(card.rawValue) }
+                let cards = Set(ledger.votes.values).sorted { order($0) < order($1) }.map(\.description)
+                let votes = cards.count < 2 ? "nobody voted a number or a size" : "the votes are "
+                    + cards.dropLast().joined(separator: ", ") + " and " + cards.last!
+                return ControlReply(UserError(.usage, "Round \(current)\(named) has no consensus (\(votes)); "
+                    + "give the card the team agreed on, as `estimator settle 5`."))
+            }
+            agreed = consensus
+        }
+        _ = settle(on: agreed)
+        return ControlReply(exitCode: 0, message: "round \(current)\(named) settled at \(agreed)")
     }
 
     /// Why a reveal, now or on a timer, is refused.

@@ -35,12 +35,19 @@ actor Session {
     var relay = RelayStatus()
     /// The timer that reveals my round (`round --timer`, `reveal --in`).
     var timer = RevealTimer()
+    /// The agreed estimate in the last `me` line streamed.
+    private var streamedAgreed: Card?
+    /// The backlog and which of its stories have an agreed estimate, read
+    /// afresh for each round I start (`BacklogFile`); `nil` without a backlog.
+    let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
-    /// air in clear, as the app sends it (`--open`).
+    /// air in clear, as the app sends it (`--open`); `backlog` reads the
+    /// stories to estimate.
     init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
-         radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32) {
+         radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32,
+         backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
         self.adapter = adapter
         self.channel = channel
         self.name = name
@@ -48,6 +55,7 @@ actor Session {
         self.clock = clock
         self.schedule = schedule
         self.pid = pid
+        readBacklog = backlog
         var room = room
         room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: clock.now)
         let board = PeerBoard(room: room, clock: clock)
@@ -86,6 +94,9 @@ actor Session {
 
     /// The cards I may pick (`join --deck`).
     var deck: Deck { board.read { $0.me?.deck } ?? .app }
+
+    /// The estimate my revealed round agreed on (`Agreement`).
+    var agreed: Card? { ledger.agreed }
 
     /// The peers of my channel, my own echo left out.
     private var channelPeers: [Peer] { board.read { [channel] in $0.peers(in: channel) } }
@@ -194,6 +205,15 @@ actor Session {
         return first
     }
 
+    /// Settles my revealed round on `card` (`estimator settle`) and reports
+    /// it to the history; false before the reveal.
+    func settle(on card: Card) -> Bool {
+        guard let report = ledger.settle(on: card) else { return false }
+        outlets.revealed(report)
+        announce()
+        return true
+    }
+
     /// A new round in my channel, or another channel: nothing revealed yet,
     /// and no timer runs for it.
     func newRound() {
@@ -219,13 +239,19 @@ actor Session {
     }
 
     /// Puts on the air what the room now has me say, when it changed:
-    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot).
+    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot); else
+    /// tells the watchers of a new agreed estimate (a re-vote made or broke
+    /// a consensus).
     private func followRoom() {
-        if !hasEnded, localName != updates.asked { _ = advertise(done: "", received: clock.elapsed) }
+        if !hasEnded, localName != updates.asked {
+            _ = advertise(done: "", received: clock.elapsed)
+        } else if ledger.agreed != streamedAgreed {
+            broadcastMe()
+        }
     }
 
-    /// Called when my channel's cards are revealed and after every re-vote
-    /// of a revealed round: for the history.
+    /// Called when my channel's cards are revealed, after every re-vote of
+    /// a revealed round and every settle: for the history.
     func onReveal(_ observer: @escaping @Sendable (RevealedRound) -> Void) { outlets.onReveal(observer) }
 
     /// Acts on the receptions the board passes on: a changed row, or every
@@ -238,7 +264,7 @@ actor Session {
             }
             if change.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
                ownership.heard(change.localName) {
-                broadcast(me)
+                broadcastMe()
             }
             _ = follow(change.update)
             if change.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
@@ -260,7 +286,7 @@ actor Session {
     func advertise(done: String, received: Duration) -> ControlReply {
         updates.asked = localName
         defer {
-            broadcast(me)
+            broadcastMe()
             changed()
         }
         guard radioProblem == nil else {
@@ -349,7 +375,8 @@ actor Session {
     private var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: updates.asked, deck: deck, revealsAt: revealsAt)
+            observing: isObserving, onAir: updates.asked, deck: deck, revealsAt: revealsAt, story: ledger.story,
+            agreed: ledger.agreed)
     }
 
     /// Streams to a `watch` client: who I am now, the peers heard so far,
@@ -372,6 +399,12 @@ actor Session {
         if outlets.broadcast(line) { updateForwarding() }
     }
 
+    /// Streams who I am now, noting the agreed estimate the watchers have.
+    private func broadcastMe() {
+        streamedAgreed = ledger.agreed
+        broadcast(me)
+    }
+
     /// Called with a timing line for every advertisement update and every
     /// changed row: how long our own part took (issue 8), for the session log.
     func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { outlets.onTrace(tracer) }
@@ -389,7 +422,7 @@ actor Session {
     /// Tells the watchers who I am now, and the foreground table that
     /// something changed: for a change that puts nothing new on the air.
     func announce() {
-        broadcast(me)
+        broadcastMe()
         changed()
     }
 }

@@ -76,7 +76,8 @@ struct SessionProcess {
         }
         let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
-                              clock: SystemClock(), schedule: schedule, pid: getpid())
+                              clock: SystemClock(), schedule: schedule, pid: getpid(),
+                              backlog: { () throws(UserError) in try BacklogFile().progress() })
         do { try await session.start() } catch {
             await server.stop()
             return failStarting(UserError(error.code, error.description), ready)
@@ -110,7 +111,7 @@ struct SessionProcess {
             await session.onLine { SessionLog.write($0) }
             await session.onTrace { SessionLog.write($0) }
         }
-        // Every revealed round, and every re-vote after it, is kept.
+        // Every revealed round, every re-vote after it and every settle is kept.
         let history = HistoryFile()
         await session.onReveal { round in
             do throws(UserError) { try history.save(HistoryRecord(round)) } catch {

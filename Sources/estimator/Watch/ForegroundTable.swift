@@ -86,6 +86,7 @@ enum ForegroundTable {
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
         var section = TableSection(await session.view, now: now)
         section.remaining = await session.revealsAt.map { $0 - now }
+        section.agreed = await session.agreed
         return LiveTable(sections: [section], adapter: session.adapter)
     }
 }

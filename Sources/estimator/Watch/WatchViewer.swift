@@ -29,6 +29,9 @@ struct WatchViewer {
     private var nameTaken = false
     /// When my session's timer reveals its round, as its `me` lines say.
     private var revealsAt: Timestamp?
+    /// My session's round's story and agreed estimate, as its `me` lines say.
+    private var story: Story?
+    private var agreed: Card?
     /// The channels whose cards are on the table, as last reported.
     private var revealed: Set<Channel> = []
     private var screen = TerminalScreen()
@@ -125,7 +128,7 @@ struct WatchViewer {
     mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
@@ -137,6 +140,11 @@ struct WatchViewer {
             room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
             take(room.follow(round: round, title: title, revealed: revealed, onAir: try? Packet(decoding: onAir),
                              in: channel, now: now), now: now)
+            if let agreed, agreed != self.agreed {
+                emit(.settled(channel: channel, round: round, story: story, agreed: agreed, time: now))
+            }
+            self.agreed = agreed
+            self.story = story
         case let .heard(bytes, rssi, relayed, advertiser):
             guard let packet = try? Packet(decoding: bytes) else { return }
             take(room.hear(packet, rssi: rssi, relayed: relayed, from: advertiser, at: now), now: now)
@@ -239,8 +247,13 @@ struct WatchViewer {
     func board(now: Timestamp) -> Board {
         let channel = channel ?? room.me?.channel ?? .default
         let view = room.view(of: channel, now: now)
-        return Board(view, adapter: adapter, isObserving: !attached,
-                     remaining: remaining(in: channel, isRevealed: view.tally.isRevealed, now: now))
+        var board = Board(view, adapter: adapter, isObserving: !attached,
+                          remaining: remaining(in: channel, isRevealed: view.tally.isRevealed, now: now))
+        if channel == room.me?.channel {
+            board.story = story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
+            board.agreed = agreed
+        }
+        return board
     }
 
     /// The table as the room stands at `now`.
@@ -248,6 +261,7 @@ struct WatchViewer {
         let sections = shownChannels.map { channel in
             var section = TableSection(room.view(of: channel, now: now), now: now)
             section.remaining = remaining(in: channel, isRevealed: section.isRevealed, now: now)
+            if channel == room.me?.channel { section.agreed = agreed }
             return section
         }
         let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil

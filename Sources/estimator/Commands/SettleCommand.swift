@@ -1,0 +1,38 @@
+import ArgumentParser
+import EstimatorKit
+
+/// `estimator settle [CARD]`: record the estimate the team agreed on.
+struct SettleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settle",
+        abstract: "Record the estimate the team agreed on for the revealed round.",
+        discussion: """
+            After the reveal and the discussion, records CARD as the round's agreed \
+            estimate: in the history (`estimator history --csv` exports it as Story \
+            Points), in the table's footer, and for the backlog, whose next story \
+            `estimator round` then takes. A round whose votes are all the same number \
+            or size settles by itself; CARD replaces that, and a later settle replaces \
+            an earlier one. Without CARD, settles on the consensus, and says so when \
+            there is none. CARD is a number or a size of your deck, checked as \
+            `estimator pick` checks it; ? and coffee are no estimate. Anyone may \
+            settle, an observer too; the agreed estimate stays on your machine.
+
+            Examples:
+              $ estimator settle 5
+              round 4 (ABC-123 Login with passkeys) settled at 5
+
+              $ estimator settle
+              Error: Round 4 (ABC-123 Login with passkeys) has no consensus (the votes are 3, 5 and 8); give the card the team agreed on, as `estimator settle 5`.
+            """)
+
+    @Argument(help: "The agreed card (default: the votes' consensus).")
+    var card: Card?
+
+    @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
+    var adapter: AdapterChoice?
+
+    func run() async throws {
+        let (_, client) = try await SessionLocator.connect(adapter: adapter)
+        try ControlReplyPrinter.print(client.call(.settle(card)))
+    }
+}
