@@ -1,7 +1,8 @@
 # The project's test-only air (Tests/Air): Bumble's LE controller model with
 # the project's corrections (docs/RIG.md), in a venv of its own made from
 # the pinned requirements. The rig runs it in the guest (make e2e
-# CONTROLLER=bumble); its unit tests need neither the guest nor /dev/vhci.
+# CONTROLLER=bumble), and its iPhone model on either controller model; its
+# unit tests need neither the guest nor /dev/vhci.
 #
 #   make air-test    the model's unit tests (part of `make test`)
 #   make air-venv    only the venv (.venv-air/)

@@ -40,7 +40,9 @@ E2E_PATH = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path):$$($(SWIFT) build
 # scenario's sessions start.
 e2e-build: build
 
-e2e: e2e-prepare e2e-build $(if $(filter bumble,$(CONTROLLER)),air-venv)
+# The venv on either model: Tests/Air's iPhone model (iphone_advertise)
+# runs on btvirt's radios too.
+e2e: e2e-prepare e2e-build air-venv
 	@E2E_BIN="$(E2E_PATH)" E2E_REPEAT="$(REPEAT)" E2E_STEADY="$(STEADY)" E2E_CONTROLLERS="$(CONTROLLER)" \
 	    Tests/E2E/rig.sh suite $(SCENARIOS)
 

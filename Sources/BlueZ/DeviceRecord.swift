@@ -12,6 +12,10 @@ struct DeviceRecord: Sendable {
     var rssi: Int64?
     /// Lowercase.
     var uuids: [String] = []
+    /// The advertisement's flags byte (0 when it has none).
+    var flags: UInt8 = 0
+    /// Paired, trusted or connected, by key: a device someone keeps.
+    var kept: Set<String> = []
 
     init() {}
 
@@ -25,6 +29,10 @@ struct DeviceRecord: Sendable {
         case "Name": name = value?.string
         case "RSSI": rssi = value?.integer
         case "UUIDs": uuids = (value?.elements ?? []).compactMap { $0.string?.lowercased() }
+        case "AdvertisingFlags":
+            if case let .byte(first)? = value?.elements?.first { flags = first } else { flags = 0 }
+        case "Paired", "Trusted", "Connected":
+            if value?.unwrapped == .boolean(true) { kept.insert(key) } else { kept.remove(key) }
         default: break
         }
     }
@@ -42,7 +50,7 @@ struct DeviceRecord: Sendable {
             case "RSSI", "Name", "UUIDs":
                 heard = true
                 set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
-            case "Address":
+            case "Address", "AdvertisingFlags", "Paired", "Trusted", "Connected":
                 set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
             case "ManufacturerData", "ServiceData", "TxPower":
                 heard = true
@@ -63,12 +71,23 @@ struct DeviceRecord: Sendable {
         return sighting(device: device, wanted: wanted)
     }
 
+    /// Whether the advertisement says LE Limited or General Discoverable.
+    var isDiscoverable: Bool { flags & Sighting.discoverableFlags != 0 }
+
+    /// Whether BlueZ holds the device only because it was heard: not
+    /// paired, trusted or connected, so removing it loses nothing.
+    var isTemporary: Bool { kept.isEmpty }
+
+    /// Whether it advertises one of `wanted` (any device when empty).
+    func offers(_ wanted: Set<String>) -> Bool { wanted.isEmpty || !wanted.isDisjoint(with: uuids) }
+
     /// A sighting, or nil when it has no signal strength (a remembered
     /// device, not one on the air) or lacks every wanted UUID.
     func sighting(device: ObjectPath, wanted: Set<String>) -> Sighting? {
         guard let rssi else { return nil }
-        if !wanted.isEmpty, wanted.isDisjoint(with: uuids) { return nil }
+        guard offers(wanted) else { return nil }
         return Sighting(device: device, address: address, localName: name,
-                        rssi: rssi == Sighting.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids)
+                        rssi: rssi == Sighting.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids,
+                        isDiscoverable: isDiscoverable)
     }
 }

@@ -21,18 +21,30 @@ public struct Sighting: Sendable, Hashable {
     public let rssi: Int?
     /// The service UUIDs BlueZ has collected for the device, lowercase.
     public let serviceUUIDs: [String]
+    /// Whether the advertisement's flags say LE Limited or General
+    /// Discoverable (BlueZ's `AdvertisingFlags`): an iPhone's app
+    /// advertises so, and BlueZ refuses the flags to a broadcast
+    /// advertisement such as estimator's.
+    public let isDiscoverable: Bool
 
-    public init(device: ObjectPath, address: String, localName: String?, rssi: Int?, serviceUUIDs: [String]) {
+    public init(
+        device: ObjectPath, address: String, localName: String?, rssi: Int?, serviceUUIDs: [String],
+        isDiscoverable: Bool = false
+    ) {
         self.device = device
         self.address = address
         self.localName = localName
         self.rssi = rssi
         self.serviceUUIDs = serviceUUIDs
+        self.isDiscoverable = isDiscoverable
     }
 
     static let deviceInterface = "org.bluez.Device1"
     /// HCI's "RSSI not available".
     static let rssiUnavailable: Int64 = 127
+    /// The flags' LE Limited and LE General Discoverable bits (Core
+    /// Specification Supplement, Part A, 1.3).
+    static let discoverableFlags: UInt8 = 0x03
 
     /// A sighting from a `Device1`'s properties, or nil when it has no signal
     /// strength (a remembered device, not one on the air) or lacks every wanted UUID.

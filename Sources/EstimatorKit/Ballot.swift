@@ -33,8 +33,8 @@ public struct Ballot: Equatable, Sendable {
     /// was missed (docs/MEASUREMENTS.md, The air). A reveal on demand
     /// (`5R`) awaits nobody and shows at once.
     public static let catchUp: Duration = .seconds(2)
-    /// Cards that peers without rounds held when the round began, by name.
-    private var earlier: [String: Card] = [:]
+    /// Cards that peers without rounds held when the round began.
+    private var earlier: [PeerID: Card] = [:]
 
     public init() {}
 
@@ -47,19 +47,19 @@ public struct Ballot: Equatable, Sendable {
         showsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
-        for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.name] = peer.card }
+        for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
     }
 
     /// Takes a change of the peer table in this channel.
     public mutating func observe(_ event: PeerEvent) {
-        guard let card = earlier[event.name] else { return }
-        if event.kind == .left || event.card != card || event.round != nil { earlier[event.name] = nil }
+        guard let card = earlier[event.id] else { return }
+        if event.kind == .left || event.card != card || event.round != nil { earlier[event.id] = nil }
     }
 
     /// Whether `peer` has voted in round `current`.
     public func hasVoted(_ peer: Peer, in current: RoundNumber?) -> Bool {
         guard peer.card.isVote else { return false }
-        guard let round = peer.round else { return earlier[peer.name] != peer.card }
+        guard let round = peer.round else { return earlier[peer.id] != peer.card }
         return round == current
     }
 
@@ -143,18 +143,19 @@ public struct Ballot: Equatable, Sendable {
                     : !voted ? .waiting
                     : isRevealed || open ? .shown(entry.card) : .hidden
                 return entry
-            }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name },
+            }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.sortKey < $1.sortKey },
             voters: present.count, voted: voted.count,
-            waitingFor: present.filter { !$0.voted }.map(\.entry.name).sorted(),
+            waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
-            stats: Stats(voted.map { (name: $0.entry.name, card: $0.entry.card) }, deck: deck))
+            stats: Stats(votes: voted.map(\.entry), deck: deck))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
         var entries: [(entry: Tally.Entry, voted: Bool)] = []
         if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
-        for peer in peers where peer.name != me?.name {
-            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale),
+        for peer in peers where peer.id.isApp || peer.name != me?.name {
+            entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale,
+                                        isNameCut: peer.id.isNameCut, appUser: peer.id.appUser),
                             hasVoted(peer, in: round)))
         }
         return entries
@@ -179,6 +180,11 @@ public struct Tally: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         /// The name as received (sanitise it before display).
         public let name: String
+        /// Whether the name arrived cut (shown with `…`).
+        public let isNameCut: Bool
+        /// For an app user, which of the app users of this name; nil for
+        /// an estimator session and for me.
+        public let appUser: Int?
         /// The card as sent, whatever the mark shows.
         public let card: Card
         public let isMe: Bool
@@ -186,10 +192,21 @@ public struct Tally: Equatable, Sendable {
         public let isStale: Bool
         /// Present without a vote, never waited for.
         public var isObserver: Bool { card == .observing }
+        /// Whether this is an app user.
+        public var isApp: Bool { appUser != nil }
+        /// The order of rows: by name, then cut names, then app users by number.
+        var sortKey: PeerID { id(in: .default) }
+        /// Who this is in `channel` (mine is my echo's).
+        public func id(in channel: Channel) -> PeerID {
+            PeerID(channel: channel, name: name, isNameCut: isNameCut, appUser: appUser)
+        }
         public internal(set) var mark: Mark
 
-        public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting) {
+        public init(name: String, card: Card, isMe: Bool, isStale: Bool, mark: Mark = .waiting,
+                    isNameCut: Bool = false, appUser: Int? = nil) {
             self.name = name
+            self.isNameCut = isNameCut
+            self.appUser = appUser
             self.card = card
             self.isMe = isMe
             self.isStale = isStale
@@ -202,15 +219,16 @@ public struct Tally: Equatable, Sendable {
     public let voters: Int
     /// How many of them have voted.
     public let voted: Int
-    /// The names of the voters still to vote, sorted.
-    public let waitingFor: [String]
+    /// The voters still to vote, in the order of rows: people, not names
+    /// (two app users may have one name, or none left).
+    public let waitingFor: [Entry]
     public let isRevealed: Bool
     /// The round counted; `nil` when the room has none.
     public let round: RoundNumber?
     /// The figures of the votes that count.
     public let stats: Stats
 
-    public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [String], isRevealed: Bool,
+    public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [Entry], isRevealed: Bool,
                 round: RoundNumber?, stats: Stats) {
         self.entries = entries
         self.voters = voters

@@ -15,9 +15,10 @@ public enum ControlWatchLine: Equatable, Sendable {
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
             revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil)
     /// An advertisement heard: its local name exactly as received (it is
-    /// untrusted and may not be UTF-8), its signal strength, and whether it
-    /// came through the relay rather than over the air.
-    case heard(localName: [UInt8], rssi: Int?, relayed: Bool = false)
+    /// untrusted and may not be UTF-8), its signal strength, whether it
+    /// came through the relay rather than over the air, and the discoverable
+    /// device it came from (an app user's, told apart by it), when it is one.
+    case heard(localName: [UInt8], rssi: Int?, relayed: Bool = false, from: Advertiser? = nil)
     /// The radio's state changed, in words.
     case radio(String)
     /// The session is ending; the stream closes after this line.
@@ -43,12 +44,13 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("agreed", .string(agreed?.name)),
                 ])),
             ])
-        case let .heard(localName, rssi, relayed):
+        case let .heard(localName, rssi, relayed, advertiser):
             var members = [
                 JSONMember("localName", .string(Hex.text(localName))),
                 JSONMember("rssi", rssi.map { .number(String($0)) } ?? .null),
             ]
             if relayed { members.append(JSONMember("relayed", .bool(true))) }
+            if let advertiser, advertiser.isDiscoverable { members.append(JSONMember("app", .string(advertiser.address))) }
             json = .object([JSONMember("heard", .object(members))])
         case let .radio(state): json = .object([JSONMember("radio", .string(state))])
         case let .ended(reason): json = .object([JSONMember("ended", .string(reason))])
@@ -82,11 +84,12 @@ public enum ControlWatchLine: Equatable, Sendable {
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }
             let relayed = body["relayed"] == .bool(true)
+            let advertiser = body["app"]?.string.map { Advertiser(address: $0, isDiscoverable: true) }
             if rssi == .null {
-                self = .heard(localName: bytes, rssi: nil, relayed: relayed)
+                self = .heard(localName: bytes, rssi: nil, relayed: relayed, from: advertiser)
             } else {
                 guard let value = rssi.integer else { throw ControlReplyError() }
-                self = .heard(localName: bytes, rssi: value, relayed: relayed)
+                self = .heard(localName: bytes, rssi: value, relayed: relayed, from: advertiser)
             }
         case "radio":
             guard let state = body.string else { throw ControlReplyError() }

@@ -40,8 +40,13 @@ public struct Packet: Hashable, Sendable {
     public var card: Card
     /// The sender's name: untrusted when received (longer than 12 bytes,
     /// escape sequences, U+FFFD where its UTF-8 was broken). Sanitise it
-    /// with `TerminalText.sanitize` before showing it.
+    /// with `TerminalText.sanitize` before showing it. A name cut inside a
+    /// character holds its whole characters only (see `isNameCut`).
     public var name: String
+    /// Whether the name arrived cut: it ended inside a character (an
+    /// iPhone cuts the app's local name to 8 bytes), or, in the app's
+    /// versions, nothing of it is left (docs/PROTOCOL.md, Names).
+    public var isNameCut: Bool
 
     /// Bytes before the name.
     public static let headerUTF8Count = 6
@@ -54,11 +59,12 @@ public struct Packet: Hashable, Sendable {
         self.init(version: round.map(Version.round) ?? .v01, channel: channel, card: card, name: name.text)
     }
 
-    public init(version: Version, channel: Channel, card: Card, name: String) {
+    public init(version: Version, channel: Channel, card: Card, name: String, isNameCut: Bool = false) {
         self.version = version
         self.channel = channel
         self.card = card
         self.name = name
+        self.isNameCut = isNameCut
     }
 
     /// The sender's round; `nil` for the app's versions.
@@ -90,6 +96,12 @@ public struct Packet: Hashable, Sendable {
     /// The advertisement's local name; at most 18 bytes of UTF-8 for a packet
     /// made from a `PersonName`.
     public var localName: String { version.field + channel.hex + card.hex + name }
+
+    /// The local name's bytes, decoding to this packet again: a cut name
+    /// ends in a lone lead byte, as it did on the air, so it decodes cut.
+    public var bytes: [UInt8] {
+        Array(localName.utf8) + (isNameCut && !name.isEmpty ? [0xE0] : [])
+    }
 }
 
 extension Packet {
@@ -100,7 +112,11 @@ extension Packet {
 
     /// Decodes a received local name from its raw bytes. The header must be
     /// exact (hex in either case); the name is taken as it comes, of any
-    /// length, with invalid UTF-8 replaced by U+FFFD.
+    /// length, with invalid UTF-8 replaced by U+FFFD, except a character
+    /// begun at the end and not finished, which is dropped and marks the
+    /// name cut. In the app's versions (`00`, `01`) a packet may have no
+    /// name left: an iPhone's name cut to nothing, shown as the app user
+    /// it is. A protocol 2 packet always names someone.
     ///
     /// The app sends 13 as the single character `D` (its hex formatter pads
     /// only values below 0x0A): in a `00`/`01` packet, a card field that
@@ -114,15 +130,16 @@ extension Packet {
         else { throw .invalidChannel(field(2)) }
         let card = Hex.byte(high: bytes[4], low: bytes[5]).map(Card.init(rawValue:))
         if version.isTheApps, bytes[4] | 0x20 == UInt8(ascii: "d"), !(card?.isKnown ?? false) {
-            self.init(version: version, channel: Channel(rawValue: channel), card: .thirteen,
-                      name: String(decoding: bytes[(Self.headerUTF8Count - 1)...], as: UTF8.self))
+            let (name, isCut) = CutName.decode(bytes[(Self.headerUTF8Count - 1)...])
+            self.init(version: version, channel: Channel(rawValue: channel), card: .thirteen, name: name,
+                      isNameCut: isCut || name.isEmpty)
             return
         }
         guard let card else { throw .invalidCard(field(4)) }
-        guard bytes.count > Self.headerUTF8Count else { throw .missingName }
-        self.init(
-            version: version, channel: Channel(rawValue: channel), card: card,
-            name: String(decoding: bytes[Self.headerUTF8Count...], as: UTF8.self))
+        let (name, isCut) = CutName.decode(bytes[Self.headerUTF8Count...])
+        guard !name.isEmpty || version.isTheApps else { throw .missingName }
+        self.init(version: version, channel: Channel(rawValue: channel), card: card, name: name,
+                  isNameCut: isCut || name.isEmpty)
     }
 
     private static func version(_ first: UInt8, _ second: UInt8) -> Version? {
@@ -155,7 +172,8 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidChannel([UInt8])
     /// Bytes 5–6 are not two hex digits.
     case invalidCard([UInt8])
-    /// A header and nothing else: a packet names a person.
+    /// A protocol 2 header and no whole character after it: a session's
+    /// packet names a person.
     case missingName
 
     public var description: String {

@@ -1,22 +1,42 @@
-/// Who a peer is: a name in a channel (docs/PROTOCOL.md, Peers).
+/// Who a peer is (docs/PROTOCOL.md, Peers): an estimator session is a name
+/// in a channel; an app user is a name in a channel and which of the app
+/// users of that name it is, told apart by the device they come from.
 ///
-/// Never the radio address: phones and laptops rotate random addresses, and
-/// one person must stay one row.
+/// Never the radio address itself: phones and laptops rotate random
+/// addresses, and one person must stay one row (`Room` keeps which device
+/// is which app user).
 public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let channel: Channel
-    /// The decoded name as received (unsanitised; sanitise before display).
+    /// The decoded name as received: its whole characters when it arrived
+    /// cut (unsanitised; sanitise before display).
     public let name: String
+    /// Whether the name arrived cut (see `Packet.isNameCut`): shown with `…`.
+    public let isNameCut: Bool
+    /// For an app user, which of the app users of this name in this channel
+    /// (1, 2, …); nil for an estimator session.
+    public let appUser: Int?
 
-    public init(channel: Channel, name: String) {
+    public init(channel: Channel, name: String, isNameCut: Bool = false, appUser: Int? = nil) {
         self.channel = channel
         self.name = name
+        self.isNameCut = isNameCut
+        self.appUser = appUser
     }
+
+    /// Whether this is an app user: someone without rounds, whose name an
+    /// iPhone may have cut.
+    public var isApp: Bool { appUser != nil }
 
     public static func < (a: PeerID, b: PeerID) -> Bool {
-        a.channel != b.channel ? a.channel < b.channel : a.name < b.name
+        if a.channel != b.channel { return a.channel < b.channel }
+        if a.name != b.name { return a.name < b.name }
+        if a.isNameCut != b.isNameCut { return !a.isNameCut }
+        return (a.appUser ?? 0) < (b.appUser ?? 0)
     }
 
-    public var description: String { "\(channel)/\(name)" }
+    public var description: String {
+        "\(channel)/\(name)" + (isNameCut ? "…" : "") + (appUser.map { " (app \($0))" } ?? "")
+    }
 }
 
 /// One packet heard from a peer.
@@ -38,7 +58,14 @@ public struct PeerSighting: Equatable, Sendable {
 
     public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
                 revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
-        self.id = PeerID(channel: channel, name: name)
+        self.init(PeerID(channel: channel, name: name), card: card, round: round, revealed: revealed,
+                  revealedOnDemand: revealedOnDemand, holds: holds, rssi: rssi, time: time)
+    }
+
+    /// A sighting of the peer `id`.
+    public init(_ id: PeerID, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
+                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
+        self.id = id
         self.card = card
         self.round = round
         self.revealed = (revealed || revealedOnDemand) && round != nil
@@ -48,10 +75,12 @@ public struct PeerSighting: Equatable, Sendable {
         self.time = time
     }
 
-    /// What `packet` says, heard at `time`.
-    public init(_ packet: Packet, rssi: Int?, time: Timestamp) {
-        self.init(channel: packet.channel, name: packet.name, card: packet.card, round: packet.round,
-                  revealed: packet.isRevealed, revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
+    /// What `packet` says, heard at `time`, from an estimator session, or
+    /// from the app user `appUser`.
+    public init(_ packet: Packet, appUser: Int? = nil, rssi: Int?, time: Timestamp) {
+        self.init(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: appUser),
+                  card: packet.card, round: packet.round, revealed: packet.isRevealed,
+                  revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
                   rssi: rssi, time: time)
     }
 }
@@ -82,7 +111,7 @@ public struct Peer: Equatable, Sendable {
         let version = round.map {
             isRevealedOnDemand ? Packet.Version.revealedOnDemand($0) : isRevealed ? .revealed($0) : holds ? .holding($0) : .round($0)
         } ?? .v01
-        return Packet(version: version, channel: channel, card: card, name: name)
+        return Packet(version: version, channel: channel, card: card, name: name, isNameCut: id.isNameCut)
     }
 }
 

@@ -5,17 +5,20 @@
 /// rule of the room is written once, here.
 ///
 /// Pure and clock-free: every input carries its time. The rules:
-/// - a person is a channel and a name (docs/PROTOCOL.md, Peers); my own
-///   name in my channel is my advertisement heard back (the echo), never a
-///   peer, and it moves no round;
+/// - an estimator session is a channel and a name (docs/PROTOCOL.md,
+///   Peers); my own name in my channel is my advertisement heard back (the
+///   echo), never a peer, and it moves no round;
+/// - an app user (a packet of the app's versions from a discoverable
+///   advertiser) is a channel, a name and the device it comes from, kept
+///   across a change of the phone's address (`AppUsers`);
 /// - a channel's round follows what is heard in it (`ChannelRound`); a new
 ///   round takes my card back to waiting;
 /// - the votes and the reveal are counted after every change (`Ballot`), so
 ///   a reveal happens the moment its last condition is met, whichever input
 ///   brought it.
 ///
-/// Memory is the peer table's bound: paths are kept only for peers the
-/// table holds, and a round for at most each of the 256 channels.
+/// Memory is the peer table's bound: paths and devices are kept only for
+/// peers the table holds, and a round for at most each of the 256 channels.
 public struct Room: Sendable {
     /// Who I am in the room, when I am in it.
     public struct Me: Equatable, Sendable {
@@ -41,7 +44,7 @@ public struct Room: Sendable {
         /// My card as the round counts it.
         var counted: Card { observing ? .observing : card }
 
-        func isEcho(_ id: PeerID) -> Bool { id.channel == channel && id.name == name }
+        func isEcho(_ id: PeerID) -> Bool { !id.isApp && id.channel == channel && id.name == name }
     }
 
     /// What one input changed.
@@ -76,6 +79,7 @@ public struct Room: Sendable {
     public var open: Bool
     private var paths: [PeerID: HeardPaths] = [:]
     private var rounds: [Channel: ChannelRound] = [:]
+    private var appUsers = AppUsers()
 
     /// An empty room whose peers turn stale after `staleAfter` and leave
     /// after `dropAfter` (see `PeerTable`).
@@ -106,11 +110,17 @@ public struct Room: Sendable {
         paths[id]?.hearing(now: now, window: table.staleAfter) ?? .air
     }
 
-    /// How each peer of `channel` is heard at `now`, by name.
-    public func hearing(in channel: Channel, now: Timestamp) -> [String: Hearing] {
-        var hearing: [String: Hearing] = [:]
-        for (id, paths) in paths where id.channel == channel { hearing[id.name] = paths.hearing(now: now, window: table.staleAfter) }
+    /// How each peer of `channel` is heard at `now`.
+    public func hearing(in channel: Channel, now: Timestamp) -> [PeerID: Hearing] {
+        var hearing: [PeerID: Hearing] = [:]
+        for (id, paths) in paths where id.channel == channel { hearing[id] = paths.hearing(now: now, window: table.staleAfter) }
         return hearing
+    }
+
+    /// The device app user `id` is heard from now; nil for an estimator
+    /// session.
+    public func advertiser(of id: PeerID) -> Advertiser? {
+        appUsers.device(of: id).map { Advertiser(address: $0, isDiscoverable: true) }
     }
 
     /// Whether a peer last heard over the air `quiet` or more ago is still
@@ -155,8 +165,8 @@ public struct Room: Sendable {
     /// the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
         let tally = round.tally(peers: others(in: channel), me: mine(in: channel), now: now)
-        return tally.waitingFor.contains { name in
-            name != me?.name && hearing(of: PeerID(channel: channel, name: name), now: now) == .relay
+        return tally.waitingFor.contains { entry in
+            !entry.isMe && hearing(of: entry.id(in: channel), now: now) == .relay
         }
     }
 
@@ -175,29 +185,49 @@ public struct Room: Sendable {
         /// The peers, my echo left out.
         public let peers: [Peer]
         public let tally: Tally
-        /// How each peer is heard, by name.
-        public let hearing: [String: Hearing]
+        /// How each peer is heard.
+        public let hearing: [PeerID: Hearing]
         /// Names heard but not stored (the channel's cap).
         public let unshown: Int
     }
 
     // MARK: Inputs
 
-    /// Takes one packet heard at `time`, over the air or through the relay.
-    public mutating func hear(_ packet: Packet, rssi: Int?, relayed: Bool, at time: Timestamp) -> Update {
-        let id = PeerID(channel: packet.channel, name: packet.name)
-        var update = Update()
-        update.events = table.observe(PeerSighting(packet, rssi: rssi, time: time))
-        // Only peers the table keeps (it caps each channel) get a path; a
-        // leaver's is read for its event first, so the leave says how it came.
-        if table[id] != nil || update.events.contains(where: { $0.id == id }) {
-            paths[id, default: HeardPaths()].heard(relayed: relayed, at: time)
+    /// Takes one packet heard at `time`, over the air (from `advertiser`,
+    /// when the radio names it) or through the relay. A packet of the app's
+    /// versions from a discoverable advertiser is an app user's: who it is
+    /// comes from its device (`AppUsers`), and it may wait there until that
+    /// is known.
+    public mutating func hear(_ packet: Packet, rssi: Int?, relayed: Bool, from advertiser: Advertiser? = nil,
+                              at time: Timestamp) -> Update {
+        let sightings: [PeerSighting]
+        if !relayed, packet.version.isTheApps, let advertiser, advertiser.isDiscoverable {
+            sightings = appUsers.hear(packet, from: advertiser.address, rssi: rssi, at: time)
+        } else {
+            sightings = [PeerSighting(packet, rssi: rssi, time: time)]
         }
+        var update = Update()
+        for sighting in sightings { observe(sighting, relayed: relayed, into: &update) }
         guard !update.events.isEmpty else { return update }
-        for event in update.events { update.hearing[event.id] = hearing(of: event.id, now: time) }
-        if table[id] == nil { paths[id] = nil }
         follow(update.events, into: &update, now: time)
         return update
+    }
+
+    /// Takes one sighting into the table, noting how it was heard.
+    private mutating func observe(_ sighting: PeerSighting, relayed: Bool, into update: inout Update) {
+        let id = sighting.id
+        let events = table.observe(sighting)
+        // Only peers the table keeps (it caps each channel) get a path; a
+        // leaver's is read for its event first, so the leave says how it came.
+        if table[id] != nil || events.contains(where: { $0.id == id }) {
+            paths[id, default: HeardPaths()].heard(relayed: relayed, at: sighting.time)
+        }
+        for event in events { update.hearing[event.id] = hearing(of: event.id, now: sighting.time) }
+        if table[id] == nil {
+            paths[id] = nil
+            appUsers.forget(id)
+        }
+        update.events += events
     }
 
     /// Applies the passage of time: peers turn stale or leave, rounds notice
@@ -207,9 +237,14 @@ public struct Room: Sendable {
         for channel in rounds.keys.sorted() {
             if let change = rounds[channel]?.tick(now: now) { note(change, in: channel, to: &update, time: now) }
         }
-        update.events = table.tick(now: now)
-        for event in update.events { update.hearing[event.id] = hearing(of: event.id, now: now) }
-        for event in update.events where event.kind == .left { paths[event.id] = nil }
+        for sighting in appUsers.tick(now: now) { observe(sighting, relayed: false, into: &update) }
+        let timed = table.tick(now: now)
+        for event in timed { update.hearing[event.id] = hearing(of: event.id, now: now) }
+        for event in timed where event.kind == .left {
+            paths[event.id] = nil
+            appUsers.forget(event.id)
+        }
+        update.events += timed
         follow(update.events, into: &update, now: now)
         // The end of listening can reveal with nothing heard just then.
         for channel in rounds.keys.sorted() { reconsider(channel, into: &update, now: now) }

@@ -13,7 +13,19 @@ public struct Stats: Equatable, Sendable {
     /// explain first.
     public struct Explainer: Equatable, Sendable {
         public let card: Card
+        /// The name as received (sanitise it before display).
         public let name: String
+        /// Whether the name arrived cut (see `PeerID.isNameCut`).
+        public let isNameCut: Bool
+        /// Whether this is an app user.
+        public let isApp: Bool
+
+        public init(card: Card, name: String, isNameCut: Bool = false, isApp: Bool = false) {
+            self.card = card
+            self.name = name
+            self.isNameCut = isNameCut
+            self.isApp = isApp
+        }
     }
 
     /// Votes counted.
@@ -50,18 +62,25 @@ public struct Stats: Equatable, Sendable {
     /// How many voted coffee (a break, please).
     public let coffees: Int
 
-    /// The figures of `votes` (entries whose card is no vote are skipped);
-    /// `deck` is the one the mean is rounded to.
+    /// The figures of `votes` by name (entries whose card is no vote are
+    /// skipped); `deck` is the one the mean is rounded to.
     public init(_ entries: some Sequence<(name: String, card: Card)>, deck: Deck = .app) {
+        self.init(votes: entries.map { Tally.Entry(name: $0.name, card: $0.card, isMe: false, isStale: false) }, deck: deck)
+    }
+
+    /// The figures of the people's `votes`, as `init(_:deck:)`: an
+    /// explainer is the person, who may be an app user with a cut name.
+    public init(votes entries: some Sequence<Tally.Entry>, deck: Deck = .app) {
         var votes = 0, questions = 0, coffees = 0
-        var numeric: [(name: String, card: Card, value: Double)] = []
-        var sized: [(name: String, card: Card, value: Double)] = []
-        for (name, card) in entries where card.isVote {
+        var numeric: [(who: Tally.Entry, value: Double)] = []
+        var sized: [(who: Tally.Entry, value: Double)] = []
+        for entry in entries where entry.card.isVote {
+            let card = entry.card
             votes += 1
             if card == .question { questions += 1 }
             if card == .coffee { coffees += 1 }
-            if let value = card.numericValue { numeric.append((name, card, value)) }
-            if let rank = card.sizeRank { sized.append((name, card, Double(rank))) }
+            if let value = card.numericValue { numeric.append((entry, value)) }
+            if let rank = card.sizeRank { sized.append((entry, Double(rank))) }
         }
         self.votes = votes
         self.questions = questions
@@ -97,7 +116,8 @@ public struct Stats: Equatable, Sendable {
         let alone = { (value: Double) -> Explainer? in
             let holders = ordered.filter { $0.value == value }
             guard low != high, holders.count == 1 else { return nil }
-            return Explainer(card: holders[0].card, name: holders[0].name)
+            let who = holders[0].who
+            return Explainer(card: who.card, name: who.name, isNameCut: who.isNameCut, isApp: who.isApp)
         }
         lowestAlone = alone(low)
         highestAlone = alone(high)

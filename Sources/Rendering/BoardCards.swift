@@ -57,7 +57,7 @@ struct BoardCards {
             case .hidden: .back
             case let .shown(card): .card(card)
             }
-            let name = TextFitting.standalone(TerminalText.sanitize(entry.name))
+            let name = ShownName.text(entry)
             let shown = ascii ? ASCIIFallback.fold(name) : name
             return Cell(face: face, name: shown, nameWidth: TerminalText.displayWidth(shown))
         }

@@ -112,7 +112,7 @@ public struct BoardRenderer {
     private func result(_ board: Board, width: Int, room: Int, ink: BoardInk) -> [Line] {
         let votes = board.voters.compactMap { entry -> (name: String, card: Card)? in
             guard case let .shown(card) = entry.mark, card.isVote else { return nil }
-            return (entry.name, card)
+            return (ShownName.text(entry), card)
         }
         let chart = VoteChart.lines(votes, agreed: board.agreed, width: width, ink: ink, ascii: ascii)
         let parts = (board.agreed.map { ["agreed \($0)"] } ?? []) + StatsFooter.parts(section(board))

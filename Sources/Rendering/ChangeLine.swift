@@ -9,7 +9,7 @@ public enum ChangeLine {
     public static func line(_ change: WatchChange) -> String {
         switch change {
         case let .peer(event, mark, _, hearing):
-            let name = TerminalText.sanitize(event.name)
+            let name = ShownName.text(event.name, isNameCut: event.id.isNameCut, isApp: event.id.isApp)
             let shown = face(mark)
             let what: String
             switch event.kind {
@@ -32,7 +32,7 @@ public enum ChangeLine {
         case let .revealed(channel, tally, time):
             let cards = tally.entries.compactMap { entry -> String? in
                 guard case let .shown(card) = entry.mark else { return nil }
-                return "\(TerminalText.sanitize(entry.name)) \(card)"
+                return "\(ShownName.text(entry.name, isNameCut: entry.isNameCut, isApp: entry.isApp)) \(card)"
             }
             let figures = StatsFooter.parts(tally.stats).joined(separator: " · ")
             return "\(RFC3339.string(time)) channel \(channel)\(label(tally.round)) revealed: "

@@ -6,6 +6,10 @@ import EstimatorKit
 public struct TableRow: Equatable, Sendable {
     /// The name as received (the renderer sanitises it).
     public var name: String
+    /// Whether the name arrived cut: shown with `…`.
+    public var isNameCut: Bool
+    /// Whether this is an app user: shown with `(app)`.
+    public var isApp: Bool
     /// What the card column shows: not voted, voted (hidden), or the card.
     public var mark: Tally.Mark
     /// Signal strength in dBm; `nil` for my own row or when not reported.
@@ -22,8 +26,10 @@ public struct TableRow: Equatable, Sendable {
 
     /// A row; mine and fresh unless told otherwise.
     public init(name: String, mark: Tally.Mark, rssi: Int?, lastSeen: Duration, isMe: Bool = false, isStale: Bool = false,
-                heard: Hearing = .air) {
+                heard: Hearing = .air, isNameCut: Bool = false, isApp: Bool = false) {
         self.name = name
+        self.isNameCut = isNameCut
+        self.isApp = isApp
         self.mark = mark
         self.rssi = rssi
         self.lastSeen = lastSeen
@@ -48,8 +54,8 @@ public struct TableSection: Equatable, Sendable {
     /// Present, fresh voters, and how many of them have voted.
     public var voters: Int
     public var voted: Int
-    /// The names still to vote.
-    public var waitingFor: [String]
+    /// The voters still to vote.
+    public var waitingFor: [Tally.Entry]
     /// Whether the cards are revealed: the footer then gives the figures.
     public var isRevealed: Bool
     /// The figures of the votes that count.
@@ -122,16 +128,18 @@ extension TableSection {
     /// A channel's section from the peer table and the round's tally: my
     /// row (when I am in this channel) and every peer, with ages measured
     /// at `now`. A peer with my own name is my own advertisement heard
-    /// back, not a second row. `hearing` says how each peer is heard (by
-    /// name; a peer not in it is heard over the air).
+    /// back, not a second row. `hearing` says how each peer is heard (a
+    /// peer not in it is heard over the air).
     public init(channel: Channel, title: String? = nil, peers: [Peer], tally: Tally, unshown: Int = 0,
-                hearing: [String: Hearing] = [:], now: Timestamp) {
-        let byName = Dictionary(peers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+                hearing: [PeerID: Hearing] = [:], now: Timestamp) {
+        let byID = Dictionary(peers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = tally.entries.map { entry in
-            let peer = entry.isMe ? nil : byName[entry.name]
+            let id = entry.id(in: channel)
+            let peer = entry.isMe ? nil : byID[id]
             return TableRow(name: entry.name, mark: entry.mark, rssi: peer?.rssi,
                             lastSeen: peer.map { now - $0.lastHeard } ?? .zero, isMe: entry.isMe, isStale: entry.isStale,
-                            heard: entry.isMe ? .air : hearing[entry.name] ?? .air)
+                            heard: entry.isMe ? .air : hearing[id] ?? .air, isNameCut: entry.isNameCut,
+                            isApp: entry.isApp)
         }
         self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
     }

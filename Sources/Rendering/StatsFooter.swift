@@ -38,12 +38,12 @@ enum StatsFooter {
 
     private static let separator = " · "
 
-    /// The footer's parts; names in them are sanitised here.
+    /// The footer's parts; names in them are shown as `ShownName` does.
     static func parts(_ section: TableSection) -> [String] {
         guard section.voters > 0 || section.isRevealed else { return ["nobody heard yet"] }
         guard section.isRevealed else {
             var parts = ["\(section.voted) of \(section.voters) voted"]
-            if !section.waitingFor.isEmpty { parts.append("waiting for \(list(section.waitingFor.map(shown)))") }
+            if !section.waitingFor.isEmpty { parts.append("waiting for \(list(section.waitingFor.map(ShownName.text)))") }
             return parts
         }
         var parts = parts(section.stats)
@@ -52,7 +52,7 @@ enum StatsFooter {
             || agreed.numericValue.map({ $0 != section.stats.median }) ?? (agreed != section.stats.medianSize) {
             parts.insert("agreed \(agreed)", at: 0)
         }
-        if !section.waitingFor.isEmpty { parts.append("revealed without \(list(section.waitingFor.map(shown)))") }
+        if !section.waitingFor.isEmpty { parts.append("revealed without \(list(section.waitingFor.map(ShownName.text)))") }
         return parts
     }
 
@@ -78,15 +78,13 @@ enum StatsFooter {
         }
         if !stats.isConsensus {
             for end in [stats.highestAlone, stats.lowestAlone].compactMap({ $0 }) {
-                parts.append("\(end.card): \(shown(end.name)) explains")
+                parts.append("\(end.card): \(ShownName.text(end)) explains")
             }
         }
         if stats.questions > 0 { parts.append("? \(stats.questions)") }
         if stats.coffees > 0 { parts.append("☕ \(stats.coffees)") }
         return parts
     }
-
-    private static func shown(_ name: String) -> String { TextFitting.standalone(TerminalText.sanitize(name)) }
 
     /// `5`, `6.5`, `34.67`: at most two decimals, no trailing zeros.
     static func number(_ value: Double) -> String {

@@ -15,7 +15,8 @@ import EstimatorKit
 /// and once everyone has voted, the cards and what they add up to:
 /// `median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · ☕ 1`.
 ///
-/// Rows: mine first, then by name. A room taller than the terminal ends in
+/// Rows: mine first, then by name; an app user's name is marked `(app)`,
+/// and a name that arrived cut ends in `…`. A room taller than the terminal ends in
 /// "… N more"; a channel's footer wraps its parts onto more lines when the
 /// terminal is narrow, and names are cut with … by display width.
 ///
@@ -37,7 +38,7 @@ public struct TableRenderer {
     /// Names of the last frame, sanitised and measured: most frames change
     /// one row, and measuring display width is the costly part of a frame.
     /// Only the names of the latest frame are kept, so it stays small.
-    private var measured: [String: MeasuredName] = [:]
+    private var measured: [MeasuredName.Key: MeasuredName] = [:]
 
     /// A renderer that styles with SGR when `color` is on, in ASCII only
     /// with `ascii`.
@@ -60,12 +61,13 @@ public struct TableRenderer {
     public mutating func lines(_ table: LiveTable, size: TerminalSize) -> [String] {
         let width = size.columns - 1
         guard width > 0, size.rows > 0 else { return [] }
-        var nowMeasured: [String: MeasuredName] = [:]
+        var nowMeasured: [MeasuredName.Key: MeasuredName] = [:]
         let ascii = self.ascii
         let sections = table.sections.map { section in
-            PreparedSection(section, ascii: ascii) { name in
-                let measuredName = measured[name] ?? MeasuredName(name, ascii: ascii)
-                nowMeasured[name] = measuredName
+            PreparedSection(section, ascii: ascii) { row in
+                let key = MeasuredName.Key(row)
+                let measuredName = measured[key] ?? MeasuredName(key, ascii: ascii)
+                nowMeasured[key] = measuredName
                 return measuredName
             }
         }
@@ -133,13 +135,27 @@ public struct TableRenderer {
     }
 }
 
-/// A name as received, sanitised and measured.
+/// A name as received, sanitised and measured, with its marks: `…` when it
+/// arrived cut, `(app)` for an app user.
 private struct MeasuredName {
+    /// What a row's name is measured from.
+    struct Key: Hashable {
+        let name: String
+        let isNameCut: Bool
+        let isApp: Bool
+
+        init(_ row: TableRow) {
+            name = row.name
+            isNameCut = row.isNameCut
+            isApp = row.isApp
+        }
+    }
+
     let text: String
     let width: Int
 
-    init(_ name: String, ascii: Bool) {
-        let shown = TextFitting.standalone(TerminalText.sanitize(name))
+    init(_ key: Key, ascii: Bool) {
+        let shown = ShownName.text(key.name, isNameCut: key.isNameCut, isApp: key.isApp)
         text = ascii ? ASCIIFallback.fold(shown) : shown
         width = TerminalText.displayWidth(text)
     }
@@ -188,11 +204,11 @@ private struct PreparedSection {
     let source: TableSection
     let rows: [PreparedRow]
 
-    init(_ section: TableSection, ascii: Bool, measure: (String) -> MeasuredName) {
+    init(_ section: TableSection, ascii: Bool, measure: (TableRow) -> MeasuredName) {
         source = section
         rows = section.rows
-            .sorted { $0.isMe != $1.isMe ? $0.isMe : $0.name < $1.name }
-            .map { PreparedRow($0, name: measure($0.name), ascii: ascii) }
+            .sorted { $0.isMe != $1.isMe ? $0.isMe : ($0.name, $0.isApp ? 1 : 0) < ($1.name, $1.isApp ? 1 : 0) }
+            .map { PreparedRow($0, name: measure($0), ascii: ascii) }
     }
 }
 

@@ -20,7 +20,7 @@ enum VoteChart {
     /// The longest bar, in cells.
     static let longestBar = 60
 
-    /// The chart of `votes` (names as received) in `width` columns.
+    /// The chart of `votes` (names as `ShownName` shows them) in `width` columns.
     static func lines(_ votes: [(name: String, card: Card)], agreed: Card?, width: Int, ink: BoardInk,
                       ascii: Bool) -> [Line] {
         var byCard: [Card: [String]] = [:]
@@ -43,7 +43,7 @@ enum VoteChart {
                 + " " + String(repeating: " ", count: countWidth - String(names.count).count) + String(names.count)
             let left = width - TerminalText.displayWidth(text) - 2
             if left >= 4 {
-                let list = names.map { TextFitting.standalone(TerminalText.sanitize($0)) }.sorted().joined(separator: ", ")
+                let list = names.sorted().joined(separator: ", ")
                 text += "  " + TextFitting.truncate(ascii ? ASCIIFallback.fold(list) : list, toWidth: left)
             }
             return Line(text: TextFitting.truncate(text, toWidth: width), isAgreed: card == agreed)

@@ -3,7 +3,8 @@ import EstimatorKit
 /// The `watch --json` line for a change: one object, keys in a fixed order.
 ///
 /// Peer events (`joined`, `card`, `voted`, `stale`, `back`, `left`) have
-/// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time, role`.
+/// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time,
+/// role, app, cut`.
 /// `card` is what the table shows: named as in `packet decode --json` (`"8"`,
 /// `"0.5"`, `"?"`, `"coffee"`, `"waiting"`, `"none"`, or `null` for an
 /// unknown byte), `"hidden"` (with `cardRaw` null) for a vote not yet
@@ -15,7 +16,10 @@ import EstimatorKit
 /// channel, round, story, agreed, time`, `story` as `{key, summary}` (the
 /// key null when there is none) or null, `agreed` a card. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
 /// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
-/// `"both"`), `time` is RFC 3339 in UTC. Names are the decoded names,
+/// `"both"`), `time` is RFC 3339 in UTC, `app` is `true` for an app user
+/// (whose name an iPhone may have cut, and who sees no rounds), and `cut`
+/// is `true` for a name that arrived cut (`name` is then its whole
+/// characters, possibly none). Names are the decoded names,
 /// JSON-escaped (controls as `\uXXXX`), not sanitised: scripts get what was
 /// sent, and the escaping keeps the line one valid JSON object a terminal
 /// cannot act on.
@@ -37,6 +41,8 @@ public enum WatchEventJSON {
                 "heard": .string(heard.rawValue),
                 "time": .string(RFC3339.string(event.time)),
                 "role": .string(mark == .observing ? "observer" : "voter"),
+                "app": .bool(event.id.isApp),
+                "cut": .bool(event.id.isNameCut),
             ]
         case let .revealed(channel, tally, time):
             let cards: [JSONValue] = tally.entries.compactMap { entry in
@@ -45,7 +51,7 @@ public enum WatchEventJSON {
             }
             object = [
                 "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
-                "cards": .array(cards), "without": .array(tally.waitingFor.map(JSONValue.string)),
+                "cards": .array(cards), "without": .array(tally.waitingFor.map { .string($0.name) }),
                 "time": .string(RFC3339.string(time)),
             ]
         case let .round(channel, round, title, time):

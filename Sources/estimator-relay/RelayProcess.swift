@@ -111,7 +111,7 @@ final class RelayProcess {
                 switch parsed {
                 case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _):
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, onAir: onAir))
-                case let .heard(localName, _, relayed):
+                case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))
                 case .radio: break
                 case .ended: return false

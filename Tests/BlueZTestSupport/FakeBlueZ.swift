@@ -25,6 +25,8 @@ public final class FakeBlueZ: Sendable {
     public enum Call: Sendable, Equatable {
         case setDiscoveryFilter([String: Value])
         case startDiscovery, stopDiscovery
+        /// `Adapter1.RemoveDevice` of this device.
+        case removeDevice(ObjectPath)
         case registered(ObjectPath, properties: [String: Value])
         case unregistered(ObjectPath)
         /// A registered advertisement's property changed (BlueZ re-reads it).
@@ -144,6 +146,11 @@ public final class FakeBlueZ: Sendable {
                     },
                     Method("StopDiscovery") { [weak self] _ in
                         self?.callContinuation.yield(.stopDiscovery)
+                        return []
+                    },
+                    Method("RemoveDevice", input: "o") { [weak self] call in
+                        let device = try call.decode(ObjectPath.self)
+                        self?.callContinuation.yield(.removeDevice(device))
                         return []
                     },
                 ], properties: Self.properties(interfaces[adapterInterface]!)),
@@ -294,10 +301,14 @@ public final class FakeBlueZ: Sendable {
     }
 
     /// A device heard for the first time under `adapter`: InterfacesAdded of `Device1`.
-    public func deviceFound(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16, uuids: [String]) throws {
+    /// `flags` is the advertisement's flags byte (`AdvertisingFlags`), when it has one.
+    public func deviceFound(_ id: String, on adapter: String = "hci0", name: String?, rssi: Int16, uuids: [String],
+                            flags: UInt8? = nil) throws {
+        var properties = Self.device(id, on: adapter, name, rssi, uuids)
+        if let flags { properties["AdvertisingFlags"] = .array(element: .byte, [.byte(flags)]) }
         try connection.emit(
             path: .root, interface: objectManagerInterface, member: "InterfacesAdded",
-            devicePath(id, on: adapter), [deviceInterface: Self.device(id, on: adapter, name, rssi, uuids)])
+            devicePath(id, on: adapter), [deviceInterface: properties])
     }
 
     /// A device BlueZ already has when a client asks (heard recently when `rssi` is set).

@@ -60,6 +60,39 @@ import Testing
         #expect(try await events.next() == nil)  // the remembered device (no RSSI) never came
     }
 
+    @Test func theAppsDiscoverableDevicesAreForgottenSoTheirNextNamesAreRead() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid])
+        var events = discovery.makeAsyncIterator()
+        #expect(await fake.calls.next { $0 == .startDiscovery } == .startDiscovery)
+        // An iPhone (LE General Discoverable, BR/EDR bits), a session (no
+        // flags), and an iPhone someone paired, which is never removed.
+        try fake.deviceFound("4A:00:00:00:00:01", name: "0100FEAl", rssi: -60, uuids: [Self.uuid], flags: 0x1A)
+        try fake.deviceFound("22:22:22:22:22:22", name: "010108Bob", rssi: -60, uuids: [Self.uuid])
+        try fake.deviceFound("6C:00:00:00:00:03", name: "0100FEBo", rssi: -60, uuids: [Self.uuid], flags: 0x1A)
+        try fake.deviceChanged("6C:00:00:00:00:03", ["Paired": .boolean(true), "RSSI": .int16(-61)])
+        var discoverable: [String: Bool] = [:]
+        var pairedHeardAgain = false
+        while !(discoverable.count == 3 && pairedHeardAgain), let sighting = try await events.next() {
+            discoverable[sighting.address] = sighting.isDiscoverable
+            if sighting.rssi == -61 { pairedHeardAgain = true }
+        }
+        #expect(discoverable == ["4A:00:00:00:00:01": true, "22:22:22:22:22:22": false, "6C:00:00:00:00:03": true])
+        await discovery.forgetDiscoverable()
+        // The next call after the removals is the marker's: only the unpaired iPhone went.
+        let marker: [String: Value] = ["Transport": .string("auto")]
+        try await adapter.call("SetDiscoveryFilter", marker)
+        let removed: @Sendable (FakeBlueZ.Call) -> Bool = {
+            if case .removeDevice = $0 { return true }
+            return $0 == .setDiscoveryFilter(marker)
+        }
+        #expect(await fake.calls.next(where: removed) == .removeDevice(fake.devicePath("4A:00:00:00:00:01", on: "hci0")))
+        #expect(await fake.calls.next(where: removed) == .setDiscoveryFilter(marker))
+        await discovery.stop()
+    }
+
     /// The fake follows the advertisement's `PropertiesChanged` on a task of its
     /// own, unordered against method calls; so the change is waited for, inside
     /// the pause, until the fake has seen it. Every wait is for an event that

@@ -28,8 +28,15 @@
 #   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
 #   adapter_power N on|off        through the kernel's management interface
 #   advertise N NAME              service UUID + NAME as scan response, by btmgmt
+#                                 (a laptop's whole packet, or a future app's)
 #   advertise_raw N SCANRSP_HEX   service UUID + raw scan-response bytes
 #   ad_local_name BYTES           hex of a "complete local name" AD structure
+#   iphone_advertise N PACKET     hciN advertises as an iPhone running the app
+#                                 (Tests/Air's model): PACKET cut to 8 bytes
+#   iphone_new_address N          the iPhone on hciN takes a new address (printed)
+#   iphone_send N PACKET          the iPhone on hciN sends PACKET (cut), same address
+#   iphone_address N              the address the iPhone on hciN advertises from
+#   bluez_devices_named N NAME    the addresses of hciN's Device1 objects named NAME
 #   scan_start N / scan_stop      BlueZ discovery on hciN (bluetoothctl)
 #   scan_expect_name REGEX [SECS] object path of the device with that name
 #   scan_await_name REGEX [SECS]  whether such a device is reported in time
@@ -376,6 +383,60 @@ advertise_raw() {
 
 advertise() { advertise_raw "$1" "$(ad_local_name "$2")"; }
 
+# An iPhone running the Estimator app, as it advertises in the foreground
+# (docs/PROTOCOL.md, The Estimator app): Tests/Air's model
+# (estimator_air.iphone) takes hciN from the kernel through an HCI user
+# channel (the radio is powered off first; BlueZ loses it) and advertises
+# connectable, LE General Discoverable, the service UUID and PACKET cut to
+# an 8-byte shortened name in its advertising data, from a random address
+# whose top bits are those of a resolvable one, changed on demand. btvirt
+# reports an advertiser only when it starts (docs/RIG.md), so there the
+# model starts its advertisement again every second, as a phone's
+# controller repeats it. Needs the venv at the top of the host's tree.
+iphone_advertise() {
+  local top=$E2E_ROOT/../.. fifo=$E2E_WORK/iphone$1.in out=$E2E_WORK/iphone$1.out fd repeat=()
+  [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"
+  [ "${E2E_CONTROLLER:-btvirt}" = bumble ] || repeat=(--repeat 1)
+  adapter_power "$1" off
+  rm -f "$fifo" && mkfifo "$fifo" && : >"$out"
+  PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air "$top/.venv-air/bin/python" -m estimator_air.iphone \
+    "${repeat[@]}" "$1" "$(hex_of "$2")" <"$fifo" >"$out" 2>>"$E2E_WORK/iphone$1.log" &
+  exec {fd}>"$fifo"
+  IPHONE_FD[$1]=$fd
+  wait_until 15 grep -q '^ready ' "$out"
+}
+
+# What the iPhone on hciN answers COMMAND (see estimator_air.iphone).
+iphone_ask() {
+  local out=$E2E_WORK/iphone$1.out lines
+  lines=$(wc -l <"$out")
+  echo "$2" >&"${IPHONE_FD[$1]}"
+  wait_until 10 eval "[ \$(wc -l <'$out') -gt $lines ]"
+  tail -n 1 "$out"
+}
+
+iphone_new_address() { iphone_ask "$1" address | sed 's/^address //'; }
+
+iphone_send() {
+  local answer; answer=$(iphone_ask "$1" "send $(hex_of "$2")")
+  [[ $answer == "sent "* ]] || fail "the iPhone on hci$1 did not send $2: $answer"
+}
+
+# The address the iPhone on hciN advertises from.
+iphone_address() { sed -n 's/^\(ready\|address\) //p' "$E2E_WORK/iphone$1.out" | tail -n 1; }
+
+# The addresses of hciN's Device1 objects whose Name is NAME, one a line:
+# one per address an advertiser was heard from.
+bluez_devices_named() {
+  dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects |
+    awk -v dev="/org/bluez/hci$1/dev_" -v name="\"$2\"" '
+      /object path "/ { path = $3; gsub(/"/, "", path) }
+      /string "Name"/ {
+        getline
+        if (index(path, dev) == 1 && index($0, name)) { a = substr(path, length(dev) + 1); gsub(/_/, ":", a); print a }
+      }' | sort -u
+}
+
 advertising_clear() { mgmt --index "$1" clr-adv >/dev/null; }
 
 # ---- discovery through BlueZ's D-Bus API ----------------------------------
@@ -461,7 +522,7 @@ air_timeline() {
     /Extended advertising: |Advertising: (En|Dis)/ { out("advertising " $NF) }
     /Discovery: / { out("discovering " $NF) }
     /Address: / && match($0, /([0-9A-F][0-9A-F]:)+[0-9A-F][0-9A-F]/) { address = substr($0, RSTART, RLENGTH) }
-    /Name \(complete\): / { s = $0; sub(/.*Name \(complete\): /, "", s); out(kind s " " address) }
+    /Name \((complete|short)\): / { s = $0; sub(/.*Name \((complete|short)\): /, "", s); out(kind s " " address) }
     /Status: / && !/Success/ { s = $0; sub(/^ +/, "", s); out(s) }
     END {
       end = until == "" ? at[n] : sec(until)

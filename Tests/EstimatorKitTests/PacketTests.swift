@@ -102,11 +102,12 @@ import Testing
         #expect(try Packet(decoding: "010105" + name).name == name)
     }
 
-    @Test func invalidUTF8AtTheEndIsReplaced() throws {
+    @Test func aCharacterCutAtTheEndIsDroppedAndTheNameMarkedCut() throws {
         // The radio cut 열 (EC 97 B4) after two of its bytes.
         let bytes = Array("010103전수".utf8) + [0xEC, 0x97]
         let packet = try Packet(decoding: bytes)
-        #expect(packet.name == "전수\u{FFFD}")
+        #expect(packet.name == "전수")
+        #expect(packet.isNameCut)
         #expect(packet.card == .three)
     }
 
@@ -129,7 +130,7 @@ import Testing
         ("01-108bob", .invalidChannel(Array("-1".utf8))),
         ("0101XYbob", .invalidCard(Array("XY".utf8))),
         ("01010 bob", .invalidCard(Array("0 ".utf8))),
-        ("010108", .missingName),
+        ("230108", .missingName),
     ])
     func garbageIsATypedError(_ input: String, _ error: PacketDecodeError) {
         #expect(throws: error) { try Packet(decoding: input) }

@@ -10,7 +10,8 @@ enum BoardRooms {
             ("Alice", .hidden, .five), ("Bob", .waiting, .waiting), ("Carol", .hidden, .eight), ("전수열", .hidden, .three),
         ]
         let tally = Tally(entries: marks.map { Tally.Entry(name: $0.0, card: $0.2, isMe: false, isStale: false, mark: $0.1) },
-                          voters: 4, voted: 3, waitingFor: ["Bob"], isRevealed: false, round: RoundNumber(wrapping: 4),
+                          voters: 4, voted: 3, waitingFor: [Tally.Entry(name: "Bob", card: .waiting, isMe: false, isStale: false)],
+                          isRevealed: false, round: RoundNumber(wrapping: 4),
                           stats: Stats([]))
         return Board(channel: Channel(rawValue: 1), story: Board.Story(key: "ABC-123", summary: "Login with passkeys"),
                      tally: tally, remaining: .milliseconds(82_400), adapter: "hci0")
@@ -35,7 +36,7 @@ enum BoardRooms {
         }
         let voted = entries.filter { $0.mark != .waiting }
         let tally = Tally(entries: entries, voters: count, voted: voted.count,
-                          waitingFor: entries.filter { $0.mark == .waiting }.map(\.name).sorted(), isRevealed: revealed,
+                          waitingFor: entries.filter { $0.mark == .waiting }.sorted { $0.name < $1.name }, isRevealed: revealed,
                           round: RoundNumber(wrapping: 2), stats: Stats(voted.map { ($0.name, $0.card) }))
         return Board(channel: Channel(rawValue: 7), title: "Crowded room", tally: tally, adapter: "hci1")
     }

@@ -15,7 +15,7 @@ import Testing
 
     @Test func aJoinedEventIsOneObjectWithExactlyTheDocumentedKeysInOrder() {
         #expect(WatchEventJSON.line(event(.joined)) == """
-            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"voter"}
+            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false}
             """)
     }
 
@@ -28,7 +28,7 @@ import Testing
     @Test(arguments: PeerEvent.Kind.allCases) func everyKindParsesWithTheSameKeys(_ kind: PeerEvent.Kind) throws {
         let line = WatchEventJSON.line(event(kind))
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "heard", "time", "role"])
+        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "heard", "time", "role", "app", "cut"])
         #expect(object["event"] as? String == kind.rawValue)
     }
 
@@ -68,7 +68,7 @@ import Testing
                               round: RoundNumber(wrapping: 3), rssi: -50, time: time)
         let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3), heard: .both)
         #expect(WatchEventJSON.line(change) == """
-            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"heard":"both","time":"2026-11-22T03:51:46.722Z","role":"voter"}
+            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"heard":"both","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false}
             """)
         #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm + relay)")
         #expect(ChangeLine.line(.peer(event, mark: .hidden, round: nil, heard: .relay)).hasSuffix(" Alice voted (relay)"))

@@ -21,14 +21,15 @@ extension TableSection {
             case .observing: card = .observing
             case let .shown(shown): card = shown
             }
-            return Tally.Entry(name: row.name, card: card, isMe: row.isMe, isStale: row.isStale, mark: row.mark)
+            return Tally.Entry(name: row.name, card: card, isMe: row.isMe, isStale: row.isStale, mark: row.mark,
+                               isNameCut: row.isNameCut, appUser: row.isApp ? 1 : nil)
         }
         let present = entries.filter { !$0.isStale && !$0.isObserver }
         let voted = present.filter { $0.mark != .waiting }
         let revealed = !present.isEmpty && voted.count == present.count && !present.contains { $0.mark == .hidden }
         let tally = Tally(entries: entries, voters: present.count, voted: voted.count,
-                          waitingFor: present.filter { $0.mark == .waiting }.map(\.name).sorted(), isRevealed: revealed,
-                          round: round, stats: Stats(voted.map { (name: $0.name, card: $0.card) }))
+                          waitingFor: present.filter { $0.mark == .waiting }.sorted { $0.name < $1.name }, isRevealed: revealed,
+                          round: round, stats: Stats(votes: voted))
         self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
     }
 }

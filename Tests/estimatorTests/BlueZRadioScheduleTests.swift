@@ -25,7 +25,7 @@ import Testing
     static let relevant: @Sendable (FakeBlueZ.Call) -> Bool = {
         switch $0 {
         case .startDiscovery, .stopDiscovery, .advertisementChanged, .registered, .unregistered: true
-        case .setDiscoveryFilter: false
+        case .setDiscoveryFilter, .removeDevice: false
         }
     }
 

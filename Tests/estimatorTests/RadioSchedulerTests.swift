@@ -76,7 +76,8 @@ import Testing
         return driver
     }
 
-    /// A strict restart after its interval: stop, announce, settle, start;
+    /// A strict restart after its interval: forget the app's devices, stop,
+    /// announce, settle, start;
     /// the next interval counts from the start.
     @Test func aStrictRestartStopsAnnouncesSettlesAndStarts() {
         var radio = Self.strict()
@@ -84,6 +85,8 @@ import Testing
         radio.advance(to: .milliseconds(1499))
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(1500))
+        // The app's devices are forgotten first, while still scanning.
+        radio.done(.forgetApps)
         radio.done(.stopScan)
         radio.done(.announceAgain)
         // The settle: scanning stays off 50 ms after bluetoothd read the announcement.
@@ -135,7 +138,7 @@ import Testing
         radio.advance(to: .milliseconds(2499))
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(2500))
-        #expect(radio.steps == [.stopScan])
+        #expect(radio.steps == [.forgetApps, .stopScan])
     }
 
     @Test func theHoldsBoundsAreTheSchedules() {
@@ -166,7 +169,7 @@ import Testing
         #expect(radio.deadlines == [.milliseconds(2500)])
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(2500))
-        #expect(radio.steps == [.stopScan])
+        #expect(radio.steps == [.forgetApps, .stopScan])
 
         // The least span drawn: a tenth of the limit.
         radio = Self.strict(random: Self.lowest)
@@ -204,6 +207,7 @@ import Testing
     @Test func aStrictChangeWaitsForTheGapUnderWay() {
         var radio = Self.strict()
         radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
         radio.done(.stopScan)
         radio.feed(.changeAsked)
         radio.done(.announceAgain)
@@ -230,6 +234,7 @@ import Testing
         #expect(radio.changes == [true])
         #expect(radio.deadlines == [.milliseconds(1500)])
         radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
         radio.done(.stopScan, failed: true)
         #expect(radio.halted)
         #expect(radio.deadlines.isEmpty)
@@ -253,13 +258,15 @@ import Testing
         #expect(light.steps == [.endScan, .announceAgain])
     }
 
-    /// A light restart: stop and start, no settle, no hold; a change goes
+    /// A light restart: forget the app's devices, stop and start, no
+    /// settle, no hold; a change goes
     /// out while scanning, and once more 0.5 s later.
     @Test func theLightScheduleRestartsTheScanAloneAndChangesWhileScanning() {
         var radio = Self.light()
         radio.advance(to: .milliseconds(1400))
         radio.feed(.heard)
         radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
         radio.done(.stopScan)
         radio.done(.startScan)
         #expect(radio.deadlines == [.milliseconds(3000)])
@@ -280,6 +287,7 @@ import Testing
         radio.advance(to: .milliseconds(300))
         radio.feed(.lookAgain)
         #expect(radio.deadlines.isEmpty)
+        radio.done(.forgetApps)
         radio.done(.stopScan)
         radio.feed(.lookAgain)
         radio.done(.startScan)

@@ -17,10 +17,10 @@ import Testing
         _ = await session.handle(.relayed(localName: Array("010108Both".utf8)))
         _ = await session.handle(.relayed(localName: Array("not a packet".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both", "Remy"])
-        #expect(await session.view.hearing == ["Both": .relay, "Remy": .relay])
+        #expect(await session.view.hearing.byName == ["Both": .relay, "Remy": .relay])
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
         radio.hear(localName: Array("010108Air".utf8), rssi: -50)
-        #expect(await session.view.hearing == ["Air": .air, "Both": .both, "Remy": .relay],
+        #expect(await session.view.hearing.byName == ["Air": .air, "Both": .both, "Remy": .relay],
                 "heard over the air too")
         // A watch attaching now learns both ways for Both: an air line and a relayed one.
         let lines = Lines()
@@ -31,11 +31,11 @@ import Testing
         // the stale time only the air is left.
         clock.advance(by: .seconds(7))
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
-        #expect(await session.view.hearing["Both"] == .air)
+        #expect(await session.view.hearing.byName["Both"] == .air)
         // A cleared topic arrives as card none: the person leaves at once.
         _ = await session.handle(.relayed(localName: Array("0101FFRemy".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Air", "Both"])
-        #expect(await session.view.hearing["Remy"] == nil)
+        #expect(await session.view.hearing.byName["Remy"] == nil)
 
         #expect(await session.status.relay == nil)
         _ = await session.handle(.relay(state: "mqtts://b:8883/r connected"))
@@ -90,4 +90,9 @@ import Testing
         #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         #expect(ControlWatchLine.heard(localName: [0x41], rssi: -5).serialized == #"{"heard":{"localName":"41","rssi":-5}}"#)
     }
+}
+
+extension Dictionary where Key == PeerID {
+    /// By name alone: these tests hear estimator sessions, one per name.
+    fileprivate var byName: [String: Value] { Dictionary<String, Value>(uniqueKeysWithValues: map { ($0.key.name, $0.value) }) }
 }

@@ -150,7 +150,7 @@ import Testing
         #expect(board.channel == Channel(rawValue: 1) && board.title == "ABC-1")
         #expect(board.remaining == .seconds(90))
         #expect(board.tally.entries.map(\.mark) == [.observing, .waiting], "I observe, Alice has not voted")
-        #expect(board.tally.waitingFor == ["Alice"])
+        #expect(board.tally.waitingFor.map(\.name) == ["Alice"])
         #expect(!board.isObserving, "attached to a session")
     }
 
@@ -160,5 +160,34 @@ import Testing
         watch.apply(heard("2101FCMe"))
         #expect(events().isEmpty)
         #expect(watch.frame(now: clock.now).sections.first?.rows.count == 1)
+    }
+
+    /// An iPhone's packet, cut to 8 bytes, from the device at `address`.
+    private func iPhone(_ localName: [UInt8], at address: String) -> ControlWatchLine {
+        .heard(localName: localName, rssi: -60, from: Advertiser(address: address, isDiscoverable: true))
+    }
+
+    /// The `name` and `card` of each line written since the last call.
+    private func namesAndCards() -> [String] {
+        defer { written.lines = [] }
+        return written.lines.map { line in
+            let fields = line.split(separator: ",")
+            return (fields.first { $0.hasPrefix(#""name":"#) }.map(String.init) ?? "") + " "
+                + (fields.first { $0.hasPrefix(#""card":"#) }.map(String.init) ?? "")
+        }
+    }
+
+    @Test func twoAppUsersOfOneCutNameEachShowTheirOwnCard() {
+        var watch = viewer(open: true)
+        watch.apply(me(.waiting, round: nil))
+        watch.apply(iPhone(Array("010108Al".utf8), at: "4A:00:00:00:00:01"))
+        // Alex's iPhone, also `Al`, waits until Alice's is heard again: two phones at once.
+        watch.apply(iPhone(Array("010105Al".utf8), at: "5B:00:00:00:00:02"))
+        clock.advance(by: .milliseconds(500))
+        watch.apply(iPhone(Array("010108Al".utf8), at: "4A:00:00:00:00:01"))
+        watch.apply(iPhone(Array("0101FE".utf8) + [0xEC, 0xA0], at: "6C:00:00:00:00:03"))
+        #expect(namesAndCards() == [#""name":"Al" "card":"8""#, #""name":"Al" "card":"5""#, #""name":"" "card":"coffee""#])
+        let rows = watch.frame(now: clock.now).sections.first?.rows ?? []
+        #expect(rows.filter(\.isApp).map(\.mark) == [.shown(.coffee), .shown(.eight), .shown(.five)])
     }
 }

@@ -77,6 +77,7 @@ struct PacketDecodeCommand: ParsableCommand {
         let name = TerminalText.sanitize(packet.name)
         var notes: [String] = []
         if name != packet.name { notes.append("characters a terminal would act on removed") }
+        if packet.isNameCut { notes.append("cut: an iPhone sends the app's local name cut to 8 bytes") }
         if packet.name.utf8.count > PersonName.maxUTF8Count {
             notes.append("\(packet.name.utf8.count) bytes, longer than the \(PersonName.maxUTF8Count) estimator sends")
         }
@@ -87,7 +88,7 @@ struct PacketDecodeCommand: ParsableCommand {
             channel  \(packet.channel) (\(packet.channel.hex))
             round    \(packet.round.map { "\($0)\(Self.ballot(packet))" } ?? "none")
             card     \(card) (\(packet.card.hex))
-            name     \(name)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
+            name     \(name)\(packet.isNameCut ? "…" : "")\(notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
             """
     }
 

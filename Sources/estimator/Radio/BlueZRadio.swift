@@ -88,7 +88,8 @@ final class BlueZRadio: SessionRadio {
                 discovery = try await adapter.discover(serviceUUIDs: [Self.serviceUUID]) { sighting in
                     executor.heard()
                     guard let name = sighting.localName else { return }
-                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: clock.elapsed))
+                    take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: clock.elapsed,
+                                   advertiser: sighting.advertiser))
                 }
             } catch {
                 executor.close()

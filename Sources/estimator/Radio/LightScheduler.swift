@@ -1,8 +1,9 @@
 /// The light mode's schedule (a controller with extended advertising, whose
 /// set keeps its address while the scan runs), and `watch`'s, which
 /// advertises nothing: the scan restarts alone every `restartEvery` (±
-/// `jitter`), with no settle after and no hold before it (the hold keeps an
-/// announcement out of a peer's gap, and there is none); a change goes out
+/// `jitter`), the app's devices forgotten first, with no settle after and
+/// no hold before it (the hold keeps an announcement out of a peer's gap,
+/// and there is none); a change goes out
 /// while scanning and once more `reannounceAfter` later. Asked to look
 /// again, it restarts at once: a controller that does not repeat an
 /// advertiser reports it only as a scan starts. docs/ARCHITECTURE.md,
@@ -29,11 +30,11 @@ struct LightScheduler: RadioScheduler {
             return []
         case .fired(.restart):
             restarting = true
-            return [.perform(.stopScan)]
+            return [.perform(.forgetApps), .perform(.stopScan)]
         case .lookAgain:
             guard !restarting else { return [] }
             restarting = true
-            return [.cancel(.restart), .perform(.stopScan)]
+            return [.cancel(.restart), .perform(.forgetApps), .perform(.stopScan)]
         case .changeAsked:
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
@@ -42,7 +43,8 @@ struct LightScheduler: RadioScheduler {
             return [.changeDone(failed: true)]
         case .fired(.reannounce):
             return [.perform(.announceAgain)]
-        case .done(.announceAgain), .failed(.announceAgain), .done(.endScan), .failed(.endScan):
+        case .done(.announceAgain), .failed(.announceAgain), .done(.endScan), .failed(.endScan),
+             .done(.forgetApps), .failed(.forgetApps):
             return []
         case .done(.stopScan):
             return [.perform(.startScan)]

@@ -187,6 +187,8 @@ final class RadioExecutor: Sendable {
         let discovery = state.withLock { $0.discovery }
         do {
             switch step {
+            case .forgetApps:
+                await discovery?.forgetDiscoverable()
             case .stopScan:
                 try await discovery?.pause()
             case .startScan:

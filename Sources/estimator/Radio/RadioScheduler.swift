@@ -38,6 +38,10 @@ enum ScheduleEvent: Equatable, Sendable {
 
 /// The radio's I/O, each one call to BlueZ; run one at a time, in order.
 enum RadioStep: Equatable, Sendable {
+    /// Forget the app's devices BlueZ holds, so their next shortened names
+    /// are read (`Discovery.forgetDiscoverable`): a restart's first step,
+    /// taken while still scanning. Never fails.
+    case forgetApps
     /// Stop scanning for a moment (`Discovery.pause`).
     case stopScan
     /// Scan again (`Discovery.resume`).

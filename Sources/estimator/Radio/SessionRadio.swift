@@ -72,6 +72,8 @@ struct Reception: Equatable, Sendable {
     var received: Duration
     /// Whether the relay heard it from the broker rather than a radio.
     var relayed = false
+    /// The device it came from over the air, when the radio names it.
+    var advertiser: Advertiser?
 }
 
 /// How an advertisement update spent its time, from the radio's side.

@@ -1,7 +1,7 @@
 /// The strict mode's schedule (a controller with legacy advertising, which
-/// refuses a new random address while it scans): every restart stops
-/// scanning, announces the advertisement again, waits `settle` and scans
-/// again; every change, and its second announcement, is made in such a gap.
+/// refuses a new random address while it scans): every restart forgets the
+/// app's devices, stops scanning, announces the advertisement again, waits
+/// `settle` and scans again; every change, and its second announcement, is made in such a gap.
 ///
 /// A restart falls due `restartEvery` (± `jitter`) after the last one
 /// ended. When due, it first listens while the session asks (`lookAgain`),
@@ -118,7 +118,7 @@ struct StrictScheduler: RadioScheduler {
             ended = true
             let waiting = changeWaiting || gap == .change(failed: false) || gap == .change(failed: true)
             return cancelAll + [.perform(.endScan)] + (waiting ? [.changeDone(failed: true)] : [])
-        case .done(.endScan), .failed(.endScan):
+        case .done(.endScan), .failed(.endScan), .done(.forgetApps), .failed(.forgetApps):
             return []
         }
     }
@@ -148,7 +148,7 @@ struct StrictScheduler: RadioScheduler {
         }
         restart = .running
         gap = .restart
-        return [.perform(.stopScan)]
+        return [.perform(.forgetApps), .perform(.stopScan)]
     }
 
     /// Scanning is on again (or could not be stopped): the gap's sequel,
@@ -181,7 +181,7 @@ struct StrictScheduler: RadioScheduler {
         if restart == .ready {
             restart = .running
             gap = .restart
-            return actions + [.perform(.stopScan)]
+            return actions + [.perform(.forgetApps), .perform(.stopScan)]
         }
         return actions
     }

@@ -21,6 +21,8 @@ final class PeerBoard: Sendable {
         var events: [PeerEvent] { update.events }
         /// Whether it came through the relay.
         let relayed: Bool
+        /// The device it came from over the air, when the radio names it.
+        let advertiser: Advertiser?
     }
 
     private struct State {
@@ -74,7 +76,8 @@ final class PeerBoard: Sendable {
         state.withLock { state in
             var update = Room.Update()
             if let packet = state.packets[reception.localName] ?? Self.decode(reception.localName, into: &state.packets) {
-                update = state.room.hear(packet, rssi: reception.rssi, relayed: reception.relayed, at: clock.now)
+                update = state.room.hear(packet, rssi: reception.rssi, relayed: reception.relayed,
+                                         from: reception.advertiser, at: clock.now)
             }
             switch state.forwarding {
             case .all: break
@@ -83,7 +86,7 @@ final class PeerBoard: Sendable {
             }
             // Yielded under the lock, so changes keep the room's order.
             sink.yield(Change(localName: reception.localName, rssi: reception.rssi, received: reception.received,
-                              update: update, relayed: reception.relayed))
+                              update: update, relayed: reception.relayed, advertiser: reception.advertiser))
         }
     }
 
@@ -111,9 +114,11 @@ final class PeerBoard: Sendable {
             let now = clock.now
             var lines: [ControlWatchLine] = []
             for peer in state.room.table.peers where !peer.isStale {
-                let localName = Array(peer.packet.localName.utf8)
+                let localName = peer.packet.bytes
                 let hearing = state.room.hearing(of: peer.id, now: now)
-                if hearing != .relay { lines.append(.heard(localName: localName, rssi: peer.rssi)) }
+                if hearing != .relay {
+                    lines.append(.heard(localName: localName, rssi: peer.rssi, from: state.room.advertiser(of: peer.id)))
+                }
                 if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }
             }
             return lines

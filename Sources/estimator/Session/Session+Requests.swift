@@ -1,4 +1,5 @@
 import EstimatorKit
+import Rendering
 
 /// The answers to control requests: each changes the room through the
 /// board and puts what changed on the air (`advertise`).
@@ -33,7 +34,7 @@ extension Session {
             guard board.change({ room, now in room.revealNow(now: now) }), let current = round.current else { return nothingToReveal }
             let tally = board.read { [channel, clock] in $0.tally(of: channel, now: clock.now) }
             _ = recount()
-            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(TerminalText.sanitize).joined(separator: ", ")
+            let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(ShownName.text).joined(separator: ", ")
             return advertise(done: "round \(current) revealed in channel \(channel)\(without)", received: received)
         case let .join(newChannel, newName, observing, newDeck):
             let parsed: PersonName?

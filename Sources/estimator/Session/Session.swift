@@ -215,16 +215,16 @@ actor Session {
     /// one while someone wants them all (see `updateForwarding`).
     private func followChanges() async {
         for await change in board.changes {
-            broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed))
+            broadcast(.heard(localName: change.localName, rssi: change.rssi, relayed: change.relayed, from: change.advertiser))
             for event in change.events {
                 trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((clock.elapsed - change.received).milliseconds)")
             }
-            if change.events.contains(where: { $0.channel == channel && $0.name == name.text }),
+            if change.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
                ownership.heard(change.localName) {
                 broadcastMe()
             }
             _ = follow(change.update)
-            if change.events.contains(where: { $0.channel == channel && $0.name != name.text }) {
+            if change.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
                 _ = recount()
                 followRoom()
             }

@@ -34,7 +34,7 @@ struct WatchLines {
     mutating func send(_ line: ControlWatchLine) -> Bool {
         for observer in observers { observer(line) }
         var relayed = false
-        if case .heard(_, _, true) = line { relayed = true }
+        if case .heard(_, _, true, _) = line { relayed = true }
         // Most signals reach a session nobody watches: serialising them
         // would be a tenth of its CPU time in a room (perf, make bench-session).
         guard watchers.values.contains(where: { !(relayed && $0.airOnly) }) else { return false }

@@ -72,7 +72,7 @@ final class ScanFeed: WatchFeed {
                     do {
                         for try await sighting in discovery {
                             guard let name = sighting.localName else { continue }
-                            sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi)))
+                            sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi, from: sighting.advertiser)))
                         }
                         return nil
                     } catch {

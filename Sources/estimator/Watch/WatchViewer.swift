@@ -145,9 +145,9 @@ struct WatchViewer {
             }
             self.agreed = agreed
             self.story = story
-        case let .heard(bytes, rssi, relayed):
+        case let .heard(bytes, rssi, relayed, advertiser):
             guard let packet = try? Packet(decoding: bytes) else { return }
-            take(room.hear(packet, rssi: rssi, relayed: relayed, at: now), now: now)
+            take(room.hear(packet, rssi: rssi, relayed: relayed, from: advertiser, at: now), now: now)
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
@@ -203,7 +203,8 @@ struct WatchViewer {
     }
 
     private func report(_ event: PeerEvent, tally: Tally, hiding: Bool, heard: Hearing) {
-        var mark = tally.entries.first { !$0.isMe && $0.name == event.name }?.mark ?? .shown(event.card)
+        // By who it is, not by name: two app users may both be `Al`.
+        var mark = tally.entries.first { !$0.isMe && $0.id(in: event.channel) == event.id }?.mark ?? .shown(event.card)
         if event.kind == .left { mark = .shown(event.card) } else if hiding, case .shown = mark { mark = .hidden }
         emit(.peer(event, mark: mark, round: tally.round, heard: heard))
     }

@@ -3,13 +3,15 @@
 # has picked, so each watch reveals them once it has heard the room); pick ->
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at
 # once; a killed session turns stale while the peers still advertising stay
-# fresh for a minute.
+# fresh for a minute. Beside them an iPhone runs the app on hci3 (Tests/Air's
+# model, in channel 0, where the app always is): hci0's session hears it as
+# an app user, and it stays one fresh row from its first card to the end.
 # Latencies are measured to the moment hci0's watch saw the change (the time
 # in its JSON line, see seen_ms), not to when this script noticed the line:
 # noticing takes most of a second more in a slow guest, which would fail runs
 # whose air is on time. The figures of past runs, and the misses that shaped
 # the radio's schedule, are in docs/MEASUREMENTS.md (In the VM, The air).
-# radios: 3
+# radios: 4
 # timeout: 300
 
 # Shown with the output when the scenario fails: the sessions' logs and the
@@ -18,6 +20,7 @@
 trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   until=$(sed -n "s/.*\"time\":\"[^T]*T\([0-9:.]*\)Z\".*/\1/p" "$E2E_WORK/reason")
+  echo "---- the iPhone ----"; cat "$E2E_WORK/iphone3.out" "$E2E_WORK/iphone3.log" 2>/dev/null
   echo "---- the air, 10 s before ${until:-the end} ----"; air_timeline 10 "$until"
 } >&2' EXIT
 air_record
@@ -36,6 +39,8 @@ for i in 0 1 2; do
   estimator pick --adapter hci$i "${cards[$i]}" >/dev/null || fail "pick ${cards[$i]} on hci$i"
   bg_start watch$i estimator watch --adapter hci$i --json
 done
+iphone_advertise 3 '010003Dana'
+bg_start app0 estimator watch --adapter hci0 --channel 0 --open --json
 
 # 1. every watch sees the other two, with their cards.
 for i in 0 1 2; do
@@ -48,6 +53,11 @@ for i in 0 1 2; do
       "$E2E_WORK/watch$i.out"
   done
 done
+
+# The iPhone: Dana cut to "Da", an app user with her 3 (app0 is --open: the
+# card, not the reveal), in channel 0 only.
+bg_expect app0 '"event":"joined","channel":0,"round":null,"name":"Da","card":"3","cardRaw":"03".*"app":true' 20 >/dev/null
+grep -q '"name":"Da"' "$E2E_WORK/watch0.out" && fail "the app user shows in channel 1"
 
 # What a session puts on the air (docs/PROTOCOL.md, Advertisement): the PDU
 # type, the flags (never "discoverable": BlueZ refuses them on a broadcast),
@@ -142,13 +152,16 @@ metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" 
 steady_from=$(date -u +%T.%N)
 bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' "${E2E_STEADY:-60}"
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
+# Dana was one fresh row throughout: through the picks, the leave, the kill
+# and the steady phase.
+bg_expect_none app0 '"event":"(joined|stale|left)","channel":0,"round":null,"name":"Da"' 1
 steady_until=$(date -u +%T.%N)
 # What the steady phase cost each radio: the share of it spent unable to
 # hear, its advertising starts per minute (each a rebuild of the set) and the
 # new random addresses it asked for (what a phone sees as new devices), and
 # its scan starts per minute.
 while read -r radio _ deaf _ starts _ addresses _ scans; do
-  [ "$radio" = hci2 ] && continue  # killed above
+  case $radio in hci2 | hci3) continue ;; esac  # killed above; the iPhone
   metric "steady_deaf_$radio" "$deaf" %
   metric "steady_adv_starts_per_min_$radio" "$starts"
   metric "steady_new_addresses_per_min_$radio" "$addresses"
@@ -157,19 +170,21 @@ done < <(air_radio_stats "$steady_from" "$steady_until")
 # How close a steady peer came to stale (6 s unheard) on each radio: the
 # longest its kernel passed on no report of a steady peer, and how many
 # silences lasted over 3 s. Bob, killed before the steady phase, has at most
-# a late report or two in it and is left out.
-air_unheard "$steady_from" "$steady_until" | awk '$5 >= 5 {
+# a late report or two in it and is left out; the iPhone has its own figure.
+air_unheard "$steady_from" "$steady_until" | grep -v ' 010003Da ' | awk '$5 >= 5 {
     if ($3 > longest[$1]) longest[$1] = $3; over[$1] += $4
   } END { for (h in longest) print h, longest[h], over[h] + 0 }' |
   while read -r radio longest over; do
     metric "steady_longest_unheard_$radio" "$longest" s
     metric "steady_silences_over_3s_$radio" "$over"
   done
+air_unheard "$steady_from" "$steady_until" | awk '$1 == "hci0" && $2 == "010003Da" { print $3 }' |
+  while read -r longest; do metric steady_longest_unheard_iphone_hci0 "$longest" s; done
 # Whether the two radios' restarts are coupled: how many of each one's
 # announcements the other missed, and how many right after a miss (see
 # air_misses).
 air_misses "$steady_from" "$steady_until" | while read -r listener speaker bursts missed after; do
-  case "$listener $speaker" in *hci2*) continue ;; esac
+  case "$listener $speaker" in *hci2* | *hci3*) continue ;; esac
   metric "steady_announcements_${speaker}" "$bursts"
   metric "steady_missed_${speaker}_on_$listener" "$missed"
   metric "steady_missed_in_a_row_${speaker}_on_$listener" "$after"
