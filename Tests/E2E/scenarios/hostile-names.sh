@@ -95,7 +95,7 @@ grep -aqF '"name":"\u001b]52;c;aGk=\u0007Osc"' "$E2E_WORK/json.out" || fail "JSO
 grep -aqF '"name":"\u202eBidi\u2066x"' "$E2E_WORK/json.out" || fail "JSON did not escape the bidi name"
 grep -aqF '"name":"MaxLenMMMMMMMMMMMMMMMMM","card":"8"' "$E2E_WORK/json.out" || fail "the 29-byte packet's name was cut"
 grep -aqF '"name":"Unknown","card":null,"cardRaw":"99"' "$E2E_WORK/json.out" || fail "the unknown card is not shown as unknown"
-grep -aq 'channel 1 Unknown joined' "$E2E_WORK/lines.out" || fail "the line output did not show the unknown card"
+grep -aq 'channel 1 Unknown (app) joined' "$E2E_WORK/lines.out" || fail "the line output did not show the unknown card (an app-format packet: an app user)"
 
 for word in Wrong NoHex; do
   for out in json lines table; do
