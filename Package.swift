@@ -28,8 +28,11 @@ let package = Package(
         // Typed libdbus layer: knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation", "Threads"]),
         // A detached thread for a blocking loop, off Swift's cooperative pool:
-        // the D-Bus event loop's and the session's (control server, watch inputs).
-        .target(name: "Threads"),
+        // the D-Bus event loop's and the session's (control server, watch inputs);
+        // and the session's one task thread, its global executor.
+        .target(name: "Threads", dependencies: ["CConcurrencyHooks"]),
+        // The Swift runtime's global-executor hooks, which no Swift module shows.
+        .target(name: "CConcurrencyHooks"),
         // Children that inherit nothing but what they are given: the session,
         // the relay and the tests' dbus-daemons (posix_spawn's closefrom).
         .target(name: "CSpawn"),

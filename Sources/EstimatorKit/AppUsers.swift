@@ -51,6 +51,10 @@ struct AppUsers: Sendable {
     private var users: [String: PeerID] = [:]
     private var held: [String: Held] = [:]
 
+    /// Whether a new device is held until it is known who it is: time
+    /// decides that (`moveAfter`).
+    var isHolding: Bool { !held.isEmpty }
+
     /// The device app user `id` is heard from now.
     func device(of id: PeerID) -> String? { bindings[id]?.device }
 

@@ -96,6 +96,10 @@ public struct ChannelRound: Equatable, Sendable {
         return !before
     }
 
+    /// Whether the room is still being heard at `now` (after following it
+    /// began, or a jump of the clock): time alone ends that.
+    public func isHearingTheRoom(now: Timestamp) -> Bool { !hasHeardTheRoom(now: now) }
+
     /// Whether the room has been heard since following it began or since
     /// a jump of the clock: until then nothing is revealed here.
     private func hasHeardTheRoom(now: Timestamp) -> Bool {

@@ -42,6 +42,9 @@ public struct PeerTable: Sendable {
         self.peersPerChannel = max(peersPerChannel, 0)
     }
 
+    /// Whether no peer is stored, stale or not.
+    public var isEmpty: Bool { byID.isEmpty }
+
     /// Every stored peer, ordered by channel, then name.
     public var peers: [Peer] { byID.values.sorted { $0.id < $1.id } }
 

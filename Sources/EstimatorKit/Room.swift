@@ -123,6 +123,15 @@ public struct Room: Sendable {
         appUsers.device(of: id).map { Advertiser(address: $0, isDiscoverable: true) }
     }
 
+    /// Whether time alone can change the room at `now`, so that `tick` has
+    /// work: someone is in the table (to turn stale or be dropped; a
+    /// reveal's catch-up waits only for a peer in it), an app user's device
+    /// is held, or a channel is still being heard. When none is, nothing but
+    /// a reception or a request changes the room, and a session ticks seldom.
+    public func needsTicks(now: Timestamp) -> Bool {
+        !table.isEmpty || appUsers.isHolding || rounds.values.contains { $0.isHearingTheRoom(now: now) }
+    }
+
     /// Whether a peer last heard over the air `quiet` or more ago is still
     /// short of the stale time: one a radio should look for again.
     public func hasQuietPeer(after quiet: Duration, now: Timestamp) -> Bool {

@@ -153,6 +153,31 @@ import Testing
         await ticking.value
     }
 
+    /// Alone, once the room is heard, nothing but a reception or a request
+    /// changes the room: the tick sleeps `idleTick`, and the first change
+    /// wakes it back to its half second.
+    @Test func aRoomWithNothingTimeChangesTicksSeldomUntilSomethingChanges() async throws {
+        let (session, listening, watched) = try await watchedSession(name: "Me", room: Room(staleAfter: .seconds(6)))
+        let ticking = Task { await session.tick() }
+        let changes = Lines()
+        await session.onChange { _ = changes.append("changed") }
+        await clock.ticks(8)
+        let heard = clock.elapsed
+        #expect(heard == ChannelRound.listening)
+        #expect(clock.deadlines == [heard + RadioSchedule.standard.idleTick], "nobody to turn stale: one wake in 5 s")
+        let seen = changes.all.count
+        radio.hear(localName: Array("010105Alice".utf8), rssi: -50)
+        await watched.wait(count: 3)
+        await changes.wait(count: seen + 1)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [heard + RadioSchedule.standard.tick], "Alice turns stale with time: every tick again")
+        await clock.ticks(13)
+        #expect(await session.table.peers.first?.isStale == true, "6.5 s after her sighting, on time")
+        await clock.leave(session, sleeping: 2)
+        await listening.value
+        await ticking.value
+    }
+
     /// A peer heard over the air and quiet for 2 s is looked for again at
     /// each tick, until it is heard (then not) or stale (then not either).
     @Test func aQuietPeerIsLookedForAgainUntilHeardOrStale() async throws {

@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import Threads
 
 /// The real clock: `CLOCK_REALTIME` for instants (printed in `watch --json`,
 /// and running on while a laptop sleeps), Swift's `ContinuousClock` for
@@ -19,7 +20,13 @@ struct SystemClock: SessionClock {
         return ContinuousClock.now - origin
     }
 
+    /// On the session's task thread when there is one (`TaskThread`): its
+    /// timer wakes one thread where Dispatch's wakes three or four.
     func sleep(until deadline: Duration) async throws {
-        try await Task.sleep(until: Self.origin + deadline, clock: .continuous)
+        if let thread = TaskThread.current {
+            try await thread.sleep(until: Self.origin + deadline)
+        } else {
+            try await Task.sleep(until: Self.origin + deadline, clock: .continuous)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import EstimatorKit
+import Threads
 
 /// `estimator join`: start my session, or switch the running one.
 struct JoinCommand: AsyncParsableCommand {
@@ -95,6 +96,7 @@ struct JoinCommand: AsyncParsableCommand {
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
                                            observing: role.map { $0 == .observer }, deck: deck))
         } else if foreground {
+            TaskThread.takeOverGlobalExecutor()
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
                                          relay: settings.relay, observing: settings.observing, open: settings.open ?? false,

@@ -94,6 +94,11 @@ struct RadioSchedule: Equatable, Sendable {
     var lookAgainAfter: Duration = .seconds(2)
     /// Stale peers are looked for this often: a tenth of the stale time.
     var tick: Duration = .milliseconds(500)
+    /// The tick while time alone changes nothing (`Room.needsTicks`: nobody
+    /// heard, nothing held, no round waiting), cut short by any change: a
+    /// session alone wakes for nothing else. Well under the gap that means
+    /// a jump of the clock (`RoundState.wakeGap`).
+    var idleTick: Duration = .seconds(5)
     /// A peer not heard for this long is dropped from the table.
     var drop: Duration = .seconds(30)
 
@@ -134,7 +139,7 @@ struct RadioSchedule: Equatable, Sendable {
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
             "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
-            "retry": \.restartRetry, "tick": \.tick, "drop": \.drop, "look-again": \.lookAgainAfter,
+            "retry": \.restartRetry, "tick": \.tick, "idle-tick": \.idleTick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }
@@ -150,8 +155,8 @@ struct RadioSchedule: Equatable, Sendable {
             }
             schedule[keyPath: field] = .milliseconds(ms)
         }
-        guard schedule.jitter < schedule.restartEvery, schedule.tick > Duration.zero else {
-            throw UserError(.usage, "\(variable): jitter must be shorter than restart, and tick above 0.")
+        guard schedule.jitter < schedule.restartEvery, schedule.tick > Duration.zero, schedule.idleTick >= schedule.tick else {
+            throw UserError(.usage, "\(variable): jitter must be shorter than restart, tick above 0, and idle-tick no shorter than tick.")
         }
         return schedule
     }

@@ -100,6 +100,9 @@ final class PeerBoard: Sendable {
     /// Applies the passage of time (see `Room.tick`).
     func tick() -> Room.Update { change { room, now in room.tick(now: now) } }
 
+    /// Whether time alone can change the room now (`Room.needsTicks`).
+    func needsTicks() -> Bool { state.withLock { $0.room.needsTicks(now: clock.now) } }
+
     /// Whether a peer last heard over the air `quiet` or more ago is still
     /// short of the stale time: one the radio should look for again.
     func hasQuietPeer(after quiet: Duration) -> Bool {

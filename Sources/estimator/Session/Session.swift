@@ -38,6 +38,8 @@ actor Session {
     var timer = RevealTimer()
     /// The agreed estimate in the last `me` line streamed.
     private var streamedAgreed: Card?
+    /// The tick's long wait while the room needs no ticks; `changed` ends it.
+    private var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
     /// afresh for each round I start (`BacklogFile`); `nil` without a backlog.
     let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
@@ -170,10 +172,20 @@ actor Session {
     }
 
     /// Turns stale peers stale and drops the long gone, every `schedule.tick`
-    /// of the injected clock, until the session ends.
+    /// of the injected clock, until the session ends; every
+    /// `schedule.idleTick` while time alone changes nothing in the room,
+    /// until something changes (`changed`).
     func tick() async {
         while !hasEnded {
-            do { try await clock.sleep(for: schedule.tick) } catch { return }
+            if board.needsTicks() {
+                do { try await clock.sleep(for: schedule.tick) } catch { return }
+            } else {
+                let wait = Task { [clock, idleTick = schedule.idleTick] in try await clock.sleep(for: idleTick) }
+                idleWait = wait
+                await withTaskCancellationHandler { _ = await wait.result } onCancel: { wait.cancel() }
+                idleWait = nil
+                if Task.isCancelled { return }
+            }
             let update = board.tick()
             let moved = follow(update)
             if board.hasQuietPeer(after: schedule.lookAgainAfter) { radio.lookAgain() }
@@ -374,7 +386,10 @@ actor Session {
         updateForwarding()
     }
 
-    func changed() { outlets.changed() }
+    func changed() {
+        idleWait?.cancel()
+        outlets.changed()
+    }
 
     /// Tells the watchers who I am now, and the foreground table that
     /// something changed: for a change that puts nothing new on the air.
