@@ -15,9 +15,11 @@
 # bluez: bluetoothd, btmgmt, bluetoothctl; bluez-test-tools: btvirt;
 # dbus-bin: dbus-send; kmod: depmod for the kernel's modules; jq: the
 # hostile-input scenarios check every --json line with it; mosquitto: the
-# relay scenario's broker, run inside the guest from the host's /.
+# relay scenario's broker, run inside the guest from the host's /;
+# python3: the reader of the air record (Tests/Air/estimator_air/air_record.py),
+# standard library only.
 E2E_DEBS := qemu-system-x86 busybox-static cpio kmod dbus-daemon dbus-bin bluez bluez-test-tools jq \
-	mosquitto mosquitto-clients
+	mosquitto mosquitto-clients python3
 SCENARIOS ?=
 REPEAT ?= 1
 STEADY ?= 60

@@ -487,14 +487,6 @@ name_hex() {
 
 # ---- what happened on the air (btmon) ---------------------------------------
 
-# What the awk readers of air_timeline's lines share: sec turns its clock
-# (HH:MM:SS.frac, UTC) into seconds of the day; track_deaf keeps deaf[hciN]
-# true from the radio's scan stop to the kernel's next "Discovering", which
-# drops the reports before it.
-AIR_AWK='
-  function sec(clock,  p) { split(clock, p, ":"); return p[1] * 3600 + p[2] * 60 + p[3] }
-  function track_deaf() { if ($3 == "scan" && $4 == "(0x00)") deaf[$2] = 1; else if ($3 == "discovering" && $4 == "(0x01)") deaf[$2] = 0 }'
-
 # For a failure's output: a timing miss is only explained by the order of
 # scans, advertising starts and reports across the radios (a report the
 # controller heard but the kernel did not pass on was dropped).
@@ -503,152 +495,52 @@ air_record() {
   wait_until 5 test -s "$E2E_WORK/air.snoop"
 }
 
-# One line per event, for every radio: mgmt commands and discovery state,
-# scan and advertising switched on or off, reports heard (name, address) and
-# refused HCI commands, in the SECONDS before UNTIL or the recording's end.
-air_timeline() {
-  TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v span="$1" -v until="${2:-}" "$AIR_AWK"'
-    function out(text) { line[++n] = t " " idx " " text; at[n] = sec(t) }
-    /^[<>@=] / {
-      k = split($0, f, " "); t = f[k]; idx = ""
-      kind = /Device Found/ ? "kernel reported " : /MGMT Command/ ? "to advertise " : "controller heard "
-      if (match($0, /\[hci[0-9]+\]/)) idx = substr($0, RSTART + 1, RLENGTH - 2)
-      if (/MGMT Command|MGMT Event: Discovering/) { h = $0; sub(/ +(\{0x[0-9a-f]+\} )?\[hci.*$/, "", h); out(h) }
-      # By opcode: btmon shortens long command names.
-      if (/HCI Command: .*\(0x08\|0x00(05|35)\)/) out("new address")
-      next
-    }
-    /Extended scan: |Scanning: / { out("scan " $NF) }
-    /Extended advertising: |Advertising: (En|Dis)/ { out("advertising " $NF) }
-    /Discovery: / { out("discovering " $NF) }
-    /Address: / && match($0, /([0-9A-F][0-9A-F]:)+[0-9A-F][0-9A-F]/) { address = substr($0, RSTART, RLENGTH) }
-    /Name \((complete|short)\): / { s = $0; sub(/.*Name \((complete|short)\): /, "", s); out(kind s " " address) }
-    /Status: / && !/Success/ { s = $0; sub(/^ +/, "", s); out(s) }
-    END {
-      end = until == "" ? at[n] : sec(until)
-      for (i = 1; i <= n; i++) if (at[i] <= end && end - at[i] <= span) print line[i]
-    }' | cat -v
+# The record as btmon reads it back (-t: times of day, in UTC, as FROM and
+# UNTIL are given), and Tests/Air's reader of it (estimator_air.air_record:
+# each summary below is one of its commands, documented there). The host's
+# python3 from the standard library, without the venv; no bytecode: the
+# tree is read-only here.
+air_text() { TZ=UTC btmon "$@" -r "$E2E_WORK/air.snoop" 2>/dev/null; }
+air_read() {
+  PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$E2E_ROOT/../Air python3 -m estimator_air.air_record "$@"
 }
+
+# One line per event, for every radio: mgmt commands and discovery state,
+# scan and advertising switched on or off, new random addresses, reports
+# heard (name, address) and refused HCI commands, in the SECONDS before
+# UNTIL or the recording's end; as cat -v shows them.
+air_timeline() { air_text -t | air_read timeline "$1" "${2:-}"; }
 
 # What hciN last put on the air, as the kernel told the controller: the PDU
 # type and interval of its advertising parameters, its advertising data and
 # its scan response (btmon's decoding, one line each, fields separated by
-# "; "). Commands by opcode, legacy and extended: btmon shortens their names.
-air_advertisement() {
-  TZ=UTC btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk -v idx="[hci$1]" '
-    /^[<>@=] / {
-      block = ""
-      if (/^< HCI Command: / && index($0, idx)) {
-        if (/\(0x08\|0x00(06|36)\)/) block = "parameters"
-        if (/\(0x08\|0x00(08|37)\)/) block = "advertising data"
-        if (/\(0x08\|0x00(09|38)\)/) block = "scan response"
-        if (block != "") text[block] = ""
-      }
-      next
-    }
-    block == "parameters" && !/Type:|legacy|interval/ { next }
-    block != "" && !/Handle:|Operation:|Fragment|Length:|length:/ {
-      s = $0; sub(/^ +/, "", s); text[block] = text[block] (text[block] == "" ? "" : "; ") s
-    }
-    END { for (b in text) print b ": " text[b] }' | sort | cat -v
-}
+# "; ").
+air_advertisement() { air_text | air_read advertisement "$1"; }
 
 # One line per radio and advertiser it heard between FROM and UNTIL
 # (HH:MM:SS[.frac], UTC): "hciN NAME LONGEST OVER3 REPORTS", where LONGEST is
-# the longest time in seconds the kernel passed on no report of NAME (from
-# FROM to the first, between two, from the last to UNTIL), OVER3 how many
-# such silences lasted over 3 s (two announcements missed in a row), and
-# REPORTS how many it passed on. A peer turns stale after 6 s unheard, so
-# LONGEST is the margin a steady peer kept, where a pass/fail says only
-# that it did not run out. NAME is the local name as btmon prints it.
-air_unheard() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
-    function silence(k, d) { if (d > longest[k]) longest[k] = d; if (d > 3) over[k]++ }
-    BEGIN { a = sec(from); b = sec(until) }
-    $3 == "kernel" && $4 == "reported" {
-      t = sec($1); if (t < a || t > b) next
-      k = $2 " " $5
-      silence(k, t - (k in last ? last[k] : a)); last[k] = t; n[k]++
-    }
-    END { for (k in last) { silence(k, b - last[k]); printf "%s %.2f %d %d\n", k, longest[k], over[k], n[k] } }' | sort
-}
+# the longest time in seconds the kernel passed on no report of NAME, OVER3
+# how many such silences lasted over 3 s (two announcements missed in a
+# row), and REPORTS how many it passed on. A peer turns stale after 6 s
+# unheard, so LONGEST is the margin a steady peer kept.
+air_unheard() { air_text -t | air_read unheard "$1" "$2"; }
 
 # One line per pair of radios between FROM and UNTIL: "hciL hciA BURSTS
-# MISSED AFTER_MISS", where BURSTS counts hciA's announcements (advertising
-# switched on; those less than 0.3 s apart count as one), MISSED those hciL
-# could not hear (scan off, or on before the kernel's "Discovering", at
-# each of the burst's starts), and AFTER_MISS those missed right after a
-# miss. Two radios whose restarts are independent miss one another about
-# as often as the listener is deaf, after a miss or not; a coupling shows
-# as AFTER_MISS / MISSED well above MISSED / BURSTS.
-air_misses() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
-    function close_burst(h,  l) {
-      for (l in seen) if (l != h) {
-        k = l " " h; bursts[k]++
-        if (!heard[k]) { missed[k]++; if (lastmissed[k]) after[k]++; lastmissed[k] = 1 } else lastmissed[k] = 0
-        delete heard[k]
-      }
-      open[h] = 0
-    }
-    { t = sec($1); h = $2; seen[h] = 1; track_deaf() }
-    t < sec(from) || t > sec(until) { next }
-    $3 == "advertising" && $4 == "(0x01)" {
-      if (open[h] && t - began[h] > 0.3) close_burst(h)
-      if (!open[h]) { open[h] = 1; began[h] = t }
-      for (l in seen) if (l != h && !deaf[l]) heard[l " " h] = 1
-    }
-    END {
-      for (h in open) if (open[h]) close_burst(h)
-      for (k in bursts) printf "%s %d %d %d\n", k, bursts[k], missed[k], after[k]
-    }' | sort
-}
+# MISSED AFTER_MISS": hciA's announcements, those hciL could not hear, and
+# those missed right after a miss (a coupling of the two radios' restarts).
+air_misses() { air_text -t | air_read misses "$1" "$2"; }
 
 # For each moment on standard input (milliseconds since the epoch, in
 # order), one word a line: whether hciL could hear hciS's first advertising
 # start at or after it ("heard"), or was deaf then ("deaf": its scan off,
 # or on before the kernel's "Discovering"), or hciS started none ("none").
 air_first_start_heard() {
-  local moments
-  moments=$(cat)
-  air_timeline 86400 | awk -v l="hci$1" -v s="hci$2" -v moments="$moments" "$AIR_AWK"'
-    BEGIN { n = split(moments, m, "\n"); for (j = 1; j <= n; j++) want[j] = (m[j] / 1000) % 86400; i = 1 }
-    { track_deaf() }
-    $2 == s && $3 == "advertising" && $4 == "(0x01)" {
-      t = sec($1)
-      while (i <= n && want[i] <= t) { print deaf[l] ? "deaf" : "heard"; i++ }
-    }
-    END { for (; i <= n; i++) print "none" }'
+  local moments; moments=$(cat)
+  air_text -t | air_read first-start-heard "$1" "$2" "$moments"
 }
 
 # One line per radio: "hciN deaf PERCENT starts PER_MINUTE addresses
 # PER_MINUTE scans PER_MINUTE" between FROM and UNTIL (HH:MM:SS[.frac],
-# UTC). Deaf: from a
-# scan stop to the kernel's next "Discovering", as the kernel drops reports
-# before it. Starts: advertising switched on, each a rebuild of the set (on
-# a legacy controller also the kernel resuming it after a scan) and a new
-# device for every scanner. Addresses: new random addresses asked of the
-# controller (LE Set Random Address, which a legacy controller's scan and
-# advertising share; LE Set Advertising Set Random Address, the set's own).
-# Scans: scans switched on.
-air_radio_stats() {
-  air_timeline 86400 "$2" | awk -v from="$1" -v until="$2" "$AIR_AWK"'
-    BEGIN { a = sec(from); b = sec(until) }
-    {
-      t = sec($1); h = $2
-      if (t < a) { if ($3 == "scan" && $4 == "(0x00)") off[h] = 1; if ($3 == "discovering" && $4 == "(0x01)") off[h] = 0; seen[h] = 1; next }
-      seen[h] = 1
-      if ($3 == "scan" && $4 == "(0x00)" && !off[h]) { off[h] = 1; since[h] = t }
-      if ($3 == "discovering" && $4 == "(0x01)" && off[h]) { off[h] = 0; deaf[h] += t - (since[h] > a ? since[h] : a) }
-      if ($3 == "advertising" && $4 == "(0x01)") starts[h]++
-      if ($3 == "new" && $4 == "address") addresses[h]++
-      if ($3 == "scan" && $4 == "(0x01)") scans[h]++
-    }
-    END {
-      for (h in seen) {
-        if (off[h]) deaf[h] += b - (since[h] > a ? since[h] : a)
-        printf "%s deaf %.1f starts %.1f addresses %.1f scans %.1f\n", h, 100 * deaf[h] / (b - a),
-          60 * starts[h] / (b - a), 60 * addresses[h] / (b - a), 60 * scans[h] / (b - a)
-      }
-    }' | sort
-}
+# UTC): the share of time it could not hear, its advertising starts, the
+# new random addresses it asked for and its scan starts.
+air_radio_stats() { air_text -t | air_read radio-stats "$1" "$2"; }
