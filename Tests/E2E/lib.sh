@@ -4,7 +4,10 @@
 # E2E_WORK a tmpfs folder of its own and HOME/XDG_* inside it.
 #
 #   fail MESSAGE                  the scenario fails with this reason
-#   metric NAME VALUE [UNIT]      a figure for the host's summary
+#   metric NAME VALUE UNIT BOUND  a figure for the host's summary and metrics
+#                                 file (UNIT - for a count), and the bound it
+#                                 must keep, "OP LIMIT" with OP one of <= < >= =:
+#                                 the scenario fails outside it
 #   wait_until SECONDS CMD...     until CMD succeeds, or fail
 #   now_ms                        milliseconds, for latencies
 #   seen_ms NAME REGEX SECS START bg_expect for a `watch --json` line, then ms
@@ -68,7 +71,33 @@ fail() {
   exit 1
 }
 
-metric() { printf 'E2E-METRIC %s %s %s%s\n' "$E2E_SCENARIO" "$1" "$2" "${3:+ $3}"; }
+# A scenario's figure and its bound, one line for the host (rig.sh): the
+# console's "E2E-METRIC SCENARIO NAME VALUE UNIT BOUND" (the bound without
+# its space), then the check. A figure nothing judges has no place here.
+# The rooms' roles (rooms/) leave the bound out: they are judged as a room,
+# on the host (rooms.sh).
+metric() {
+  local name=$1 value=${2:-(none)} unit=${3:--} bound=${4:-}
+  printf 'E2E-METRIC %s %s %s %s%s\n' "$E2E_SCENARIO" "$name" "$value" "$unit" "${bound:+ ${bound// /}}"
+  [ -z "$bound" ] || within "$value" "$bound" ||
+    fail "$name is $value$([ "$unit" = - ] || echo " $unit"), not $bound"
+}
+
+# Whether VALUE keeps BOUND ("OP LIMIT"): numbers compared as numbers, a
+# word (the radio's mode) only by "=".
+within() {
+  local op=${2%% *} limit=${2#* }
+  case $op in
+    '<=' | '<' | '>=' | '>' | '=') ;;
+    *) fail "bound '$2': OP LIMIT, with OP one of <= < >= =" ;;
+  esac
+  [ "$op" = = ] && [ "$1" = "$limit" ] && return 0
+  awk -v v="$1" -v l="$limit" -v op="$op" 'BEGIN {
+    if (v !~ /^-?[0-9]+(\.[0-9]+)?$/ || l !~ /^-?[0-9]+(\.[0-9]+)?$/) exit 1
+    v += 0; l += 0
+    exit !(op == "<=" ? v <= l : op == "<" ? v < l : op == ">=" ? v >= l : op == ">" ? v > l : v == l)
+  }'
+}
 
 now_ms() { date +%s%3N; }
 

@@ -10,7 +10,8 @@
 #   rig.sh prepare               kernel and initrd into the cache (skipped when current)
 #   rig.sh suite [SCENARIO...]   one boot, every scenario (default: scenarios/*.sh) on
 #                                every controller model; exits 1 unless every run of
-#                                every scenario printed PASS
+#                                every scenario printed PASS. Every metric of every run,
+#                                with its bound, in .build/e2e/metrics.tsv
 #   rig.sh demo                  boots with 4 radios and runs demo.sh, console live
 #
 # Environment: E2E_CACHE (default: .vm/ at the top of the tree), E2E_BIN (folders
@@ -25,7 +26,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${E2E_CACHE:-$(cd "$here/../.." && pwd)/.vm}
+top=$(cd "$here/../.." && pwd)
+cache=${E2E_CACHE:-$top/.vm}
+# Every figure of the last suite, with its bound (report).
+metrics=$top/.build/e2e/metrics.tsv
 
 # Kernel modules the guest needs, in no particular order: prepare adds their
 # dependencies. The algif/cmac/ecb ones give btvirt the kernel crypto it asks
@@ -199,7 +203,8 @@ suite() {
 
 # Every run of every scenario must have said PASS; a missing result (a hang,
 # a crash of the guest) is a failure too. Repeated runs are counted, and each
-# metric is summed up as its lowest, median and highest value.
+# metric is summed up as its lowest, median and highest value; every metric
+# of every run goes to $metrics.
 report() {
   local elapsed=$1; shift
   local s name line failed=0 passes runs
@@ -232,16 +237,33 @@ report() {
   else
     grep '^E2E-METRIC ' <<<"$results" | sed 's/^E2E-METRIC /  metric  /' || true
   fi
+  metrics_file <<<"$results"
+  echo "  metrics of every run in ${metrics#"$top"/}"
   return $failed
 }
 
-# "E2E-METRIC scenario name value [unit]" lines in, one line per scenario and
+# The console's E2E-RESULT and E2E-METRIC lines in, $metrics out (through a
+# temporary file): one tab-separated line per figure of every run, under a
+# header line. A run's metrics come before its result, so a figure belongs
+# to the run after the results already counted for its name.
+metrics_file() {
+  mkdir -p "$(dirname "$metrics")"
+  awk 'BEGIN { OFS = "\t"; print "scenario", "controller", "run", "name", "value", "unit", "bound" }
+    $1 == "E2E-RESULT" { runs[$2]++ }
+    $1 == "E2E-METRIC" {
+      at = index($2, "@")
+      scenario = at ? substr($2, 1, at - 1) : $2; model = at ? substr($2, at + 1) : "btvirt"
+      print scenario, model, runs[$2] + 1, $3, $4, $5, $6
+    }' >"$metrics.part" && mv "$metrics.part" "$metrics"
+}
+
+# "E2E-METRIC scenario name value unit [bound]" lines in, one line per scenario and
 # name out: the number of runs and the lowest, median and highest value.
 # Metrics whose value is words (the radio's mode, what it advertised) are
 # left out: each run's own lines have them.
 metric_ranges() {
   awk '$4 !~ /^-?[0-9.]+$/ { next }
-    { key = $2 " " $3; unit[key] = $5; v[key] = v[key] " " $4; if (!(key in n)) order[++keys] = key; n[key]++ }
+    { key = $2 " " $3; unit[key] = $5 == "-" ? "" : $5; v[key] = v[key] " " $4; if (!(key in n)) order[++keys] = key; n[key]++ }
     END {
       for (k = 1; k <= keys; k++) {
         key = order[k]; count = split(substr(v[key], 2), xs, " ")

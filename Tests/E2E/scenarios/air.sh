@@ -1,13 +1,14 @@
-# What the emulated air does, measured, since every other scenario relies
-# on it (figures as E2E-METRIC lines):
+# What the emulated air does, checked, since every other scenario relies
+# on it:
 # - a radio made by another btvirt process hears nobody, so a scenario's
 #   radios share one process and only radio_add's extra ones can be unplugged;
 # - a scanner hears an advertiser each time the advertiser (re)starts:
 #   always, so scenarios scan first and advertise after;
-# - a scanner hears the advertisers already on air once, when its scan
-#   starts, and not always: the controller answers at once and the kernel
-#   drops reports that come before it counts the discovery as started (a
-#   race real radios hide by repeating every 100 ms). Nothing repeats;
+# - (not checked: it holds only sometimes) a scanner hears the advertisers
+#   already on air once, when its scan starts, and not always: the
+#   controller answers at once and the kernel drops reports that come
+#   before it counts the discovery as started (a race real radios hide by
+#   repeating every 100 ms). Nothing repeats (docs/RIG.md);
 # - without a discovery filter BlueZ ignores advertisers whose flags do not
 #   say "discoverable"; with any filter set (as estimator sets one), it
 #   reports them.
@@ -25,23 +26,10 @@ for i in 1 2 3; do
   advertise 0 "010108Air$i"
   if scan_await_name "010108Air$i" 5 >/dev/null; then heard=$((heard + 1)); fi
 done
-metric heard_when_advertiser_starts "$heard/3"
-[ $heard -eq 3 ] || fail "hci1 heard hci0 start advertising $heard times out of 3"
+metric heard_when_advertiser_starts "$heard" - '= 3'
 
 # Count the kernel's device-found events that reach bluetoothd (its debug log).
 found_events() { grep -a -c "device_found_callback() hci1 " "$E2E_WORK/bluetoothd.log" || true; }
-heard=0
-for i in 1 2 3 4; do
-  bg_send scanner "scan off"
-  bg_expect scanner 'Discovery stopped' 10 >/dev/null
-  before=$(found_events)
-  bg_send scanner "scan on"
-  bg_expect scanner 'Discovering: yes' 10 >/dev/null
-  deadline=$(($(now_ms) + 3000))
-  while [ "$(found_events)" -eq "$before" ] && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.2; done
-  [ "$(found_events)" -eq "$before" ] || heard=$((heard + 1))
-done
-metric heard_at_scan_start "$heard/4"
 
 bg_expect lone 'discovering off' 30 >/dev/null
 if grep -q dev_found "$E2E_WORK/lone.out"; then

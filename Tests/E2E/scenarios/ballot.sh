@@ -29,9 +29,6 @@ trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
 air_record
 
 names=(Ann Bob Cy Olga)
-percentile() { # P of the numbers on standard input, nearest rank
-  sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
-}
 seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
 
 # The guest's init brings no network up, not even loopback.
@@ -162,13 +159,13 @@ as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
 relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Carol=02 Cy=05 without:" \
   "Ann=05 Bob=05 Carol=02 Cy=05 Remy=08 without:"))
 
+# The last of the four watches to reveal: within the pick -> visible bound
+# (1.5 s, room.sh) on the air; through the relay, Remy's pick has two such
+# legs, the relay's (relay.sh) and the air's.
 for set in last_vote reveal relayed; do
   eval "values=(\"\${$set[@]}\")"
-  if [ "$set" != relayed ]; then
-    for ms in "${values[@]}"; do [ "$ms" -le 1500 ] || fail "a watch revealed $ms ms after the ${set//_/ }, not within 1.5 s"; done
-  fi
-  for p in 50 95; do metric "ballot_${set}_to_revealed_p$p" "$(printf '%s\n' "${values[@]}" | percentile $p | seconds)" s; done
-  metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s
+  bound='<= 1.5'; [ "$set" != relayed ] || bound='<= 3'
+  metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s "$bound"
 done
 
 # 4. The air: Bob's hold, and an observer who never votes.
@@ -177,8 +174,8 @@ names_on_air() {
 }
 on_air=$(names_on_air)
 held=$(grep -cE '^4301[0-9A-F]{2}Bob$' <<<"$on_air" || true)
-[ "$held" -gt 0 ] || fail "Bob never held round 3 on the air: $(echo $on_air)"
+echo "on the air: $(echo $on_air)"
+metric ballot_held_packets "$held" - '>= 1'
 olga=$(grep -E '^[0-9A-F]{2}01[0-9A-F]{2}Olga$' <<<"$on_air" | grep -vE '^[0-9A-F]{2}01(F9|FF)' || true)
 [ -z "$olga" ] || fail "the observer sent more than observing: $(echo $olga)"
-metric ballot_held_packets "$held"
 echo "ok"

@@ -1,8 +1,7 @@
 # The BlueZ module on the real stack, through bluez-probe: hci0 advertises
 # through LEAdvertisingManager1, hci1 discovers with periodic restarts; the
 # name is seen, changed by PropertiesChanged and seen changed; after stop()
-# the advertiser is not heard through several restarts. Figures:
-# RegisterAdvertisement latency, update(localName:) -> seen on hci1.
+# the advertiser is not heard through several restarts.
 # radios: 2
 # timeout: 180
 
@@ -30,38 +29,26 @@ bg_start scanner bluez-probe discover hci1 "$E2E_UUID" 1
 bg_expect scanner '^discovering' 10 >/dev/null
 
 bg_start advertiser bluez-probe advertise hci0 010108Probe "$E2E_UUID"
-line=$(bg_expect advertiser '^registered' 10)
-metric register_advertisement_ms "${line##* }" ms
+bg_expect advertiser '^registered' 10 >/dev/null
 bg_expect scanner '^seen .* 010108Probe$' 15 >/dev/null
 
 # Name changes: PropertiesChanged on the exported object, not a re-registration.
-# Five of them, each timed from the update to its sighting on hci1.
-latencies=()
+# Five of them, each seen on hci1.
 for card in 01 02 03 05 08; do
   bg_mark scanner
   bg_send advertiser "name 0101${card}Probe"
-  sent=$(bg_expect advertiser '^updated' 10 | awk '{ print $2 }')
-  seen=$(bg_expect scanner "^seen .* 0101${card}Probe\$" 15 | awk '{ print $2 }')
-  latencies+=($((seen - sent)))
+  bg_expect advertiser '^updated' 10 >/dev/null
+  bg_expect scanner "^seen .* 0101${card}Probe\$" 15 >/dev/null
 done
-sorted=($(printf '%s\n' "${latencies[@]}" | sort -n))
-metric update_to_seen_p50_ms "${sorted[2]}" ms
-metric update_to_seen_max_ms "${sorted[4]}" ms
 
-# Still there: the restarts make the advertiser heard again and again. Over
-# 8 s of 1 s restarts, the longest silence between two sightings of it is the
-# figure a stale time must exceed.
-from=$(($(wc -l <"$E2E_WORK/scanner.out") + 1))
+# Still there: the restarts make the advertiser heard again, and the
+# discovery runs on through 8 s of 1 s restarts without an error.
 bg_mark scanner
 bg_expect scanner '^restarted' 5 >/dev/null
 # An advertiser already on the air is heard at only some scan starts in the
 # emulated air (see air.sh), so "heard again" gets several restarts.
 bg_expect scanner '^seen .* 010108Probe$' 15 >/dev/null
 bg_expect_none scanner '^error' 8
-gap=$(tail -n "+$from" "$E2E_WORK/scanner.out" | awk '/^seen .* 010108Probe$/ {
-  if (last) { if ($2 - last > max) max = $2 - last } last = $2; n++ } END { print max + 0, n + 0 }')
-metric still_there_sightings_in_8s "${gap#* }"
-metric still_there_max_gap_ms "${gap% *}" ms
 
 # Gone after stop(): not heard through the restarts that follow.
 bg_send advertiser stop
@@ -72,7 +59,6 @@ wait_until 5 slot_freed
 # Now and then a report of it still arrives one or two scans after the stop
 # (seen in this rig, after BlueZ had freed the slot). So: gone means a quiet
 # window of 4 s (about four restarts) within 12 s of the stop.
-stopped_at=$(wc -l <"$E2E_WORK/scanner.out")
 quiet_for() {
   local from; from=$(wc -l <"$E2E_WORK/scanner.out")
   sleep "$1"  # a window of observation: absence takes time to show
@@ -82,7 +68,6 @@ for window in 1 2 3; do
   quiet_for 4 && break
   [ "$window" -lt 3 ] || fail "hci1 still hears the advertiser 12 s after stop()"
 done
-metric sightings_after_stop "$(tail -n "+$((stopped_at + 1))" "$E2E_WORK/scanner.out" | grep -c 'Probe$' || true)"
 
 # bluetoothd going away ends the advertisement and the discovery with an event.
 bg_stop scanner || true  # ended by TERM

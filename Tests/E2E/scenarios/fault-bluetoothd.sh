@@ -50,7 +50,8 @@ back=$(now_ms)
 adapter_ready 1
 bg_start peer2 estimator watch --adapter hci1 --channel 1 --open --json
 seen=$(seen_ms peer2 '"round":null,"name":"Ann","card":"8"' 20 "$back")
-metric "after_${signal,,}_card_seen" "$(awk -v ms=$seen 'BEGIN { printf "%.2f", ms / 1000 }')" s
+# The card seen on the peer within 5 s of bluetoothd's return
+# (docs/MEASUREMENTS.md, Recovery).
+metric "after_${signal,,}_card_seen" "$(awk -v ms=$seen 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
 wait_until 10 radio_says hci0 'advertising and scanning'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the $signal, not 1"
-[ $seen -le 5000 ] || fail "after bluetoothd's $signal, hci1 heard Ann's new card ${seen} ms after org.bluez returned, not within 5 s"

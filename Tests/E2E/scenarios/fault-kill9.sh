@@ -28,10 +28,10 @@ bg_mark watch1
 killed=$(now_ms)
 kill -9 "$pid"
 wait_until 10 eval '[ "$(active_instances 0)" = 0 ]'
-metric kill_to_advertisement_gone "$(seconds $(($(now_ms) - killed)))" s
 [ "$(kernel_instances 0)" = 0 ] || fail "the kernel still lists $(kernel_instances 0) instances on hci0"
 stale=$(seen_ms watch1 '"event":"stale","channel":1,"round":null,"name":"Ann"' 10 "$killed")
-metric kill_to_stale "$(seconds "$stale")" s
+# Stale after the stale time (6 s) and the tick that notices it, as in room.sh.
+metric kill_to_stale "$(seconds "$stale")" s '<= 7'
 [ -S "$XDG_RUNTIME_DIR/estimator/hci0.sock" ] && echo "the dead session's socket is still there, as expected"
 
 joined=$(now_ms)
@@ -39,5 +39,6 @@ out=$(estimator join --adapter hci0 --channel 1 --name Ann 2>&1) || fail "join a
 [[ $out == *"joined channel 1 as Ann on hci0"* ]] || fail "join after kill -9 said: $out"
 estimator pick --adapter hci0 3 >/dev/null || fail "pick in the new session"
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 "$joined")
-metric join_to_seen "$(seconds "$seen")" s
+# Back on the air as a recovery is (docs/MEASUREMENTS.md, Recovery: 5 s).
+metric join_to_seen "$(seconds "$seen")" s '<= 5'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the new join, not 1"

@@ -30,6 +30,7 @@ bg_mark watch1
 on=$(now_ms)
 adapter_power 0 on
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"0D"' 15 "$on")
-metric power_on_to_card_seen "$(awk -v ms="$seen" 'BEGIN { printf "%.2f", ms / 1000 }')" s
+# Within the recovery bound (docs/MEASUREMENTS.md, Recovery: 5 s).
+metric power_on_to_card_seen "$(awk -v ms="$seen" 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
 wait_until 10 radio_says hci0 'advertising and scanning'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after power on, not 1"

@@ -29,7 +29,8 @@ again=$(radio_add)
 [ "$again" = "$extra" ] || fail "the new radio is hci$again, not hci$extra"
 ready=$(now_ms)  # radio_add returns once BlueZ has the adapter powered with its advertising manager
 wait_until 10 eval '[ "$(active_instances "$extra")" = 1 ]'
-metric adapter_back_to_advertising "$(awk -v ms=$(($(now_ms) - ready)) 'BEGIN { printf "%.2f", ms / 1000 }')" s
+# Within the recovery bound (docs/MEASUREMENTS.md, Recovery: 5 s).
+metric adapter_back_to_advertising "$(awk -v ms=$(($(now_ms) - ready)) 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
 wait_until 10 radio_says "hci$extra" 'advertising and scanning'
 wait_until 10 discovering "$extra"
 estimator status --adapter "hci$extra" | grep -q 'card 8' || fail "the session forgot its card"

@@ -102,4 +102,3 @@ for word in Wrong NoHex; do
     ! grep -aq "$word" "$E2E_WORK/$out.out" || fail "the $out output shows the bad packet $word"
   done
 done
-metric hostile_names_shown "${#shown_names[@]}"

@@ -120,8 +120,7 @@ deadline=$((asked + 12000))  # the session starts its timer a little later
 revealed_everywhere 3 "Ann=02 Bob=02 without:Cy"
 for i in 0 1 2 3; do
   ms=$(seen_ms watch$i '"event":"revealed","channel":1,"round":3,' 15 "$deadline")
-  [ "$ms" -le 2000 ] || fail "watch$i revealed round 3 $ms ms after the timer ran out, not within 2 s"
-  metric "meeting_timer_to_revealed_watch$i" "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')" s
+  metric "meeting_timer_to_revealed_watch$i" "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')" s '<= 2'
 done
 settled 3 ABC-3 2
 

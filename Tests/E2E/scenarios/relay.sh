@@ -97,12 +97,10 @@ timed_picks() { # timed_picks WHO ADAPTER NAME WATCH: 8 picks, ms each
 }
 air_to_relay=($(timed_picks 0 hci0 Ann watchR))
 relay_to_air=($(timed_picks R none Remy watch1))
-all=("${air_to_relay[@]}" "${relay_to_air[@]}")
-for p in 50 95; do
-  metric "relay_pick_to_visible_p$p" "$(printf '%s\n' "${all[@]}" | percentile $p | seconds)" s
-  metric "relay_hci0_pick_to_remote_p$p" "$(printf '%s\n' "${air_to_relay[@]}" | percentile $p | seconds)" s
-  metric "relay_remote_pick_to_hci1_p$p" "$(printf '%s\n' "${relay_to_air[@]}" | percentile $p | seconds)" s
-done
+# Each way within the pick -> visible bound of the air (1.5 s, room.sh):
+# p95 of 8 picks is the slowest.
+metric relay_hci0_pick_to_remote_p95 "$(printf '%s\n' "${air_to_relay[@]}" | percentile 95 | seconds)" s '<= 1.5'
+metric relay_remote_pick_to_hci1_p95 "$(printf '%s\n' "${relay_to_air[@]}" | percentile 95 | seconds)" s '<= 1.5'
 
 # 3. Remy's rounds reach Ann through Bob. The first round one hears may be
 # joined as it runs (keeping the card); the second clears every card.
@@ -119,11 +117,13 @@ round=$(seen_ms watch0 '"event":"round","channel":1,"round":2' 30 "$started")
 bg_expect watch0 '"event":"card","channel":1,"round":2,"name":"Bob","card":"waiting","cardRaw":"FC"' 30 >/dev/null
 status=$(as 0 status --adapter hci0)
 [[ $status == *"round 2;"* && $status == *"no card"* ]] || fail "hci0's status after Remy's round: $status"
-metric relay_round_to_hci0 "$(seconds <<<"$round")" s
+# Within round's bound for a new round's cleared cards (3 s, round.sh).
+metric relay_round_to_hci0 "$(seconds <<<"$round")" s '<= 3'
 
 # 4. Leaving through the relay is seen at once.
 bg_mark watch1
 started=$(now_ms)
 as R leave --adapter none >/dev/null || fail "leave without Bluetooth"
 gone=$(seen_ms watch1 '"event":"left","channel":1,"round":2,"name":"Remy"' 10 "$started")
-metric relay_leave_to_gone "$(seconds <<<"$gone")" s
+# Within room's leave -> gone bound (1.5 s).
+metric relay_leave_to_gone "$(seconds <<<"$gone")" s '<= 1.5'

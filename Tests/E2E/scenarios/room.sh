@@ -16,17 +16,24 @@
 
 # Shown with the output when the scenario fails: the sessions' logs and the
 # air of the 10 s before the failure, or before the event it names (a peer
-# that turned stale).
+# that turned stale); in the steady phase, also how often each radio missed
+# the other's announcements, and right after a miss (air_misses: two
+# radios whose restarts are coupled miss each other in runs).
 trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   until=$(sed -n "s/.*\"time\":\"[^T]*T\([0-9:.]*\)Z\".*/\1/p" "$E2E_WORK/reason")
   echo "---- the iPhone ----"; cat "$E2E_WORK/iphone3.out" "$E2E_WORK/iphone3.log" 2>/dev/null
   echo "---- the air, 10 s before ${until:-the end} ----"; air_timeline 10 "$until"
+  if [ -n "${steady_from:-}" ]; then
+    echo "---- the steady phase: listener, speaker, announcements, missed, missed after a miss ----"
+    air_misses "$steady_from" "${until:-$(date -u +%T.%N)}"
+  fi
 } >&2' EXIT
 air_record
-# The schedule the sessions run (RadioMode): strict on these legacy
-# controllers, light on extended ones (room-extended.sh).
-metric radio_mode "$( (estimator doctor --adapter hci0 || true) | sed -n 's/.*radio schedule: \([a-z]*\):.*/\1/p')"
+# The schedule the sessions run (RadioMode, docs/ARCHITECTURE.md): strict on
+# these legacy controllers, light on extended ones (room-extended.sh).
+case $E2E_ADVERTISING in legacy) mode=strict ;; *) mode=light ;; esac
+metric radio_mode "$( (estimator doctor --adapter hci0 || true) | sed -n 's/.*radio schedule: \([a-z]*\):.*/\1/p')" - "= $mode"
 
 names=(전수열 Alice Bob)
 cards=(8 5 coffee)
@@ -62,8 +69,8 @@ grep -q '"name":"Da"' "$E2E_WORK/watch0.out" && fail "the app user shows in chan
 # What a session puts on the air (docs/PROTOCOL.md, Advertisement): the PDU
 # type, the flags (never "discoverable": BlueZ refuses them on a broadcast),
 # the service UUID in the advertising data, the packet as the scan
-# response's name.
-while read -r line; do metric "advertisement_hci1" "$line"; done < <(air_advertisement 1)
+# response's name. For the output.
+air_advertisement 1 | sed 's/^/hci1 advertises: /'
 
 # 2. pick -> visible on hci0, 20 picks on hci1 alternating two cards.
 bg_mark watch0
@@ -81,46 +88,27 @@ percentile() { # P of the numbers on standard input, nearest rank
   sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
 }
 seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
-p50=$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)
-p95=$(printf '%s\n' "${samples[@]}" | percentile 95 | seconds)
-metric pick_to_visible_p50 "$p50" s
-metric pick_to_visible_p95 "$p95" s
-# What the scenario itself took to notice, for comparison (see seen_ms).
-metric pick_to_noticed_p50 "$(printf '%s\n' "${noticed[@]}" | percentile 50 | seconds)" s
-# Why a pick comes late: its first announcement falls in hci0's gap. hci0
-# then hears it as its scan starts, unless the kernel drops that report,
-# and otherwise at the second announcement (RadioSchedule.reannounceAfter).
-# Counted: the picks whose first announcement hci0 could not hear, the
-# picks seen after 0.3 s, and how many of those began unheard.
+# The target every pick is held to: visible within 1.5 s (docs/MEASUREMENTS.md,
+# In the VM).
+metric pick_to_visible_p50 "$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)" s '<= 1.5'
+metric pick_to_visible_p95 "$(printf '%s\n' "${samples[@]}" | percentile 95 | seconds)" s '<= 1.5'
+# For the output: why a pick came late. Its first announcement fell in
+# hci0's gap; hci0 then hears it as its scan starts, unless the kernel
+# drops that report, and otherwise at the second announcement
+# (RadioSchedule.reannounceAfter). The scenario's own noticing, for
+# comparison (see seen_ms).
 first=($(printf '%s\n' "${starts[@]}" | air_first_start_heard 0 1))
-unheard=0 slow=0 slow_unheard=0
 for i in "${!samples[@]}"; do
-  [ "${first[$i]}" = deaf ] && unheard=$((unheard + 1))
   [ "${samples[$i]}" -gt 300 ] || continue
-  slow=$((slow + 1)); [ "${first[$i]}" = deaf ] && slow_unheard=$((slow_unheard + 1))
-  echo "pick $((i + 1)) seen after ${samples[$i]} ms; hci0 at its first announcement: ${first[$i]}"
+  echo "pick $((i + 1)) seen after ${samples[$i]} ms (noticed after ${noticed[$i]} ms); hci0 at its first announcement: ${first[$i]}"
 done
-metric picks_first_announcement_unheard "$unheard"
-metric picks_over_300ms "$slow"
-metric picks_over_300ms_first_unheard "$slow_unheard"
 
-# Issue 8 item 4: how much of it is ours, from the timing lines the sessions
-# log for each event (Session.trace). The picking session: request read ->
-# PropertiesChanged sent, without the scan stop that must come before the
-# change (legacy advertising: see Discovery.pause, StrictScheduler), which is shown apart.
-# The viewing session: Device1 signal read -> Alice's row updated.
-tail -n "+$((before1 + 1))" "$logs/hci1.log" |
-  sed -n 's/.*timing update: .* = ours \([0-9.]*\) ms + scan stop \([0-9.]*\) ms.*/\1 \2/p' >"$E2E_WORK/updates"
-tail -n "+$((before0 + 1))" "$logs/hci0.log" |
-  sed -n 's/.*timing row card Alice: .* row updated \([0-9.]*\) ms.*/\1/p' >"$E2E_WORK/rows"
-[ "$(wc -l <"$E2E_WORK/updates")" -eq 20 ] || fail "hci1 logged $(wc -l <"$E2E_WORK/updates") update timings for 20 picks"
-[ "$(wc -l <"$E2E_WORK/rows")" -ge 20 ] || fail "hci0 logged $(wc -l <"$E2E_WORK/rows") row timings for Alice's 20 picks"
-for p in 50 95; do
-  metric "ours_pick_to_signal_p$p" "$(cut -d' ' -f1 "$E2E_WORK/updates" | percentile $p)" ms
-  metric "scan_stop_before_signal_p$p" "$(cut -d' ' -f2 "$E2E_WORK/updates" | percentile $p)" ms
-  metric "ours_signal_to_row_p$p" "$(percentile $p <"$E2E_WORK/rows")" ms
-done
-awk -v p="$p95" 'BEGIN { exit !(p <= 1.5) }' || fail "pick -> visible p95 ${p95}s exceeds 1.5s"
+# Each pick is one advertisement update on hci1 and a row update on hci0,
+# from the timing lines the sessions log for each event (Session.trace).
+updates=$(tail -n "+$((before1 + 1))" "$logs/hci1.log" | grep -c 'timing update: .* = ours ' || true)
+rows=$(tail -n "+$((before0 + 1))" "$logs/hci0.log" | grep -c 'timing row card Alice: .* row updated ' || true)
+[ "$updates" -eq 20 ] || fail "hci1 logged $updates update timings for 20 picks"
+[ "$rows" -ge 20 ] || fail "hci0 logged $rows row timings for Alice's 20 picks"
 
 # 3. leave on hci2: gone (event left) from hci0 within 1.5 s.
 # leave returns only after its one-second "none" broadcast, so it runs beside
@@ -131,9 +119,7 @@ estimator leave --adapter hci2 >"$E2E_WORK/leave.out" 2>&1 &
 leaver=$!
 gone=$(seen_ms watch0 '"event":"left","channel":1,"round":null,"name":"Bob"' 5 "$started")
 wait $leaver || fail "leave on hci2: $(cat "$E2E_WORK/leave.out")"
-metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s
-metric leave_command "$(awk -v ms=$(($(now_ms) - started)) 'BEGIN { printf "%.3f", ms / 1000 }')" s
-[ $gone -le 1500 ] || fail "Bob was gone from hci0 after ${gone}ms, not within 1.5s"
+metric leave_to_gone "$(awk -v ms=$gone 'BEGIN { printf "%.3f", ms / 1000 }')" s '<= 1.5'
 
 # 4. a killed session: stale within the stale time (6 s) + 1 s; the others
 # keep advertising and stay fresh for the steady phase (E2E_STEADY, 60 s).
@@ -147,8 +133,7 @@ pid=$(estimator status --adapter hci2 | sed -n 's/^session pid \([0-9]*\).*/\1/p
 killed=$(now_ms)
 kill -9 "$pid"
 stale=$(seen_ms watch0 '"event":"stale","channel":1,"round":null,"name":"Bob"' 10 "$killed")
-metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s
-[ $stale -le 7000 ] || fail "Bob turned stale on hci0 ${stale}ms after kill -9, not within 7s"
+metric kill_to_stale "$(awk -v ms=$stale 'BEGIN { printf "%.3f", ms / 1000 }')" s '<= 7'
 steady_from=$(date -u +%T.%N)
 bg_expect_none watch0 '"event":"stale","channel":1,"round":[^,]*,"name":"(전수열|Alice)"' "${E2E_STEADY:-60}"
 bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수열"' 1
@@ -157,35 +142,28 @@ bg_expect_none watch1 '"event":"stale","channel":1,"round":[^,]*,"name":"전수�
 bg_expect_none app0 '"event":"(joined|stale|left)","channel":0,"round":null,"name":"Da"' 1
 steady_until=$(date -u +%T.%N)
 # What the steady phase cost each radio: the share of it spent unable to
-# hear, its advertising starts per minute (each a rebuild of the set) and the
-# new random addresses it asked for (what a phone sees as new devices), and
-# its scan starts per minute.
-while read -r radio _ deaf _ starts _ addresses _ scans; do
-  case $radio in hci2 | hci3) continue ;; esac  # killed above; the iPhone
-  metric "steady_deaf_$radio" "$deaf" %
-  metric "steady_adv_starts_per_min_$radio" "$starts"
-  metric "steady_new_addresses_per_min_$radio" "$addresses"
-  metric "steady_scan_starts_per_min_$radio" "$scans"
+# hear, under 10 % (4.2-6.3 % in the strict mode, 1.1-1.8 % in the light one:
+# docs/MEASUREMENTS.md, Strict and light); its advertising starts per minute
+# (each a rebuild of the set) and the new random addresses it asked for
+# (what a phone sees as new devices): in the strict mode one each per
+# restart, which comes 1.5 +- 0.5 s after the last (RadioSchedule), so at
+# most 60 a minute; in the light mode none, the advertisement left alone
+# between changes (docs/ARCHITECTURE.md, Radio schedule).
+case $mode in strict) rebuilds='<= 60' ;; light) rebuilds='= 0' ;; esac
+while read -r radio _ deaf _ starts _ addresses _; do
+  case $radio in hci0 | hci1) ;; *) continue ;; esac  # hci2 killed above; hci3 the iPhone
+  metric "steady_deaf_$radio" "$deaf" % '<= 10'
+  metric "steady_adv_starts_per_min_$radio" "$starts" - "$rebuilds"
+  metric "steady_new_addresses_per_min_$radio" "$addresses" - "$rebuilds"
 done < <(air_radio_stats "$steady_from" "$steady_until")
-# How close a steady peer came to stale (6 s unheard) on each radio: the
-# longest its kernel passed on no report of a steady peer, and how many
-# silences lasted over 3 s. Bob, killed before the steady phase, has at most
-# a late report or two in it and is left out; the iPhone has its own figure.
+# How close a steady peer came to stale on each radio: the longest its
+# kernel passed on no report of a steady peer, within the stale time (6 s)
+# and the tick (0.5 s) that would notice it. Bob, killed before the steady
+# phase, has at most a late report or two in it and is left out; the
+# iPhone has its own figure.
 air_unheard "$steady_from" "$steady_until" | grep -v ' 010003Da ' | awk '$5 >= 5 {
-    if ($3 > longest[$1]) longest[$1] = $3; over[$1] += $4
-  } END { for (h in longest) print h, longest[h], over[h] + 0 }' |
-  while read -r radio longest over; do
-    metric "steady_longest_unheard_$radio" "$longest" s
-    metric "steady_silences_over_3s_$radio" "$over"
-  done
+    if ($3 > longest[$1]) longest[$1] = $3
+  } END { for (h in longest) print h, longest[h] }' |
+  while read -r radio longest; do metric "steady_longest_unheard_$radio" "$longest" s '<= 6.5'; done
 air_unheard "$steady_from" "$steady_until" | awk '$1 == "hci0" && $2 == "010003Da" { print $3 }' |
-  while read -r longest; do metric steady_longest_unheard_iphone_hci0 "$longest" s; done
-# Whether the two radios' restarts are coupled: how many of each one's
-# announcements the other missed, and how many right after a miss (see
-# air_misses).
-air_misses "$steady_from" "$steady_until" | while read -r listener speaker bursts missed after; do
-  case "$listener $speaker" in *hci2* | *hci3*) continue ;; esac
-  metric "steady_announcements_${speaker}" "$bursts"
-  metric "steady_missed_${speaker}_on_$listener" "$missed"
-  metric "steady_missed_in_a_row_${speaker}_on_$listener" "$after"
-done
+  while read -r longest; do metric steady_longest_unheard_iphone_hci0 "$longest" s '<= 6.5'; done

@@ -42,10 +42,8 @@ for i in 0 1; do
     cleared+=($(line_ms watch$j "$(peer '(card|back)' 1 "${names[$i]}"),\"card\":\"waiting\",\"cardRaw\":\"FC\"" 10 "$started"))
   done
 done
-metric first_round_cleared_seen_max "$(awk -v ms="$(printf '%s\n' "${cleared[@]}" | sort -n | tail -1)" 'BEGIN { printf "%.3f", ms / 1000 }')" s
-for ms in "${cleared[@]}"; do
-  [ "$ms" -le 3000 ] || fail "a card was seen cleared ${ms} ms after 'estimator round', not within 3 s (${cleared[*]} ms)"
-done
+echo "cleared cards seen after ${cleared[*]} ms"
+metric first_round_cleared_seen_max "$(awk -v ms="$(printf '%s\n' "${cleared[@]}" | sort -n | tail -1)" 'BEGIN { printf "%.3f", ms / 1000 }')" s '<= 3'
 for i in 0 1 2; do
   status=$(estimator status --adapter hci$i)
   [[ $status == *"no card yet"* && $status == *"round 1"* ]] || fail "hci$i after the first round: $status"

@@ -111,12 +111,12 @@ for i in 0 1 2; do
   cards=$(revealed_cards watch$i)
   [ "$cards" = "Ann=08 Bob=05 Carol=0D Cy=03" ] || fail "watch$i revealed $cards"
 done
-metric reveal_seen_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s
+# Every watch within the pick -> visible bound (1.5 s, room.sh).
+metric reveal_seen_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s '<= 1.5'
 for i in 0 1 2; do
   # Up to the reveal, a peer line's cardRaw is null (hidden) or FC (waiting).
   shown=$(awk '/"event":"revealed"/ { exit } /"cardRaw":"/ && !/"cardRaw":"FC"/' "$E2E_WORK/watch$i.out")
   [ -z "$shown" ] || fail "watch$i showed a card before the reveal: $(printf '%s' "$shown" | head -1 | cat -v)"
-  [ "${reveals[$i]}" -le 1500 ] || fail "watch$i revealed ${reveals[$i]} ms after the last pick, not within 1.5 s"
 done
 
 # 3. The next story: round 2, begun on hci2, clears every card.
@@ -137,11 +137,11 @@ for i in 0 1; do
     cleared+=($(line_ms watch$j "$(peer '(card|back)' 2 "${names[$i]}"),\"card\":\"waiting\",\"cardRaw\":\"FC\"" 10 "$started"))
   done
 done
-metric round_heard_max "$(seconds "$(printf '%s\n' "${heard[@]}" | sort -n | tail -1)")" s
-metric round_cleared_seen_max "$(seconds "$(printf '%s\n' "${cleared[@]}" | sort -n | tail -1)")" s
-for ms in "${cleared[@]}"; do
-  [ "$ms" -le 3000 ] || fail "a card was seen cleared ${ms} ms after 'estimator round', not within 3 s (${cleared[*]} ms)"
-done
+# Every other watch sees both sessions' cleared cards within 3 s of the
+# command, so the sessions heard the round before that.
+echo "cleared cards seen after ${cleared[*]} ms"
+metric round_heard_max "$(seconds "$(printf '%s\n' "${heard[@]}" | sort -n | tail -1)")" s '<= 3'
+metric round_cleared_seen_max "$(seconds "$(printf '%s\n' "${cleared[@]}" | sort -n | tail -1)")" s '<= 3'
 for i in 0 1 2; do
   status=$(estimator status --adapter hci$i)
   [[ $status == *"no card yet"* && $status == *"round 2"* ]] || fail "hci$i after the round: $status"
@@ -166,8 +166,9 @@ for i in 0 1 2; do
   cards=$(revealed_cards watch$i)
   [ "$cards" = "Ann=03 Bob=03 Carol=08 Cy=05" ] || fail "watch$i revealed round 2 as $cards"
 done
-# Carol's new card goes on the air at the advertiser's next re-add (each second).
-metric app_vote_to_reveal_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s
+# Carol's new card goes on the air at the advertiser's next re-add (each
+# second): the pick -> visible bound (1.5 s) and that second.
+metric app_vote_to_reveal_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s '<= 2.5'
 
 # 5. Bob's laptop sleeps for 40 s, past the 30 s clock jump a session notices.
 bob=$(estimator status --adapter hci1 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
@@ -191,7 +192,6 @@ air=$(TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null |
   awk -v from="$continued" '/^[<>@=] / { split($NF, c, ":"); t = c[1] * 3600 + c[2] * 60 + c[3] }
     /Name \(complete\): .*Bob$/ { split(from, f, ":"); if (t >= f[1] * 3600 + f[2] * 60 + f[3]) print $NF }')
 echo "Bob on the air after the sleep: $(echo $air)"
-metric bob_suspended_packets_on_air "$(grep -c '^0101FCBob$' <<<"$air" || true)"
 [ "$(tail -1 <<<"$air")" = "320103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 320103Bob"
 
 # 6. History: hci0 keeps both revealed rounds (untitled there: a title stays

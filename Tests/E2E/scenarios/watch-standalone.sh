@@ -1,16 +1,14 @@
 # `estimator watch` with no session scans by itself: on hci1, advertising
 # nothing, it sees every channel: a raw advertiser in the app's format on
 # hci0 (btmgmt, channel 1) and an estimator session on hci2 (channel 2).
-# The watch is --open: what is measured is how soon the radio shows a card,
-# not the reveal (which waits 4 s of listening after the watch starts).
+# The watch is --open: what is checked is that the radio shows a card, not
+# the reveal (which waits 4 s of listening after the watch starts).
 # radios: 3
 # timeout: 120
 
 bg_start watch estimator watch --json --open --adapter hci1
-started=$(now_ms)
 advertise 0 010105Raw
-seen=$(seen_ms watch '"event":"joined","channel":1,"round":null,"name":"Raw","card":"5","cardRaw":"05"' 15 "$started")
-metric raw_advertiser_seen_ms "$seen" ms
+bg_expect watch '"event":"joined","channel":1,"round":null,"name":"Raw","card":"5","cardRaw":"05"' 15 >/dev/null
 
 estimator join --adapter hci2 --channel 2 --name Sess >"$E2E_WORK/join.out" 2>&1 ||
   fail "join on hci2: $(cat "$E2E_WORK/join.out")"
