@@ -176,9 +176,8 @@ public final class Discovery: AsyncSequence, Sendable {
     /// stay until its address changes.
     ///
     /// Each removal is a round trip to bluetoothd: in the scan's gap it
-    /// would be time deaf to every peer (with one iPhone beside
-    /// room-extended@bumble, 1.7 % of the steady minute became 4.4 %). A
-    /// report between a removal and the stop only brings the device back
+    /// would be time deaf to every peer (docs/MEASUREMENTS.md, App users).
+    /// A report between a removal and the stop only brings the device back
     /// with its current name.
     public func forgetDiscoverable() async {
         let paths = cache.withLock { cache in
