@@ -1,6 +1,6 @@
 # The helper library does what scenarios will rely on: background programs
-# with input and output, powering an adapter, restarting bluetoothd,
-# unplugging a radio, each seen through BlueZ's D-Bus API.
+# with input and output, a metric's bound, powering an adapter, restarting
+# bluetoothd, unplugging a radio, each seen through BlueZ's D-Bus API.
 # radios: 2
 # timeout: 120
 # not-on-bumble: it checks radio_add and radio_remove, whose radio is a btvirt process of its own
@@ -15,6 +15,12 @@ bg_expect_none echo 'line$' 1
 status=0
 bg_stop echo || status=$?
 [ "$status" -eq 143 ] || fail "cat ended by TERM returned $status, not 143"
+
+# A metric's bound: numbers as numbers, words only equal.
+within 1.4 '<= 1.5' && within 10 '<= 10' && within 0 '= 0' && within 2 '>= 1' && within strict '= strict' ||
+  fail "within refused a value that keeps its bound"
+! within 1.6 '<= 1.5' && ! within 8192 '< 8192' && ! within light '= strict' && ! within none '<= 1' ||
+  fail "within let a value past its bound"
 
 adapter_power 1 off
 adapter_powered 1 && fail "hci1 still powered for BlueZ after btmgmt power off"
