@@ -167,8 +167,9 @@ for i in 0 1 2; do
   [ "$cards" = "Ann=03 Bob=03 Carol=08 Cy=05" ] || fail "watch$i revealed round 2 as $cards"
 done
 # Carol's new card goes on the air at the advertiser's next re-add (each
-# second): the pick -> visible bound (1.5 s) and that second.
-metric app_vote_to_reveal_max "$(seconds "$(printf '%s\n' "${reveals[@]}" | sort -n | tail -1)")" s '<= 2.5'
+# second), which btvirt reports only as it starts or as a scan starts: the
+# wait above is all the bound there is (docs/MEASUREMENTS.md).
+echo "Carol's vote revealed after ${reveals[*]} ms"
 
 # 5. Bob's laptop sleeps for 40 s, past the 30 s clock jump a session notices.
 bob=$(estimator status --adapter hci1 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
