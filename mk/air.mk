@@ -1,10 +1,12 @@
 # The project's test-only air (Tests/Air): Bumble's LE controller model with
 # the project's corrections (docs/RIG.md), in a venv of its own made from
 # the pinned requirements. The rig runs it in the guest (make e2e
-# CONTROLLER=bumble), and its iPhone model on either controller model; its
-# unit tests need neither the guest nor /dev/vhci.
+# CONTROLLER=bumble), its iPhone model on either controller model, and its
+# reader of the air record (estimator_air.air_record, standard library
+# only) for lib.sh's air_* helpers; its unit tests need neither the guest
+# nor /dev/vhci.
 #
-#   make air-test    the model's unit tests (part of `make test`)
+#   make air-test    the model's and the reader's unit tests (part of `make test`)
 #   make air-venv    only the venv (.venv-air/)
 
 # python3-venv: Debian's python3 makes no venv without it.
