@@ -5,6 +5,7 @@ packet ("< HCI Command: ...  #N [hciX] HH:MM:SS.ffffff", "@ MGMT ...
 
 import io
 import math
+import pathlib
 import unittest
 
 from estimator_air import air_record
@@ -210,6 +211,47 @@ class ReadingTests(unittest.TestCase):
         self.assertEqual(stdout.getvalue(), b"10:00:00.000000 hci0 kernel reported M-^?A 00:AA:01:01:00:02\n")
         for wrong in (["timeline"], ["nonsense", "1"], []):
             self.assertEqual(air_record.main(wrong, stdin=stdin, stdout=stdout, stderr=io.StringIO()), 64)
+
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+
+
+def fixture(name: str) -> list[str]:
+    """A fixture's lines, one character a byte, as the command line reads them."""
+    return list(air_record.lines_of(io.BytesIO((FIXTURES / name).read_bytes())))
+
+
+class RecordedTests(unittest.TestCase):
+    """0.8 s of `room` on btvirt (2026-11-26: four radios, Alice picking on
+    hci1, the iPhone on hci3), `TZ=UTC btmon -t` of the rig's record, and
+    hci1's advertising commands from plain `btmon`; each expected output is
+    what the awk helpers this module replaced printed for that text."""
+
+    FROM, UNTIL = "05:07:45.100000", "05:07:45.900000"
+    # Three of the 20 picks' starts, in ms since the epoch: the last after the excerpt.
+    MOMENTS = "1795669665161\n1795669665780\n1795669666410"
+
+    def test_timeline(self):
+        self.assertEqual(air_record.timeline(fixture("room.btmon"), "86400"), fixture("room.timeline"))
+
+    def test_unheard(self):
+        self.assertEqual(air_record.unheard(fixture("room.btmon"), self.FROM, self.UNTIL), fixture("room.unheard"))
+
+    def test_misses(self):
+        self.assertEqual(air_record.misses(fixture("room.btmon"), self.FROM, self.UNTIL), fixture("room.misses"))
+
+    def test_radio_stats(self):
+        self.assertEqual(air_record.radio_stats(fixture("room.btmon"), self.FROM, self.UNTIL),
+                         fixture("room.radio-stats"))
+
+    def test_first_start_heard(self):
+        for listener in ("0", "2"):
+            self.assertEqual(air_record.first_start_heard(fixture("room.btmon"), listener, "1", self.MOMENTS),
+                             fixture(f"room.first-start-heard-{listener}-1"))
+
+    def test_advertisement(self):
+        self.assertEqual(air_record.advertisement(fixture("room-advertising.btmon"), "1"),
+                         fixture("room.advertisement"))
 
 
 if __name__ == "__main__":
