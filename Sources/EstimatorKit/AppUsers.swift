@@ -55,6 +55,12 @@ struct AppUsers: Sendable {
     /// decides that (`moveAfter`).
     var isHolding: Bool { !held.isEmpty }
 
+    /// The names of `channel`'s held devices: an app user of that name may
+    /// have a new card on its way (a new address, not yet known as theirs).
+    func heldNames(in channel: Channel) -> Set<String> {
+        Set(held.values.filter { $0.packet.channel == channel }.map(\.packet.name))
+    }
+
     /// The device app user `id` is heard from now.
     func device(of id: PeerID) -> String? { bindings[id]?.device }
 

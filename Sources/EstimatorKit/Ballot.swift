@@ -130,12 +130,17 @@ public struct Ballot: Equatable, Sendable {
 
     /// Counts the votes as the table shows them; `open` shows cards before
     /// the reveal; `deck` is the one the stats round the mean to.
+    /// `arriving`: names of app users with a new device held (`AppUsers`):
+    /// a reveal's catch-up waits on for an app user of such a name who has
+    /// not voted, as that device's card may be the vote on its way.
     public func tally(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?, open: Bool = false,
-                      deck: Deck = .app, now: Timestamp) -> Tally {
+                      deck: Deck = .app, arriving: Set<String> = [], now: Timestamp) -> Tally {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
-        let isRevealed = isRevealed && (voted.count == present.count || showsFrom.map { now >= $0 } ?? true)
+        let caughtUp = showsFrom.map { now >= $0 } ?? true
+        let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
+        let isRevealed = isRevealed && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry

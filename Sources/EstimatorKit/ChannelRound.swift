@@ -108,8 +108,8 @@ public struct ChannelRound: Equatable, Sendable {
 
     /// Counts the votes of the current round (see `Ballot.tally`).
     public func tally(peers: [Peer], me: (name: String, card: Card)?, open: Bool = false, deck: Deck = .app,
-                      now: Timestamp) -> Tally {
-        ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, now: now)
+                      arriving: Set<String> = [], now: Timestamp) -> Tally {
+        ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, arriving: arriving, now: now)
     }
 
     /// Names the round `round` with `title` while it is the current one: a

@@ -149,7 +149,8 @@ public struct Room: Sendable {
     public func tally(of channel: Channel, now: Timestamp) -> Tally {
         let round = rounds[channel] ?? ChannelRound(listeningFrom: now)
         let deck = me.flatMap { $0.channel == channel ? $0.deck : nil } ?? .app
-        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, deck: deck, now: now)
+        return round.tally(peers: others(in: channel), me: mine(in: channel), open: open, deck: deck,
+                           arriving: appUsers.heldNames(in: channel), now: now)
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,

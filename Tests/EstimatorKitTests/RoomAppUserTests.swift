@@ -37,6 +37,31 @@ private struct Air {
 }
 
 @Suite struct RoomAppUserTests {
+    /// An app user whose new card comes from a new address (held until
+    /// known as theirs) is the vote on its way that a reveal's catch-up
+    /// waits for: the cards do not show without them while it is held.
+    @Test func aRevealsCatchUpWaitsForAnAppUsersHeldCard() {
+        var air = Air()
+        let one = Channel(rawValue: 1)
+        air.room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: false), now: air.now)
+        air.hear("2101FCCy", from: "11:00:00:00:00:01", discoverable: false)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        air.wait(ChannelRound.listening)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        _ = air.room.pick(.five, now: air.now)
+        air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
+        air.hear("010108Carol", from: "4C:00:00:00:00:02")  // her vote, from a new address: held
+        air.hear("310103Cy", from: "11:00:00:00:00:01", discoverable: false)  // Cy's laptop heard it first
+        air.wait(Ballot.catchUp)
+        var tally = air.room.tally(of: one, now: air.now)
+        #expect(!tally.isRevealed, "past the catch-up, Carol's card is still held here: not revealed without her")
+        #expect(tally.waitingFor.map(\.name) == ["Carol"])
+        air.wait(.seconds(1))  // her old address quiet for 3 s: the new one is hers
+        tally = air.room.tally(of: one, now: air.now)
+        #expect(tally.isRevealed)
+        #expect(tally.entries.map { "\($0.name) \($0.mark)" } == ["Me shown(5)", "Carol shown(8)", "Cy shown(3)"])
+    }
+
     @Test func twoAppUsersWithOneCutNameAreTwoRows() {
         var air = Air()
         air.hear("0100FEAl", from: "4A:00:00:00:00:01")   // Alice
