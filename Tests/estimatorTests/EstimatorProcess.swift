@@ -21,11 +21,14 @@ struct EstimatorProcess {
 
     /// Runs estimator to the end with `input` on its standard input (end of
     /// file after it); with `environment`, in that environment instead of
-    /// this process's.
-    static func run(arguments: [String], input: String = "", environment: [String: String]? = nil) throws -> Result {
+    /// this process's; through `wrapper` (a program and its arguments, which
+    /// runs estimator), if given.
+    static func run(arguments: [String], through wrapper: [String] = [], input: String = "",
+                    environment: [String: String]? = nil) throws -> Result {
+        let command = wrapper + [executable.path] + arguments
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()

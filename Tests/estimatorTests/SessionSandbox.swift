@@ -40,21 +40,9 @@ final class SessionSandbox: Sendable {
     /// program runs estimator.
     @discardableResult
     func run(arguments: [String], through wrapper: [String] = []) async throws -> EstimatorProcess.Result {
-        try await offPool { try self.runBlocking(arguments: arguments, through: wrapper) }
-    }
-
-    private func runBlocking(arguments: [String], through wrapper: [String]) throws -> EstimatorProcess.Result {
-        let process = Process()
-        let command = wrapper + [EstimatorProcess.executable.path] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let (stdout, stderr) = process.finish(out, err)
-        return EstimatorProcess.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        try await offPool { [environment] in
+            try EstimatorProcess.run(arguments: arguments, through: wrapper, environment: environment)
+        }
     }
 
     /// The pid `join` printed.
