@@ -35,6 +35,8 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
     private let wakeFD: Int32
     private let wakeReadFD: Int32
 
+    /// Makes the wake-up pipe; the thread itself starts in `start()`, once
+    /// this instance is the one installed.
     private init() {
         var fds: [Int32] = [-1, -1]
         precondition(pipe(&fds) == 0, "cannot create the task thread's wake-up pipe (errno \(errno))")
@@ -44,29 +46,31 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
         }
         wakeReadFD = fds[0]
         wakeFD = fds[1]
-        LoopThread.spawn("the task thread") { self.run() }
+    }
+
+    /// Only an instance that lost the race to be installed ends: the one
+    /// installed runs for the life of the process.
+    deinit {
+        close(wakeReadFD)
+        close(wakeFD)
     }
 
     /// The process's task thread, once `takeOverGlobalExecutor()` made it.
-    public static var current: TaskThread? { shared.withLock { $0 } }
+    public static var current: TaskThread? { installed.load() }
 
-    private static let shared = Mutex<TaskThread?>(nil)
-    /// The same, for the hook: written once, before it is installed.
-    nonisolated(unsafe) private static var installed: TaskThread!
+    /// Read by the enqueue hook for every job, so a load without a lock.
+    private static let installed = AtomicLazyReference<TaskThread>()
 
     /// From now on every job of the global executor runs on one new thread.
     /// For a long-running process with no CPU-bound work (the session);
     /// call it once, early. Jobs already with Dispatch finish there.
     public static func takeOverGlobalExecutor() {
-        let thread = shared.withLock { current -> TaskThread? in
-            guard current == nil else { return nil }
-            current = TaskThread()
-            return current
-        }
-        guard let thread else { return }
-        installed = thread
+        guard installed.load() == nil else { return }
+        let candidate = TaskThread()
+        guard installed.storeIfNil(candidate) === candidate else { return }
+        LoopThread.spawn("the task thread") { candidate.run() }
         typealias Enqueue = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
-        let hook: Enqueue = { job, _ in TaskThread.installed.schedule(job) }
+        let hook: Enqueue = { job, _ in TaskThread.installed.load().unsafelyUnwrapped.schedule(job) }
         estimator_install_global_executor_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self))
     }
 
@@ -106,7 +110,7 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
                     state.waiting = false
                     return (added, true)
                 }
-                sleep.timer = added.id
+                if !sleep.armed(added.id) { _ = state.withLock { $0.timers.remove(added.id) } }
                 if wake { wakeUp() }
             }
         } onCancel: {
@@ -115,49 +119,58 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
     }
 
     /// One sleep's end, which the timer and a cancellation race for.
-    private final class Sleep: @unchecked Sendable {
+    private final class Sleep: Sendable {
         private enum Phase {
             case starting
             case asleep(CheckedContinuation<Void, any Error>)
-            case cancelled
             case over
         }
 
-        private let phase = Mutex(Phase.starting)
-        private let timerID = Mutex<UInt64?>(nil)
-
-        var timer: UInt64? {
-            get { timerID.withLock { $0 } }
-            set { timerID.withLock { $0 = newValue } }
+        private struct State {
+            var phase = Phase.starting
+            /// The sleep's timer, once armed.
+            var timer: UInt64?
         }
+
+        private let state = Mutex(State())
 
         /// Takes the continuation; false if the task was cancelled first.
         func begin(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
-            phase.withLock { phase in
-                guard case .starting = phase else { return false }
-                phase = .asleep(continuation)
+            state.withLock { state in
+                guard case .starting = state.phase else { return false }
+                state.phase = .asleep(continuation)
+                return true
+            }
+        }
+
+        /// Notes the timer armed for this sleep; false if the sleep was
+        /// cancelled meanwhile, and the timer is for the caller to take out.
+        func armed(_ timer: UInt64) -> Bool {
+            state.withLock { state in
+                guard case .asleep = state.phase else { return false }
+                state.timer = timer
                 return true
             }
         }
 
         /// Ends the sleep, with `error` or on time, once.
         func end(_ error: (any Error)?) {
-            let continuation = phase.withLock { phase -> CheckedContinuation<Void, any Error>? in
-                guard case let .asleep(continuation) = phase else { return nil }
-                phase = .over
+            let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard case let .asleep(continuation) = state.phase else { return nil }
+                state.phase = .over
                 return continuation
             }
             if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
         }
 
-        /// Cancels: ends the sleep now; returns its timer to take out, if set.
+        /// Cancels: ends the sleep now; returns its timer to take out, if armed.
         func cancel() -> UInt64? {
-            let starting = phase.withLock { phase -> Bool in
-                guard case .starting = phase else { return false }
-                phase = .cancelled
-                return true
+            let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, UInt64?) in
+                defer { state.phase = .over }
+                guard case let .asleep(continuation) = state.phase else { return (nil, nil) }
+                return (continuation, state.timer)
             }
-            if !starting { end(CancellationError()) }
+            continuation?.resume(throwing: CancellationError())
             return timer
         }
     }
@@ -190,9 +203,12 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
                 return Int32(clamping: max(0, (remaining + 999_999) / 1_000_000))
             }
             if batch.isEmpty {
+                fd.revents = 0
                 _ = poll(&fd, 1, timeout)
-                var drained = (UInt64(0), UInt64(0))
-                _ = withUnsafeMutableBytes(of: &drained) { read(wakeReadFD, $0.baseAddress, $0.count) }
+                if fd.revents & Int16(POLLIN) != 0 {
+                    var drained = (UInt64(0), UInt64(0))
+                    _ = withUnsafeMutableBytes(of: &drained) { read(wakeReadFD, $0.baseAddress, $0.count) }
+                }
                 state.withLock { $0.waiting = false }
                 continue
             }
