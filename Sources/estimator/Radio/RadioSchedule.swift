@@ -75,6 +75,13 @@ struct RadioSchedule: Equatable, Sendable {
     /// the change: a peer in its own gap missed the first, and no gap lasts
     /// this long.
     var reannounceAfter: Duration = .milliseconds(500)
+    /// The light mode's second announcement comes half a tick later than
+    /// that: a light peer looking for a quiet peer again restarts its scan
+    /// at each of its ticks (`lookAgainAfter`), so a change that fell into
+    /// one of those restarts fell into the next as well when announced
+    /// again a whole tick later, and was heard only at the advertiser's
+    /// next repeat, up to 1.28 s on.
+    var lightReannounceAfter: Duration { reannounceAfter + tick / 2 }
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,
     /// which puts it on the air a second time (see `Session.leave`).
