@@ -35,8 +35,8 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
     private let wakeFD: Int32
     private let wakeReadFD: Int32
 
-    /// Makes the wake-up pipe; the thread itself starts in `start()`, once
-    /// this instance is the one installed.
+    /// Makes the wake-up pipe; `takeOverGlobalExecutor()` starts the thread
+    /// once this instance is the one installed.
     private init() {
         var fds: [Int32] = [-1, -1]
         precondition(pipe(&fds) == 0, "cannot create the task thread's wake-up pipe (errno \(errno))")

@@ -3,7 +3,8 @@
 # fresh stack: the system bus, bluetoothd and its radios (hci0...), with
 # E2E_WORK a tmpfs folder of its own and HOME/XDG_* inside it.
 #
-#   fail MESSAGE                  the scenario fails with this reason
+#   fail MESSAGE                  the scenario fails with this reason (and
+#                                 bluetoothd's last log lines if it ended)
 #   metric NAME VALUE UNIT BOUND  a figure for the host's summary and metrics
 #                                 file (UNIT - for a count), and the bound it
 #                                 must keep, "OP LIMIT" with OP one of <= < >= =:
@@ -64,11 +65,24 @@ E2E_UUID=FB3367FD-09F8-4E08-9F6B-07E309FD2576
 BLUETOOTHD=/usr/libexec/bluetooth/bluetoothd
 
 # The first failure is the scenario's reason; later ones (the same failure
-# seen by callers) only add to its output.
+# seen by callers) only add to its output. With it, bluetoothd's last log
+# lines when bluetoothd has ended by itself: the log says why, and it goes
+# with the guest.
 fail() {
-  [ -s "$E2E_WORK/reason" ] || printf '%s\n' "$*" >"$E2E_WORK/reason"
+  if [ ! -s "$E2E_WORK/reason" ]; then
+    printf '%s\n' "$*" >"$E2E_WORK/reason"
+    bluetoothd_last_words >&2
+  fi
   printf '\nFAIL: %s\n' "$*" >&2
   exit 1
+}
+
+bluetoothd_last_words() {
+  local pid
+  pid=$(cat "$E2E_WORK/bluetoothd.pid" 2>/dev/null) || return 0
+  kill -0 "$pid" 2>/dev/null && return 0
+  echo "---- bluetoothd (pid $pid) is gone: the end of its log ----"
+  tail -n 60 "$E2E_WORK/bluetoothd.log"
 }
 
 # A scenario's figure and its bound, one line for the host (rig.sh): the

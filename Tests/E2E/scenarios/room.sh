@@ -14,18 +14,15 @@
 # radios: 4
 # timeout: 300
 
-# Shown with the output when the scenario fails: the sessions' logs,
-# bluetoothd's last log lines if it ended, and the air of the 10 s before
-# the failure, or before the event it names (a peer that turned stale); in
-# the steady phase, also how often each radio missed the other's
-# announcements, and right after a miss (air_misses: two radios whose
-# restarts are coupled miss each other in runs).
+# Shown with the output when the scenario fails: the sessions' logs and the
+# air of the 10 s before the failure, or before the event it names (a peer
+# that turned stale); in the steady phase, also how often each radio missed
+# the other's announcements, and right after a miss (air_misses: two
+# radios whose restarts are coupled miss each other in runs).
 trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
   for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   until=$(sed -n "s/.*\"time\":\"[^T]*T\([0-9:.]*\)Z\".*/\1/p" "$E2E_WORK/reason")
   echo "---- the iPhone ----"; cat "$E2E_WORK/iphone3.out" "$E2E_WORK/iphone3.log" 2>/dev/null
-  # bluetoothd ended by itself (it aborted once as a session was killed): its last words.
-  kill -0 "$(cat "$E2E_WORK/bluetoothd.pid")" 2>/dev/null || { echo "---- bluetoothd is gone: its log ----"; tail -n 60 "$E2E_WORK/bluetoothd.log"; }
   echo "---- the air, 10 s before ${until:-the end} ----"; air_timeline 10 "$until"
   if [ -n "${steady_from:-}" ]; then
     echo "---- the steady phase: listener, speaker, announcements, missed, missed after a miss ----"
