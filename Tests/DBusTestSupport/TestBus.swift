@@ -1,4 +1,3 @@
-import CSpawn
 import DBus
 import Foundation
 
@@ -17,9 +16,11 @@ public final class TestBus: Sendable {
     public let address: String
     /// The daemon's process id.
     public let daemonID: Int32
-    private let guardianID: pid_t
-    private let control: Int32
-    private let output: Int32
+    private let guardian: ChildProcess
+    /// The guardian's standard input: a line asks it to kill the daemon.
+    private let control: Pipe
+    /// The guardian's standard output: the daemon's pid and address, then "stopped".
+    private let output: Pipe
     private let directory: String
 
     /// Starts a daemon. `policy` replaces the default allow-everything `<policy>`
@@ -51,7 +52,11 @@ public final class TestBus: Sendable {
             wait $daemon
             echo stopped
             """
-        let (guardian, control, output) = try spawn(["/bin/sh", "-c", script, "sh", config, directory + "/daemon.log"])
+        // Writing to a guardian that already exited must be an error, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let control = Pipe(), output = Pipe()
+        let guardian = try ChildProcess("/bin/sh", ["-c", script, "sh", config, directory + "/daemon.log"],
+                                        input: control, output: output)
         // The daemon prints its address once it listens: that line is the readiness event.
         // Read off the cooperative pool: blocking it would stall the
         // in-process code that tests run meanwhile (many buses start at once).
@@ -59,7 +64,7 @@ public final class TestBus: Sendable {
         let address = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("unix:") }
         let pid = [lines.0, lines.1].compactMap { $0 }.first { $0.hasPrefix("pid ") }.flatMap { Int32($0.dropFirst(4)) }
         let bus = TestBus(
-            address: address ?? "", daemonID: pid ?? -1, guardianID: guardian, control: control, output: output,
+            address: address ?? "", daemonID: pid ?? -1, guardian: guardian, control: control, output: output,
             directory: directory)
         guard address != nil, pid != nil else {
             let log = (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8)) ?? ""
@@ -81,10 +86,10 @@ public final class TestBus: Sendable {
             """
     }
 
-    private init(address: String, daemonID: Int32, guardianID: pid_t, control: Int32, output: Int32, directory: String) {
+    private init(address: String, daemonID: Int32, guardian: ChildProcess, control: Pipe, output: Pipe, directory: String) {
         self.address = address
         self.daemonID = daemonID
-        self.guardianID = guardianID
+        self.guardian = guardian
         self.control = control
         self.output = output
         self.directory = directory
@@ -92,10 +97,8 @@ public final class TestBus: Sendable {
 
     deinit {
         kill()
-        close(control)
-        close(output)
-        var status: Int32 = 0
-        waitpid(guardianID, &status, 0)
+        try? control.fileHandleForWriting.close()
+        guardian.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -108,12 +111,13 @@ public final class TestBus: Sendable {
     /// Connections to it see the socket close. Calling it again does nothing.
     public func kill() {
         var newline = UInt8(ascii: "\n")
-        guard write(control, &newline, 1) == 1 else { return }
+        guard write(control.fileHandleForWriting.fileDescriptor, &newline, 1) == 1 else { return }
         while let line = Self.readLine(output), line != "stopped" {}
     }
 
     /// Reads one line from a blocking pipe; nil at end of file.
-    private static func readLine(_ fd: Int32) -> String? {
+    private static func readLine(_ pipe: Pipe) -> String? {
+        let fd = pipe.fileHandleForReading.fileDescriptor
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -125,50 +129,5 @@ public final class TestBus: Sendable {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
             }
         }
-    }
-
-    /// Spawns with a clean signal mask (test runners block signals, and children
-    /// inherit that), stdin and stdout as pipes to us.
-    private static func spawn(_ arguments: [String]) throws -> (pid_t, control: Int32, output: Int32) {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw DBusError(name: .failed, message: "pipe failed") }
-        _ = fcntl(input[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(output[0], F_SETFD, FD_CLOEXEC)
-        // Writing to a guardian that already exited must be an error, not SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // Nothing else: a pipe or socket pair another test is setting up for
-        // its own child at this moment would stay open in the daemon, and
-        // that child's end would never come (Foundation's Process would never
-        // see it exit).
-        estimator_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-        close(input[0])
-        close(output[1])
-        guard result == 0 else {
-            close(input[1])
-            close(output[0])
-            throw DBusError(name: .failed, message: "cannot start dbus-daemon (error \(result))")
-        }
-        return (pid, input[1], output[0])
     }
 }

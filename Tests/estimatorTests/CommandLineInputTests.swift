@@ -1,3 +1,4 @@
+import DBusTestSupport
 import EstimatorKit
 import Foundation
 import Testing
@@ -38,13 +39,9 @@ import Testing
     ]
 
     @Test func anArgumentThatIsNotUTF8IsRefused() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" join --name "$(printf '\377\376')""#, EstimatorProcess.executable.path]
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess("/bin/sh", ["-c", #"exec "$0" join --name "$(printf '\377\376')""#, EstimatorProcess.executable.path],
+                                       output: out, error: err)
         let (stdout, stderr) = process.finish(out, err)
         #expect(process.terminationStatus == 64)
         #expect(stdout.isEmpty)

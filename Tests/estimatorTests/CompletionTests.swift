@@ -1,3 +1,4 @@
+import DBusTestSupport
 import Foundation
 import Testing
 
@@ -15,16 +16,10 @@ import Testing
             _estimator estimator "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", driver]
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = EstimatorProcess.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
-        process.environment = environment
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess("/bin/bash", ["-c", driver], environment: environment, output: out, error: err)
         let (stdout, stderr) = process.finish(out, err)
         #expect(stderr.isEmpty, "\(stderr)")
         return stdout.split(separator: "\n").map(String.init)

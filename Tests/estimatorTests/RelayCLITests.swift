@@ -42,14 +42,9 @@ final class Teammate: Sendable {
 
     /// `estimator watch` on my session, its output as lines.
     func watch(_ arguments: String...) throws -> (RunningEstimator, LineStream) {
-        let process = Process()
-        process.executableURL = EstimatorProcess.executable
-        process.arguments = ["watch", "--adapter", "none"] + arguments
-        process.environment = environment(password: nil)
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess(EstimatorProcess.executable.path, ["watch", "--adapter", "none"] + arguments,
+                                       environment: environment(password: nil), output: out, error: err)
         return (RunningEstimator(process: process, out: out, err: err), LineStream(out))
     }
 

@@ -218,14 +218,10 @@ import Testing
     @Test func watchFollowsTheSessionUntilItLeaves() async throws {
         let sandbox = try await SessionSandbox.start()
         try await sandbox.run("join", "--channel", "4", "--name", "Ann")
-        let watch = Process()
-        watch.executableURL = EstimatorProcess.executable
-        watch.arguments = ["watch"]  // not a terminal: a line per change
-        watch.environment = sandbox.environment
         let out = Pipe(), err = Pipe()
-        watch.standardOutput = out
-        watch.standardError = err
-        try watch.run()
+        // Not a terminal: a line per change.
+        let watch = try ChildProcess(EstimatorProcess.executable.path, ["watch"], environment: sandbox.environment,
+                                     output: out, error: err)
         // Its first line is the radio's state: from then on it is attached.
         let first = try await offPool { try out.readLine() }
         #expect(first == "radio: advertising and scanning\n")

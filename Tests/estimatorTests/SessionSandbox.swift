@@ -79,13 +79,8 @@ private struct SandboxRemains: Sendable {
 
     func clean() {
         for adapter in ["hci0", "hci1"] {
-            let leave = Process()
-            leave.executableURL = EstimatorProcess.executable
-            leave.arguments = ["leave", "--adapter", adapter]
-            leave.environment = environment
-            leave.standardOutput = FileHandle.nullDevice
-            leave.standardError = FileHandle.nullDevice
-            guard (try? leave.run()) != nil else { continue }
+            guard let leave = try? ChildProcess(EstimatorProcess.executable.path, ["leave", "--adapter", adapter],
+                                                environment: environment) else { continue }
             leave.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: root)
@@ -94,7 +89,7 @@ private struct SandboxRemains: Sendable {
 
 /// An estimator process left running, its output and error as pipes.
 struct RunningEstimator: @unchecked Sendable {
-    let process: Process
+    let process: ChildProcess
     let out: Pipe
     let err: Pipe
     /// Its standard input, when the test types into it.
@@ -117,15 +112,9 @@ extension SessionSandbox {
     /// As `launch(_:adding:)`; with `typing`, its standard input is a pipe
     /// the test types into (`RunningEstimator.type`).
     func launch(arguments: [String], adding extra: [String: String] = [:], typing: Bool = false) throws -> RunningEstimator {
-        let process = Process()
-        process.executableURL = EstimatorProcess.executable
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
         let out = Pipe(), err = Pipe(), input = typing ? Pipe() : nil
-        process.standardOutput = out
-        process.standardError = err
-        if let input { process.standardInput = input }
-        try process.run()
+        let process = try ChildProcess(EstimatorProcess.executable.path, arguments,
+                                       environment: environment.merging(extra) { $1 }, input: input, output: out, error: err)
         return RunningEstimator(process: process, out: out, err: err, input: input)
     }
 }

@@ -11,7 +11,7 @@ final class TestBroker: @unchecked Sendable {
     /// The user the broker knows, and the password file holding only the password.
     static let user = "ann"
     static let password = "s3cret pass"
-    private var process: Process?
+    private var process: ChildProcess?
     private var log: LineStream?
 
     /// Starts mosquitto and returns once it listens (its log says so). A
@@ -62,13 +62,8 @@ final class TestBroker: @unchecked Sendable {
     private func launch() throws -> Bool {
         let common = try String(contentsOfFile: "\(directory)/common.conf", encoding: .utf8)
         try "listener \(port) 127.0.0.1\n\(common)".write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", "\(directory)/mosquitto.conf"]
         let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess("/usr/sbin/mosquitto", ["-c", "\(directory)/mosquitto.conf"], error: err)
         let log = LineStream(err)
         // Printed once every listener is open; a failed bind ends it instead.
         let line = try log.waitFor { $0.contains(" running") || $0.contains("Error: Address already in use") }
@@ -81,8 +76,8 @@ final class TestBroker: @unchecked Sendable {
         return true
     }
 
-    /// Kills the broker (it forgets everything: no persistence) and waits for it.
-    /// SIGKILL, because a child of the test process may inherit SIGTERM blocked.
+    /// Kills the broker (it forgets everything: no persistence) and waits for
+    /// it, which SIGKILL makes short enough to do on the pool.
     func stop() {
         guard let process else { return }
         kill(process.processIdentifier, SIGKILL)
@@ -106,15 +101,11 @@ final class TestBroker: @unchecked Sendable {
     }
 
     private func subscribeBlocking() throws -> Subscriber {
-        let process = Process()
-        // Line-buffered: its debug lines are not flushed by themselves.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
-            + ["-d", "-t", "estimator/1/room/#", "-F", "%t [%x] %r"]
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Line-buffered: its debug lines are not flushed by themselves.
+        let process = try ChildProcess(
+            "/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments + ["-d", "-t", "estimator/1/room/#", "-F", "%t [%x] %r"],
+            output: out)
         let subscriber = Subscriber(process: process, lines: LineStream(out))
         // With -d it reports the broker's SUBACK: from then on it hears everything.
         do { try subscriber.lines.waitFor { $0.contains("received SUBACK") } } catch {
@@ -135,14 +126,11 @@ final class TestBroker: @unchecked Sendable {
     private func holdsRetainedBlocking(_ topic: String) throws -> Bool {
         let marker = "test/marker"
         try publishBlocking(marker, Array("marker".utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
-            + ["-V", "mqttv5", "--retained-only", "-t", topic, "-t", marker, "-F", "%t"]
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/bin/stdbuf", ["-oL", "/usr/bin/mosquitto_sub"] + clientArguments
+                + ["-V", "mqttv5", "--retained-only", "-t", topic, "-t", marker, "-F", "%t"],
+            output: out)
         defer { Subscriber(process: process, lines: LineStream(out)).stop() }
         var held = false
         _ = try LineStream(out).waitFor { line in
@@ -192,9 +180,10 @@ final class TestBroker: @unchecked Sendable {
 
 /// A running `mosquitto_sub`.
 struct Subscriber: @unchecked Sendable {
-    let process: Process
+    let process: ChildProcess
     let lines: LineStream
 
+    /// Kills it and waits, briefly: SIGKILL.
     func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -222,12 +211,7 @@ enum TestCA {
 /// Runs a set-up tool to its end, its output dropped; fails the test
 /// unless it exits 0.
 private func runQuietly(_ path: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let process = try ChildProcess(path, arguments)
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "\(path) \(arguments)")
 }
@@ -235,6 +219,8 @@ private func runQuietly(_ path: String, _ arguments: [String]) throws {
 /// The lines a child writes to a pipe, read as they come, with a limit on
 /// every wait so a missing line fails the test instead of hanging it.
 final class LineStream: @unchecked Sendable {
+    /// Held, because its file handle closes the descriptor when it goes.
+    private let pipe: Pipe
     private let fd: Int32
     private var buffer: [UInt8] = []
     /// Every line read so far (raw bytes, without newlines).
@@ -243,7 +229,10 @@ final class LineStream: @unchecked Sendable {
     /// Lines before this one were matched or passed over by earlier waits.
     private var consumed = 0
 
-    init(_ pipe: Pipe) { fd = pipe.fileHandleForReading.fileDescriptor }
+    init(_ pipe: Pipe) {
+        self.pipe = pipe
+        fd = pipe.fileHandleForReading.fileDescriptor
+    }
 
     struct Timeout: Error, CustomStringConvertible {
         let seen: [String]

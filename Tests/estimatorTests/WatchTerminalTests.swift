@@ -26,19 +26,14 @@ import Testing
 
     /// `watch` (with `arguments`) on a pseudo-terminal of 80×24 in `sandbox`,
     /// an xterm in a UTF-8 locale unless `environment` says otherwise.
-    private func terminalWatch(_ arguments: String, _ sandbox: SessionSandbox, environment overrides: [String: String] = [:]) throws -> (Process, input: Pipe, out: Pipe, err: Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "stty cols 80 rows 24; '\(EstimatorProcess.executable.path)' watch \(arguments)", "/dev/null"]
+    private func terminalWatch(_ arguments: String, _ sandbox: SessionSandbox, environment overrides: [String: String] = [:]) throws -> (ChildProcess, input: Pipe, out: Pipe, err: Pipe) {
         var environment = sandbox.environment
         environment["TERM"] = "xterm"
         environment["LANG"] = "C.UTF-8"
-        process.environment = environment.merging(overrides) { $1 }
         let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/bin/script", ["-qfec", "stty cols 80 rows 24; '\(EstimatorProcess.executable.path)' watch \(arguments)", "/dev/null"],
+            environment: environment.merging(overrides) { $1 }, input: input, output: out, error: err)
         return (process, input, out, err)
     }
 
