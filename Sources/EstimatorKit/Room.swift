@@ -135,13 +135,7 @@ public struct Room: Sendable {
     /// Whether a peer last heard over the air `quiet` or more ago is still
     /// short of the stale time: one a radio should look for again.
     public func hasQuietPeer(after quiet: Duration, now: Timestamp) -> Bool {
-        (longestAirQuiet(now: now) ?? .zero) >= quiet
-    }
-
-    /// How long the quietest peer heard over the air, and not yet stale, has
-    /// gone unheard at `now`; nil when there is none.
-    public func longestAirQuiet(now: Timestamp) -> Duration? {
-        paths.values.compactMap { $0.airQuiet(now: now, window: table.staleAfter) }.max()
+        paths.values.contains { ($0.airQuiet(now: now, window: table.staleAfter) ?? .zero) >= quiet }
     }
 
     /// The votes of `channel` at `now`, with me when I am in it: what the

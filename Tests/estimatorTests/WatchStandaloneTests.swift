@@ -34,26 +34,6 @@ import Testing
         #expect(!registered, "a watch without a session advertises nothing")
     }
 
-    /// A peer heard and then quiet for the look-again time makes the scan
-    /// start again before its interval ends: a controller that does not
-    /// repeat an advertiser reports it again only as a scan starts.
-    @Test func aQuietPeerIsLookedForAgain() async throws {
-        let sandbox = try await SessionSandbox.start()
-        let fake = try sandbox.system.fake
-        // Restarts ten minutes apart: another scan start soon can only come
-        // from looking again.
-        let watch = try sandbox.launch("watch", "--json", "--adapter", "hci1",
-                                       adding: ["ESTIMATOR_SCHEDULE": "restart=600000,jitter=0,look-again=1000"])
-        _ = await fake.calls.next { $0 == .startDiscovery }
-        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
-        let joined = try await offPool { try watch.out.readLine() }
-        #expect(joined.contains(#""event":"joined""#), "\(joined)")
-        #expect(await fake.calls.next(within: .seconds(20)) { $0 == .startDiscovery } == .startDiscovery,
-                "Alice quiet for a second: the scan starts again")
-        kill(watch.process.processIdentifier, SIGINT)
-        _ = try await offPool { watch.finish() }
-    }
-
     @Test func aRoundHeardIsAnnouncedAndHidesTheVotesAgain() async throws {
         let sandbox = try await SessionSandbox.start()
         let fake = try sandbox.system.fake

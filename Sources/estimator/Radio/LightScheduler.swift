@@ -4,15 +4,17 @@
 /// `jitter`), the app's devices forgotten first, with no settle after and
 /// no hold before it (the hold keeps an announcement out of a peer's gap,
 /// and there is none); a change goes out
-/// while scanning and once more `lightReannounceAfter` later. Asked to look
-/// again, it restarts at once: a controller that does not repeat an
-/// advertiser reports it only as a scan starts. docs/ARCHITECTURE.md,
-/// Radio schedule.
+/// while scanning and once more `reannounceAfter` later. Asked to look
+/// again for a quiet peer, it does nothing: its own restarts, at most 2 s
+/// apart, already give a controller that filters duplicates a fresh start,
+/// and a controller that repeats an advertiser reports the peer at its next
+/// advertising event after one. A restart at each of the session's ticks
+/// would leave the scan deaf for 30–120 ms each time, in step with every
+/// other looking session, just when the room changes (docs/MEASUREMENTS.md,
+/// The ballot). docs/ARCHITECTURE.md, Radio schedule.
 struct LightScheduler: RadioScheduler {
     let schedule: RadioSchedule
     let random: RadioSchedule.Draw
-    /// Whether the scan is being restarted.
-    private(set) var restarting = false
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
 
@@ -26,19 +28,14 @@ struct LightScheduler: RadioScheduler {
         switch event {
         case .scanStarted:
             return [.arm(.restart, at: now + schedule.nextInterval(random))]
-        case .heard, .fired(.listen), .fired(.hold), .fired(.settle):
+        case .heard, .lookAgain, .fired(.listen), .fired(.hold), .fired(.settle):
             return []
         case .fired(.restart):
-            restarting = true
             return [.perform(.forgetApps), .perform(.stopScan)]
-        case .lookAgain:
-            guard !restarting else { return [] }
-            restarting = true
-            return [.cancel(.restart), .perform(.forgetApps), .perform(.stopScan)]
         case .changeAsked:
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
-            return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
+            return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.reannounceAfter)]
         case .failed(.change):
             return [.changeDone(failed: true)]
         case .fired(.reannounce):
@@ -49,7 +46,6 @@ struct LightScheduler: RadioScheduler {
         case .done(.stopScan):
             return [.perform(.startScan)]
         case .done(.startScan):
-            restarting = false
             return [.arm(.restart, at: now + schedule.nextInterval(random))]
         case .failed(.stopScan), .failed(.startScan):
             ended = true

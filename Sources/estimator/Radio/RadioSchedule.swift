@@ -75,13 +75,6 @@ struct RadioSchedule: Equatable, Sendable {
     /// the change: a peer in its own gap missed the first, and no gap lasts
     /// this long.
     var reannounceAfter: Duration = .milliseconds(500)
-    /// The light mode's second announcement comes half a tick later than
-    /// that: a light peer looking for a quiet peer again restarts its scan
-    /// at each of its ticks (`lookAgainAfter`), so a change that fell into
-    /// one of those restarts fell into the next as well when announced
-    /// again a whole tick later, and was heard only at the advertiser's
-    /// next repeat, up to 1.28 s on.
-    var lightReannounceAfter: Duration { reannounceAfter + tick / 2 }
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,
     /// which puts it on the air a second time (see `Session.leave`).
@@ -91,13 +84,10 @@ struct RadioSchedule: Equatable, Sendable {
     /// for a few seconds and refuses a new advertisement meanwhile.
     var restartRetry: Duration = .seconds(1)
     /// A peer heard over the air but not for this long is looked for
-    /// again. In the light mode the scan restarts at each tick until the
-    /// peer is heard or stale: a controller that repeats an advertiser
-    /// reports a steady peer at every restart, at most 2 s apart, so this
-    /// costs it nothing; one that does not (the rig's emulator) reports a
-    /// peer only as its scan starts, and Linux drops about half of those
-    /// reports. In the strict mode, where peers announce at each of their
-    /// restarts, the next restart listens first (`listenLimit`).
+    /// again, in the strict mode only: peers announce at each of their
+    /// restarts, so the next restart listens first (`listenLimit`). The
+    /// light mode's own restarts, at most 2 s apart, bring a quiet peer
+    /// (`LightScheduler`).
     var lookAgainAfter: Duration = .seconds(2)
     /// Stale peers are looked for this often: a tenth of the stale time.
     var tick: Duration = .milliseconds(500)

@@ -29,11 +29,10 @@ protocol SessionRadio: Sendable {
     func stopScanning() async
 
     /// Looks for a peer heard over the air that has gone quiet (see
-    /// `RadioSchedule.lookAgainAfter`): the light mode restarts the scan
-    /// soon, since a controller that does not repeat an advertiser reports
-    /// it only when a scan starts; the strict mode's next restart listens
-    /// first, for the peer's next announcement. The session asks at each
-    /// tick while the peer stays quiet.
+    /// `RadioSchedule.lookAgainAfter`): the strict mode's next restart
+    /// listens first, for the peer's next announcement; the light mode's
+    /// own restarts bring it. The session asks at each tick while the peer
+    /// stays quiet.
     func lookAgain()
 
     /// Unregisters the advertisement and stops scanning. Idempotent.

@@ -4,30 +4,21 @@ import Synchronization
 
 /// `watch` without a session: its own discovery on one adapter, advertising
 /// nothing, with the session's service UUID, and the light mode's schedule
-/// (restarts without settle or hold, a look again for a quiet peer), so it
-/// hears what a session would.
+/// (restarts without settle or hold), so it hears what a session would.
 final class ScanFeed: WatchFeed {
     /// The adapter scanning, `hci1`.
     let adapterName: String
     private let discovery: Discovery
     private let executor: RadioExecutor
-    private let schedule: RadioSchedule
-    private let clock: any SessionClock
     /// Why a restart failed, which ends the scan as the discovery's end does.
     private let halts: AsyncStream<any Error>
     private let pump = Mutex<Task<Void, Never>?>(nil)
-    /// When the scan was last restarted for a quiet peer (`clock.elapsed`):
-    /// once a tick at most, as a session does, however often the watch redraws.
-    private let lookedAgain = Mutex<Duration?>(nil)
 
-    private init(adapterName: String, discovery: Discovery, executor: RadioExecutor, halts: AsyncStream<any Error>,
-                 schedule: RadioSchedule, clock: any SessionClock) {
+    private init(adapterName: String, discovery: Discovery, executor: RadioExecutor, halts: AsyncStream<any Error>) {
         self.adapterName = adapterName
         self.halts = halts
         self.discovery = discovery
         self.executor = executor
-        self.schedule = schedule
-        self.clock = clock
     }
 
     /// Starts scanning on `selector` (`hci1`), or on the first powered adapter.
@@ -44,8 +35,7 @@ final class ScanFeed: WatchFeed {
             }
             let discovery = try await adapter.discover(serviceUUIDs: [BlueZRadio.serviceUUID])
             executor.run(on: discovery)
-            return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts, schedule: schedule,
-                            clock: clock)
+            return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)
         } catch {
@@ -92,20 +82,6 @@ final class ScanFeed: WatchFeed {
             sink.yield(.ended(UserError(radio.code, "Scanning stopped: \(radio.description)")))
         }
         pump.withLock { $0 = task }
-    }
-
-    /// Restarts the scan for a peer quiet for `RadioSchedule.lookAgainAfter`
-    /// (see there): a controller that does not repeat an advertiser reports
-    /// it again only as a scan starts.
-    func quiet(for longest: Duration) {
-        guard longest >= schedule.lookAgainAfter else { return }
-        let due = lookedAgain.withLock { last in
-            let now = clock.elapsed
-            guard last.map({ now - $0 >= schedule.tick }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { executor.lookAgain() }
     }
 
     func stop() async {

@@ -58,10 +58,6 @@ final class WatchInputs {
         }
     }
 
-    /// Tells the feed how long the quietest peer it passed on has gone
-    /// unheard over the air (see `WatchFeed.quiet`).
-    func quiet(for longest: Duration) { feed.quiet(for: longest) }
-
     /// Stops the feed; the ticker and signal watches stop with this value.
     func stop() async {
         keyboard?.restore()
@@ -81,10 +77,6 @@ final class WatchInputs {
 protocol WatchFeed: Sendable {
     /// Starts yielding `.line`, `.malformed` and, last, `.ended` into `sink`.
     func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation)
-    /// Told at each tick how long the quietest peer heard over the air, and
-    /// not yet stale, has gone unheard: a feed that scans by itself looks
-    /// for it again.
-    func quiet(for longest: Duration)
     /// Stops the feed (the watch is done) and returns once it has.
     func stop() async
 }
@@ -104,9 +96,6 @@ final class SessionFeed: WatchFeed, @unchecked Sendable {
             sink.yield(.ended(UserError(.unavailable, "The session stopped answering; run `estimator status`.")))
         }
     }
-
-    /// Nothing to do: the session looks for its quiet peers itself.
-    func quiet(for longest: Duration) {}
 
     /// Nothing to stop: the reader thread ends with the process, which ends with the watch.
     func stop() async {}

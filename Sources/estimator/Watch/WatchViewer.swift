@@ -103,7 +103,6 @@ struct WatchViewer {
             case let .ended(error): return .failure(error)
             case .tick:
                 tick()
-                if let longest = room.longestAirQuiet(now: clock.now) { inputs.quiet(for: longest) }
             case .resize: dirty = true
             case .interrupted: return .success(())
             case .deadline:
