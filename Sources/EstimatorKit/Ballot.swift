@@ -16,6 +16,9 @@
 ///   a reveal on demand is asked. They stay revealed until the next round.
 /// - A reveal heard waits for the last vote on its way here (`catchUp`),
 ///   unless it was made on demand: then nobody's vote is awaited.
+/// - Any reveal waits, as long again, for the cards of votes heard sealed
+///   (`Card.sealed`): their senders put them on the air as they reveal.
+///   A card still sealed then shows as a vote without its card.
 public struct Ballot: Equatable, Sendable {
     /// Whether this round's cards have been revealed (the room decided).
     public private(set) var isRevealed = false
@@ -25,6 +28,8 @@ public struct Ballot: Equatable, Sendable {
     /// From when a table shows the revealed cards though someone it hears
     /// has not voted (see `catchUp`).
     private var showsFrom: Timestamp?
+    /// Until when a table awaits the cards of votes heard sealed.
+    private var sealedCardsDue: Timestamp?
 
     /// A reveal heard from another laptop shows here at once when everyone
     /// heard here has voted, else after this long: the last vote, which
@@ -45,6 +50,7 @@ public struct Ballot: Equatable, Sendable {
         isRevealed = false
         isRevealedOnDemand = false
         showsFrom = nil
+        sealedCardsDue = nil
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
@@ -119,6 +125,9 @@ public struct Ballot: Equatable, Sendable {
         isRevealed = true
         isRevealedOnDemand = reason == .onDemand
         showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
+        // Every sealed voter reveals as this laptop does, or on hearing it:
+        // one announcement, or two when the first was missed.
+        sealedCardsDue = now + Self.catchUp
     }
 
     /// Whether every present, fresh voter this participant hears has voted
@@ -140,19 +149,20 @@ public struct Ballot: Equatable, Sendable {
         let voted = present.filter(\.voted)
         let caughtUp = showsFrom.map { now >= $0 } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
-        let isRevealed = isRevealed && (voted.count == present.count || caughtUp && !onItsWay)
+        let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && sealedCardsDue.map { now < $0 } ?? false
+        let isRevealed = isRevealed && !sealedCardsComing && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
             entries: entries.map { entry, voted in
                 var entry = entry
                 entry.mark = entry.isObserver ? .observing
                     : !voted ? .waiting
-                    : isRevealed || open ? .shown(entry.card) : .hidden
+                    : (isRevealed || open) && entry.card != .sealed ? .shown(entry.card) : .hidden
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.sortKey < $1.sortKey },
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
-            stats: Stats(votes: voted.map(\.entry), deck: deck))
+            stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck))
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {

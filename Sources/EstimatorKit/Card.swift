@@ -42,6 +42,11 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     /// Observing: present without a vote, never waited for
     /// (docs/PROTOCOL.md, Ballot).
     public static let observing = Card(rawValue: 0xF9)
+    /// Voted, the card kept on the laptop until the round is revealed: what
+    /// a session sends for its vote where its radio changes an
+    /// advertisement without going deaf (docs/PROTOCOL.md, Ballot). A vote
+    /// with no value until its card comes.
+    public static let sealed = Card(rawValue: 0xFB)
 
     /// The T-shirt sizes, smallest first: `80` XS to `85` XXL.
     public static let sizes: [Card] = sizeNames.indices.map { Card(rawValue: sizeBase + UInt8($0)) }
@@ -71,7 +76,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The card's machine name (`"8"`, `"21"`, `"0.5"`, `"M"`, `"?"`,
-    /// `"coffee"`, `"waiting"`, `"none"`, `"observing"`), as used in JSON;
+    /// `"coffee"`, `"waiting"`, `"none"`, `"observing"`, `"sealed"`), as used in JSON;
     /// `nil` for an unknown byte.
     public var name: String? { Self.name(of: rawValue) }
 
@@ -86,8 +91,8 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
     public var hex: String { Hex.text([rawValue]) }
 
     /// How a person sees the card in a table: `½`, `☕`, `·` for waiting,
-    /// `—` for none, `obs` for observing, and `?XX` (the hex byte) for an
-    /// unknown value.
+    /// `—` for none, `obs` for observing, `✓` for sealed, and `?XX` (the hex
+    /// byte) for an unknown value.
     public var description: String {
         switch self {
         case .half: "½"
@@ -95,6 +100,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
         case .waiting: "·"
         case .none: "—"
         case .observing: "obs"
+        case .sealed: "✓"
         default: name ?? "?\(hex)"
         }
     }
@@ -109,6 +115,7 @@ public struct Card: Hashable, Sendable, CustomStringConvertible {
         case 0xFC: "waiting"
         case 0xFF: "none"
         case 0xF9: "observing"
+        case 0xFB: "sealed"
         default: nil
         }
     }

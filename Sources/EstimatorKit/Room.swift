@@ -77,6 +77,12 @@ public struct Room: Sendable {
     public private(set) var me: Me?
     /// Show cards as they are picked instead of at the reveal.
     public var open: Bool
+    /// Whether my vote goes on the air sealed until my round is revealed
+    /// (docs/PROTOCOL.md, Ballot): true where my radio changes an
+    /// advertisement without going deaf, so that every laptop can put its
+    /// card on the air at the reveal at once. An open room (`open`) sends
+    /// its card in clear, as the app does.
+    public var seals = false
     private var paths: [PeerID: HeardPaths] = [:]
     private var rounds: [Channel: ChannelRound] = [:]
     private var appUsers = AppUsers()
@@ -149,7 +155,8 @@ public struct Room: Sendable {
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
     /// Ballot): my round (`3R` once revealed, `5R` revealed on demand, `4R`
-    /// while I hold the reveal) and my card, or observing. With no round, or while the clock's jump
+    /// while I hold the reveal) and my card (sealed until the reveal when
+    /// `seals`), or observing. With no round, or while the clock's jump
     /// makes the round uncertain, it is the app's form.
     public func advertised(now: Timestamp) -> (version: Packet.Version, card: Card)? {
         guard let me, let round = rounds[me.channel] else { return nil }
@@ -160,7 +167,9 @@ public struct Room: Sendable {
         let version: Packet.Version = round.ballot.isRevealedOnDemand ? .revealedOnDemand(current)
             : round.ballot.isRevealed ? .revealed(current)
             : me.card != .none && holdsTheReveal(in: me.channel, round: round, now: now) ? .holding(current) : .round(current)
-        return (version, me.card == .none ? .none : me.counted)
+        let card = me.card == .none ? .none : me.counted
+        let sealed = seals && !open && !round.ballot.isRevealed && card.isVote
+        return (version, sealed ? .sealed : card)
     }
 
     /// Whether I hold my channel's reveal (docs/PROTOCOL.md, Ballot): a

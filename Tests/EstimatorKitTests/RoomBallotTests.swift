@@ -12,7 +12,9 @@ private struct Ballot {
     var room = Room()
     var now = t0 + ChannelRound.listening
 
-    init(observing: Bool = false, listeningSince start: Timestamp = t0) {
+    /// `seals`: my radio changes without going deaf, so my vote is sealed.
+    init(observing: Bool = false, listeningSince start: Timestamp = t0, seals: Bool = false) {
+        room.seals = seals
         room.enter(Room.Me(channel: channel, name: "Me", card: .waiting, observing: observing), now: start)
     }
 
@@ -314,5 +316,102 @@ private struct Ballot {
         room.hear("2101FCAlice")
         room.pick(.none)
         #expect(room.sent == "2101FFMe")
+    }
+
+    // MARK: A sealed ballot (the light mode)
+
+    @Test func aSealedVoteSaysThatIVotedNeverWhatUntilTheReveal() {
+        var room = Ballot(seals: true)
+        room.hear("2101FCAlice")
+        room.pick(.five)
+        #expect(room.sent == "2101FBMe", "voted, sealed: my 5 stays on my laptop")
+        #expect(room.marks == ["Me": .hidden, "Alice": .waiting])
+        do {
+            let revealed = room.hear("2101FBAlice")
+            #expect(revealed, "Alice voted too, sealed: the last vote reveals")
+        }
+        #expect(room.sent == "310105Me", "at the reveal my card goes on the air")
+        #expect(!room.tally.isRevealed, "Alice's card is on its way: the cards show together")
+        #expect(room.marks == ["Me": .hidden, "Alice": .hidden])
+        room.hear("310108Alice")
+        #expect(room.tally.isRevealed)
+        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)])
+        #expect(room.tally.stats.votes == 2 && room.tally.stats.median == 6.5)
+    }
+
+    @Test func aSealedCardNotHeardByTheCatchUpShowsAsAVoteWithoutItsCard() {
+        var room = Ballot(seals: true)
+        room.hear("2101FBAlice")
+        room.pick(.five)
+        #expect(room.sent == "310105Me")
+        room.now = room.now + EstimatorKit.Ballot.catchUp - .milliseconds(1)
+        #expect(!room.tally.isRevealed)
+        room.now = room.now + .milliseconds(1)
+        #expect(room.tally.isRevealed)
+        #expect(room.marks == ["Me": .shown(.five), "Alice": .hidden], "her vote counts; her card never came")
+        #expect(room.tally.voted == 2 && room.tally.stats.votes == 1)
+        room.hear("310108Alice")
+        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)], "it shows when it comes")
+    }
+
+    @Test func aRevealOnDemandAwaitsSealedCardsButNobodysVote() {
+        var room = Ballot(seals: true)
+        room.hear("2101FBAlice")
+        room.hear("2101FCBob")
+        room.pick(.five)
+        #expect(room.sent == "2101FBMe")
+        let revealed = room.room.revealNow(now: room.now)
+        #expect(revealed)
+        #expect(room.sent == "510105Me")
+        #expect(!room.tally.isRevealed, "Alice's card is on its way")
+        room.hear("310108Alice")
+        #expect(room.tally.isRevealed, "Bob, who has not voted, is awaited by nobody")
+        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight), "Bob": .waiting])
+    }
+
+    @Test func aReVoteAfterTheRevealIsSentInClear() {
+        var room = Ballot(seals: true)
+        room.hear("2101FCAlice")
+        room.pick(.five)
+        room.hear("2101FBAlice")
+        #expect(room.sent == "310105Me")
+        room.pick(.three)
+        #expect(room.sent == "310103Me")
+    }
+
+    @Test func someoneJoiningARevealedRoundSeesItsCards() {
+        var room = Ballot(seals: true)
+        room.hear("310108Alice")
+        room.hear("310103Bob")
+        room.now = room.now + EstimatorKit.Ballot.catchUp
+        #expect(room.tally.isRevealed, "I have not voted: the catch-up, as without seals")
+        #expect(room.marks == ["Me": .waiting, "Alice": .shown(.eight), "Bob": .shown(.three)])
+    }
+
+    @Test func anOpenRoomAnObserverAndTheAppsFormAreNotSealed() {
+        var open = Ballot(seals: true)
+        open.room.open = true
+        open.hear("2101FCAlice")
+        open.pick(.five)
+        #expect(open.sent == "210105Me", "--open: the app's behaviour, card in clear")
+
+        var observer = Ballot(observing: true, seals: true)
+        observer.hear("2101FCAlice")
+        #expect(observer.sent == "2101F9Me")
+
+        var noRound = Ballot(seals: true)
+        noRound.pick(.five)
+        #expect(noRound.sent == "010105Me", "no round: the app's form, as the app sends it")
+    }
+
+    @Test func aSessionInClearCountsASealedVoteAndAwaitsItsCard() {
+        var room = Ballot()
+        room.hear("2101FBAlice")
+        #expect(room.marks == ["Me": .waiting, "Alice": .hidden])
+        room.pick(.five)
+        #expect(room.sent == "310105Me", "a strict session's card is in clear; Alice's sealed vote is a vote")
+        #expect(!room.tally.isRevealed)
+        room.hear("310108Alice")
+        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)])
     }
 }

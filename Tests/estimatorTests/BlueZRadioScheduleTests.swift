@@ -49,6 +49,7 @@ import Testing
         let radio = Self.radio(on: bus, clock: clock)
         let ad = try await Self.started(radio, fake)
         #expect(radio.schedule.mode == .strict)
+        #expect(!radio.changesWhileScanning, "a change stops the scan: votes go in clear")
 
         // A restart: due after 1.5 s, not before; stop -> announce ->
         // bluetoothd has read it (the announcement returned) -> 50 ms -> start.
@@ -129,6 +130,7 @@ import Testing
         let clock = ManualClock()
         let radio = Self.radio(on: bus, clock: clock)
         let ad = try await Self.started(radio, fake)
+        #expect(radio.changesWhileScanning, "changes while scanning: votes are sealed")
         #expect(radio.schedule.mode == .light)
 
         // A restart: stop -> start, no announcement, no settle; the next is

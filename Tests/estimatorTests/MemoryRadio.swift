@@ -20,6 +20,7 @@ final class MemoryRadio: SessionRadio {
         var mostUpdating = 0
         var take: @Sendable (Reception) -> Void = { _ in }
         var lookedAgain = 0
+        var changesWhileScanning = false
     }
 
     private let state = Mutex(State())
@@ -35,6 +36,12 @@ final class MemoryRadio: SessionRadio {
     var advertised: [[UInt8]] { state.withLock { $0.advertised } }
     /// Whether an advertisement is registered.
     var isRunning: Bool { state.withLock { $0.isRunning } }
+
+    /// Whether a change leaves the scan running, as the light mode's does.
+    var changesWhileScanning: Bool {
+        get { state.withLock { $0.changesWhileScanning } }
+        set { state.withLock { $0.changesWhileScanning = newValue } }
+    }
 
     /// Whether it scans (from `start` until `stopScanning` or `stop`).
     var isScanning: Bool { state.withLock { $0.isScanning } }

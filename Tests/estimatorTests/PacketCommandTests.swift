@@ -179,6 +179,8 @@ import Testing
         #expect(app.stdout == #"{"version":"01","channel":0,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"13","cardRaw":"0D","name":"Alice"}"# + "\n")
         let onDemand = try EstimatorProcess.run("packet", "decode", "5301F9Olga", "--json")
         #expect(onDemand.stdout == #"{"version":"53","channel":1,"round":3,"revealed":true,"onDemand":true,"holding":false,"card":"observing","cardRaw":"F9","name":"Olga"}"# + "\n")
+        let sealed = try EstimatorProcess.run("packet", "decode", "2301FBAnn", "--json")
+        #expect(sealed.stdout == #"{"version":"23","channel":1,"round":3,"revealed":false,"onDemand":false,"holding":false,"card":"sealed","cardRaw":"FB","name":"Ann"}"# + "\n")
         let onDemandText = try EstimatorProcess.run("packet", "decode", "5301F9Olga")
         #expect(onDemandText.stdout.contains("round    3, revealed on demand\n"))
         let encoded = try EstimatorProcess.run("packet", "encode", "--round", "3", "--channel", "1", "--card", "none", "--name", "Ann")

@@ -125,9 +125,10 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // adopts (keeping her card only if she has been listening under 4 s);
         // the next one clears it (round 2, card FC). Bob, whom she hears
         // through her relay alone, has not voted: she holds the reveal
-        // (version 4R: 41, then 42).
+        // (version 4R: 41, then 42). Without a radio her kept vote goes
+        // out sealed (FB) until the round is revealed.
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
-        try await sub.lines.next { $0 == "\(annTopic) [\(hex("410305Ann"))] 0" || $0 == "\(annTopic) [\(hex("4103FCAnn"))] 0" }
+        try await sub.lines.next { $0 == "\(annTopic) [\(hex("4103FBAnn"))] 0" || $0 == "\(annTopic) [\(hex("4103FCAnn"))] 0" }
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
         try await sub.lines.next { $0 == "\(annTopic) [\(hex("4203FCAnn"))] 0" }
 

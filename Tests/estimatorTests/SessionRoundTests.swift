@@ -74,6 +74,44 @@ import Testing
         await end(session, listening)
     }
 
+    @Test func onARadioThatChangesWhileScanningMyVoteIsSealedUntilTheReveal() async throws {
+        radio.changesWhileScanning = true
+        let (session, listening, watched) = try await watchedSession()
+        let reports = Mutex<[RevealedRound]>([])
+        await session.onReveal { report in reports.withLock { $0.append(report) } }
+        clock.advance(by: ChannelRound.listening)
+        await hearOne("2101FCAlice", watched: watched)
+        _ = await session.handle(.pick(.five))
+        await session.updatesDone()
+        #expect(lastAdvertised() == "2101FB전수열", "voted, sealed: the 5 stays here")
+        #expect(!radio.advertised.contains { String(decoding: $0, as: UTF8.self).hasPrefix("210105") })
+        await hearOne("2101FBAlice", watched: watched)
+        await session.updatesDone()
+        #expect(lastAdvertised() == "310105전수열", "the last vote revealed: my card goes on the air")
+        #expect(reports.withLock { $0.isEmpty }, "Alice's card is still sealed")
+        await hearOne("310108Alice", watched: watched)
+        #expect(reports.withLock { $0.first?.votes } == ["전수열": .five, "Alice": .eight])
+        await end(session, listening)
+    }
+
+    @Test func onAStrictRadioMyVoteIsInClear() async throws {
+        let (session, listening, watched) = try await watchedSession()
+        clock.advance(by: ChannelRound.listening)
+        await hearOne("2101FCAlice", watched: watched)
+        _ = await session.handle(.pick(.five))
+        await session.updatesDone()
+        #expect(lastAdvertised() == "210105전수열")
+        await end(session, listening)
+    }
+
+    /// Hears `localName` and waits for its watch line: the session has
+    /// acted on it by the next call it answers.
+    private func hearOne(_ localName: String, watched: Lines) async {
+        let count = watched.all.count
+        radio.hear(localName: Array(localName.utf8), rssi: -50)
+        await watched.wait(count: count + 1)
+    }
+
     @Test func aPickAtOnceAfterJoiningRevealsNothingBeforeTheRoomIsHeard() async throws {
         let (session, listening, _) = try await watchedSession()
         let reports = Mutex(0)

@@ -64,6 +64,10 @@ final class BlueZRadio: SessionRadio {
     /// The schedule in use: fitted to the controller once started.
     var schedule: RadioSchedule { state.withLock { $0.schedule } }
 
+    /// The light mode changes the advertisement while scanning; the strict
+    /// mode stops the scan around every change.
+    var changesWhileScanning: Bool { schedule.mode == .light }
+
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
 
     func start(localName: [UInt8]) async throws(RadioError) {

@@ -26,5 +26,8 @@ final class NoRadio: SessionRadio {
 
     func stop() async { sink.finish() }
 
+    /// Nothing goes deaf: the vote goes to the relay's broker sealed.
+    var changesWhileScanning: Bool { true }
+
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) {}
 }

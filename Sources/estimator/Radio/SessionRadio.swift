@@ -38,6 +38,14 @@ protocol SessionRadio: Sendable {
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async
 
+    /// Whether an advertisement change leaves the scan running, so that
+    /// the radio hears the room while it changes (the light mode): known
+    /// once `start` has returned. Where it does, the session's vote goes on
+    /// the air sealed until the reveal (`Room.seals`), since then every
+    /// laptop puts its card on the air at the reveal at once and hears the
+    /// others'.
+    var changesWhileScanning: Bool { get }
+
     /// Sets what takes every reception, as the radio reads it: for BlueZ on
     /// the bus connection's reading thread, before anything else wakes, so it
     /// must be quick. Set once, before `start`.

@@ -108,6 +108,16 @@ actor Session {
     func start() async throws(RadioError) {
         updates.asked = localName
         try await radio.start(localName: ownership.advertising(updates.asked))
+        fitBallotToRadio()
+    }
+
+    /// Seals my vote on the air where the radio changes without going deaf
+    /// (`SessionRadio.changesWhileScanning`), as fitted at its last start,
+    /// and puts the result on the air when it changes what I say.
+    private func fitBallotToRadio() {
+        let seals = radio.changesWhileScanning
+        guard board.change({ room, _ in defer { room.seals = seals }; return room.seals != seals }) else { return }
+        followRoom()
     }
 
     /// Whether someone else in my channel has my name, and is still heard:
@@ -158,6 +168,7 @@ actor Session {
         do {
             try await radio.start(localName: ownership.advertising(localName))
             radioProblem = nil
+            fitBallotToRadio()
         } catch {
             radioProblem = error
             restarts.retry(after: schedule.restartRetry, clock: clock) { await self.retryRestart() }

@@ -12,7 +12,10 @@
 #    Bob hears Remy, who has not voted, and holds the reveal on the air
 #    (version 4R), so no watch reveals; Remy's vote reveals on every watch.
 # 4. The air record (btmon in the guest): Bob held round 3 (4301...Bob);
-#    Olga's packets carry only observing (F9) or leaving (FF).
+#    Olga's packets carry only observing (F9) or leaving (FF). On
+#    controllers with extended advertising (ballot-sealed.sh: the light
+#    mode) no voting session's card is on the air before its round's
+#    reveal: only sealed (FB) or waiting (FC) in versions 2R and 4R.
 # Figures (E2E-METRIC): last vote -> revealed, and `reveal` -> revealed, on
 # each watch, to the time in the watch's own line (see seen_ms): p50, p95
 # and max over the watches. Goal: at most 1 s at p95 over runs; a run fails
@@ -178,4 +181,11 @@ echo "on the air: $(echo $on_air)"
 metric ballot_held_packets "$held" - '>= 1'
 olga=$(grep -E '^[0-9A-F]{2}01[0-9A-F]{2}Olga$' <<<"$on_air" | grep -vE '^[0-9A-F]{2}01(F9|FF)' || true)
 [ -z "$olga" ] || fail "the observer sent more than observing: $(echo $olga)"
+case $E2E_ADVERTISING in legacy) mode=strict ;; *) mode=light ;; esac
+metric radio_mode "$( (as 0 doctor --adapter hci0 || true) | sed -n 's/.*radio schedule: \([a-z]*\):.*/\1/p')" - "= $mode"
+if [ "$mode" = light ]; then
+  unsealed=$(grep -E '^[24][0-9A-F]01[0-9A-F]{2}(Ann|Bob|Cy)$' <<<"$on_air" | grep -vE '^[24][0-9A-F]01(FB|FC|FF)' || true)
+  [ -z "$unsealed" ] || fail "a vote in clear on the air before its round's reveal: $(echo $unsealed)"
+  metric ballot_sealed_packets "$(grep -cE '^[24][0-9A-F]01FB(Ann|Bob|Cy)$' <<<"$on_air" || true)" - '>= 3'
+fi
 echo "ok"
