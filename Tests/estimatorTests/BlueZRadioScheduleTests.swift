@@ -143,12 +143,13 @@ import Testing
         await clock.waitForSleepers()
         #expect(clock.deadlines == [.milliseconds(3000)])
 
-        // A change goes out while scanning, and once more 0.5 s later, without a gap.
+        // A change goes out while scanning, and once more 0.25 s later
+        // (`lightReannounceAfter`), without a gap.
         try await radio.update(localName: Array("010102Ann".utf8))
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
-        #expect(clock.deadlines == [.milliseconds(2000), .milliseconds(3000)])
-        clock.advance(by: .milliseconds(500))
+        #expect(clock.deadlines == [.milliseconds(1750), .milliseconds(3000)])
+        clock.advance(by: .milliseconds(250))
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers()
         #expect(clock.deadlines == [.milliseconds(3000)])

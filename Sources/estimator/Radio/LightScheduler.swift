@@ -4,7 +4,7 @@
 /// `jitter`), the app's devices forgotten first, with no settle after and
 /// no hold before it (the hold keeps an announcement out of a peer's gap,
 /// and there is none); a change goes out
-/// while scanning and once more `reannounceAfter` later. Asked to look
+/// while scanning and once more `lightReannounceAfter` later. Asked to look
 /// again for a quiet peer, it does nothing: its own restarts, at most 2 s
 /// apart, already give a controller that filters duplicates a fresh start,
 /// and a controller that repeats an advertiser reports the peer at its next
@@ -35,7 +35,7 @@ struct LightScheduler: RadioScheduler {
         case .changeAsked:
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
-            return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.reannounceAfter)]
+            return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
             return [.changeDone(failed: true)]
         case .fired(.reannounce):

@@ -18,7 +18,7 @@ import BlueZ
 /// Overridable without rebuilding: `ESTIMATOR_SCHEDULE` holds `name=ms`
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
-/// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `leave`, `retry`,
+/// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `light-reannounce`, `leave`, `retry`,
 /// `tick`, `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
 /// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
@@ -75,6 +75,11 @@ struct RadioSchedule: Equatable, Sendable {
     /// the change: a peer in its own gap missed the first, and no gap lasts
     /// this long.
     var reannounceAfter: Duration = .milliseconds(500)
+    /// The light mode's second announcement comes sooner: a light peer's
+    /// only gaps are its restarts (30–120 ms), and at a sealed reveal every
+    /// card moves at once, each one missed costing this long
+    /// (docs/MEASUREMENTS.md, The ballot).
+    var lightReannounceAfter: Duration = .milliseconds(250)
     /// Card none is on the air this long before the session leaves: half
     /// with scanning paused around the change, half with scanning stopped,
     /// which puts it on the air a second time (see `Session.leave`).
@@ -135,7 +140,8 @@ struct RadioSchedule: Equatable, Sendable {
         var schedule = RadioSchedule.standard
         let fields: [String: WritableKeyPath<RadioSchedule, Duration>] = [
             "restart": \.restartEvery, "jitter": \.jitter, "settle": \.settle, "hold": \.hold, "backoff": \.backoff,
-            "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter, "leave": \.leaveBroadcast,
+            "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter,
+            "light-reannounce": \.lightReannounceAfter, "leave": \.leaveBroadcast,
             "retry": \.restartRetry, "tick": \.tick, "idle-tick": \.idleTick, "drop": \.drop, "look-again": \.lookAgainAfter,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
