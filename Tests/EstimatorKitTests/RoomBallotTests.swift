@@ -1,48 +1,13 @@
 import Testing
 @testable import EstimatorKit
 
-private let channel = Channel(rawValue: 1)
-private let t0 = Timestamp(secondsSince1970: 1_790_000_000)
+private let channel = BallotRoom.channel
+private let t0 = BallotRoom.t0
 private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
-
-/// Me (`Me`, channel 1) in a room of other sessions, heard by their local
-/// names (docs/PROTOCOL.md, Ballot): what I put on the air and what my
-/// table shows.
-private struct Ballot {
-    var room = Room()
-    var now = t0 + ChannelRound.listening
-
-    /// `seals`: my radio changes without going deaf, so my vote is sealed.
-    init(observing: Bool = false, listeningSince start: Timestamp = t0, seals: Bool = false) {
-        room.seals = seals
-        room.enter(Room.Me(channel: channel, name: "Me", card: .waiting, observing: observing), now: start)
-    }
-
-    /// Hears one local name; returns whether it revealed the round here.
-    @discardableResult
-    mutating func hear(_ localName: String, relayed: Bool = false) -> Bool {
-        now = now + .milliseconds(100)
-        let packet = try! Packet(decoding: localName)
-        return room.hear(packet, rssi: relayed ? nil : -50, relayed: relayed, at: now).revealed.contains(channel)
-    }
-
-    @discardableResult
-    mutating func pick(_ card: Card) -> Bool { room.pick(card, now: now).revealed.contains(channel) }
-
-    /// What I send, as a local name.
-    var sent: String {
-        let (version, card) = room.advertised(now: now)!
-        return Packet(version: version, channel: channel, card: card, name: "Me").localName
-    }
-
-    var tally: Tally { room.tally(of: channel, now: now) }
-
-    var marks: [String: Tally.Mark] { Dictionary(uniqueKeysWithValues: tally.entries.map { ($0.name, $0.mark) }) }
-}
 
 @Suite struct RoomBallotTests {
     @Test func theLastVoteRevealsWhenNobodyHoldsTheReveal() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCAlice")
         room.pick(.five)
         #expect(room.sent == "210105Me", "Alice, who has not voted, holds the room by her own FC")
@@ -57,7 +22,7 @@ private struct Ballot {
     }
 
     @Test func aVoterHeardThroughMyRelayAloneIsHeldForByMe() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCAlice")
         room.hear("2101FCRemy", relayed: true)  // a remote teammate: only my relay brings him
         room.pick(.five)
@@ -72,7 +37,7 @@ private struct Ballot {
     }
 
     @Test func aVoterHeardOverTheAirIsNotHeldFor() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCAlice")
         room.hear("2101FCRemy", relayed: true)
         room.hear("2101FCRemy")  // and over the air: both
@@ -81,7 +46,7 @@ private struct Ballot {
     }
 
     @Test func aVoterOnlyAnotherSessionHearsHoldsTheRevealThroughIt() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("410108Alice")  // Alice voted, and holds for someone only her relay brings
         room.pick(.five)
         #expect(!room.tally.isRevealed, "Alice holds the reveal")
@@ -92,7 +57,7 @@ private struct Ballot {
     }
 
     @Test func aRevealHeardRevealsHereWithNoLeader() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("210108Alice")
         room.hear("2101FCBob")
         room.pick(.five)
@@ -106,7 +71,7 @@ private struct Ballot {
     }
 
     @Test func aRevealHeardWaitsForTheVoteItsLaptopHeardFirst() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("210108Bob")
         room.hear("010103Phone")  // the app, heard before the round began: its 3 does not count
         _ = room.room.startNext(title: nil, now: room.now)
@@ -120,7 +85,7 @@ private struct Ballot {
     }
 
     @Test func aRevealByTheLastVoteHeardShowsWithoutTheAbsentAfterTheCatchUp() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCCy")
         room.pick(.five)
         room.hear("3101F9Olga")  // Olga's laptop heard a vote from Cy that is on its way here
@@ -130,7 +95,7 @@ private struct Ballot {
     }
 
     @Test func aRevealOnDemandHeardShowsAtOnce() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCCy")
         room.pick(.five)
         do {
@@ -142,7 +107,7 @@ private struct Ballot {
     }
 
     @Test func aRevealOnDemandHeardDuringTheCatchUpEndsIt() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCCy")
         room.pick(.five)
         room.hear("3101F9Olga")
@@ -152,7 +117,7 @@ private struct Ballot {
     }
 
     @Test func aRevealOnDemandOfAnEarlierRoundRevealsNothing() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2201FCAlice")
         room.pick(.five)
         do {
@@ -177,7 +142,7 @@ private struct Ballot {
     }
 
     @Test func aRevealedRoundHeardWhileJoiningShowsItsCards() {
-        var room = Ballot(listeningSince: t0 + ChannelRound.listening)  // just joined: still listening
+        var room = BallotRoom(listeningSince: t0 + ChannelRound.listening)  // just joined: still listening
         do {
             let revealed = room.hear("310108Alice")
             #expect(revealed, "the room has decided: no listening first")
@@ -189,7 +154,7 @@ private struct Ballot {
     }
 
     @Test func aRevealOfAnEarlierRoundRevealsNothing() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2201FCAlice")
         room.pick(.five)
         do {
@@ -200,7 +165,7 @@ private struct Ballot {
     }
 
     @Test func revealNowRevealsWithoutThoseWhoHaveNotVoted() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCBob")
         room.pick(.five)
         do {
@@ -217,7 +182,7 @@ private struct Ballot {
     }
 
     @Test func thereIsNothingToRevealWithoutARound() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("010105Phone")
         do {
             let revealed = room.room.revealNow(now: room.now)
@@ -226,7 +191,7 @@ private struct Ballot {
     }
 
     @Test func aReVoteAfterTheRevealIsSentAsRevealed() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("210108Alice")
         room.pick(.five)
         room.pick(.eight)
@@ -234,7 +199,7 @@ private struct Ballot {
     }
 
     @Test func anObserverIsPresentNeverWaitedForAndCanReveal() {
-        var room = Ballot(observing: true)
+        var room = BallotRoom(observing: true)
         room.hear("2101FCAlice")
         #expect(room.sent == "2101F9Me")
         #expect(room.marks == ["Me": .observing, "Alice": .waiting])
@@ -247,7 +212,7 @@ private struct Ballot {
     }
 
     @Test func anObserverHeardIsNoVoter() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101F9Olga")
         #expect(room.marks["Olga"] == .observing)
         do {
@@ -257,7 +222,7 @@ private struct Ballot {
     }
 
     @Test func aStaleHolderStillHoldsUntilItLeaves() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("410108Alice")
         room.now = room.now + .seconds(7)
         _ = room.room.tick(now: room.now)
@@ -272,7 +237,7 @@ private struct Ballot {
     }
 
     @Test func anAppUsersCardCountsAsAVote() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCAlice")  // round 1 began here
         room.hear("010103Phone")  // the app: first heard in this round
         room.pick(.five)
@@ -285,7 +250,7 @@ private struct Ballot {
     }
 
     @Test func openShowsCardsAsTheyArePicked() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.room.open = true
         room.hear("2101FCAlice")
         room.hear("2101FCBob")
@@ -294,13 +259,13 @@ private struct Ballot {
     }
 
     @Test func withoutARoundMyCardGoesOutAsTheAppSendsIt() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.pick(.five)
         #expect(room.sent == "010105Me")
     }
 
     @Test func whileTheClockJumpMakesTheRoundUncertainIClaimNothing() {
-        var room = Ballot()
+        var room = BallotRoom()
         room.hear("2101FCAlice")
         room.pick(.five)
         _ = room.room.tick(now: room.now)
@@ -312,106 +277,9 @@ private struct Ballot {
     }
 
     @Test func leavingIsSaidAsLeaving() {
-        var room = Ballot(observing: true)
+        var room = BallotRoom(observing: true)
         room.hear("2101FCAlice")
         room.pick(.none)
         #expect(room.sent == "2101FFMe")
-    }
-
-    // MARK: A sealed ballot (the light mode)
-
-    @Test func aSealedVoteSaysThatIVotedNeverWhatUntilTheReveal() {
-        var room = Ballot(seals: true)
-        room.hear("2101FCAlice")
-        room.pick(.five)
-        #expect(room.sent == "2101FBMe", "voted, sealed: my 5 stays on my laptop")
-        #expect(room.marks == ["Me": .hidden, "Alice": .waiting])
-        do {
-            let revealed = room.hear("2101FBAlice")
-            #expect(revealed, "Alice voted too, sealed: the last vote reveals")
-        }
-        #expect(room.sent == "310105Me", "at the reveal my card goes on the air")
-        #expect(!room.tally.isRevealed, "Alice's card is on its way: the cards show together")
-        #expect(room.marks == ["Me": .hidden, "Alice": .hidden])
-        room.hear("310108Alice")
-        #expect(room.tally.isRevealed)
-        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)])
-        #expect(room.tally.stats.votes == 2 && room.tally.stats.median == 6.5)
-    }
-
-    @Test func aSealedCardNotHeardByTheCatchUpShowsAsAVoteWithoutItsCard() {
-        var room = Ballot(seals: true)
-        room.hear("2101FBAlice")
-        room.pick(.five)
-        #expect(room.sent == "310105Me")
-        room.now = room.now + EstimatorKit.Ballot.catchUp - .milliseconds(1)
-        #expect(!room.tally.isRevealed)
-        room.now = room.now + .milliseconds(1)
-        #expect(room.tally.isRevealed)
-        #expect(room.marks == ["Me": .shown(.five), "Alice": .hidden], "her vote counts; her card never came")
-        #expect(room.tally.voted == 2 && room.tally.stats.votes == 1)
-        room.hear("310108Alice")
-        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)], "it shows when it comes")
-    }
-
-    @Test func aRevealOnDemandAwaitsSealedCardsButNobodysVote() {
-        var room = Ballot(seals: true)
-        room.hear("2101FBAlice")
-        room.hear("2101FCBob")
-        room.pick(.five)
-        #expect(room.sent == "2101FBMe")
-        let revealed = room.room.revealNow(now: room.now)
-        #expect(revealed)
-        #expect(room.sent == "510105Me")
-        #expect(!room.tally.isRevealed, "Alice's card is on its way")
-        room.hear("310108Alice")
-        #expect(room.tally.isRevealed, "Bob, who has not voted, is awaited by nobody")
-        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight), "Bob": .waiting])
-    }
-
-    @Test func aReVoteAfterTheRevealIsSentInClear() {
-        var room = Ballot(seals: true)
-        room.hear("2101FCAlice")
-        room.pick(.five)
-        room.hear("2101FBAlice")
-        #expect(room.sent == "310105Me")
-        room.pick(.three)
-        #expect(room.sent == "310103Me")
-    }
-
-    @Test func someoneJoiningARevealedRoundSeesItsCards() {
-        var room = Ballot(seals: true)
-        room.hear("310108Alice")
-        room.hear("310103Bob")
-        room.now = room.now + EstimatorKit.Ballot.catchUp
-        #expect(room.tally.isRevealed, "I have not voted: the catch-up, as without seals")
-        #expect(room.marks == ["Me": .waiting, "Alice": .shown(.eight), "Bob": .shown(.three)])
-    }
-
-    @Test func anOpenRoomAnObserverAndTheAppsFormAreNotSealed() {
-        var open = Ballot(seals: true)
-        open.room.open = true
-        open.hear("2101FCAlice")
-        open.pick(.five)
-        #expect(open.sent == "210105Me", "--open: the app's behaviour, card in clear")
-
-        var observer = Ballot(observing: true, seals: true)
-        observer.hear("2101FCAlice")
-        #expect(observer.sent == "2101F9Me")
-
-        var noRound = Ballot(seals: true)
-        noRound.pick(.five)
-        #expect(noRound.sent == "010105Me", "no round: the app's form, as the app sends it")
-    }
-
-    @Test func aSessionInClearCountsASealedVoteAndAwaitsItsCard() {
-        var room = Ballot()
-        room.hear("2101FBAlice")
-        #expect(room.marks == ["Me": .waiting, "Alice": .hidden])
-        room.pick(.five)
-        #expect(room.sent == "310105Me", "a strict session's card is in clear; Alice's sealed vote is a vote")
-        #expect(!room.tally.isRevealed)
-        room.hear("310108Alice")
-        #expect(room.marks == ["Me": .shown(.five), "Alice": .shown(.eight)])
     }
 }
