@@ -101,6 +101,18 @@ public final class Connection: Sendable {
     /// Our unique bus name (such as `:1.42`), or nil on a peer-to-peer connection.
     public var uniqueName: String? { core.uniqueName }
 
+    /// Reads the bus at most once per `interval` while messages come closer
+    /// together than that (`ReadPacing`), so that a dense stream of signals
+    /// (BlueZ's `PropertiesChanged` for each advertising report) wakes the
+    /// reading thread about once per interval for all of them rather than once
+    /// each; a message waits at most `interval` longer. While a call waits for
+    /// its reply, the bus is read at once. Zero, the default, reads whatever
+    /// arrives at once.
+    public func paceReading(every interval: Duration) {
+        let milliseconds = UInt64(max(0, (interval / .milliseconds(1)).rounded()))
+        core.loop.perform { [core] in core.loop.pace(every: milliseconds) }
+    }
+
     /// Closes the connection. Pending calls fail, streams end with `Disconnected`.
     public func close() { core.close() }
 

@@ -43,6 +43,7 @@ final class ConnectionCore: @unchecked Sendable {
                 subscriptions.values.contains(where: \.isBacklogged)
             },
             batching: { [self] in batched },
+            awaitingReply: { [self] in !calls.isEmpty },
             onExit: { [self] in
                 dbus_connection_remove_filter(raw, messageFilter, Unmanaged.passUnretained(self).toOpaque())
                 dbus_connection_unref(raw)

@@ -39,6 +39,10 @@ final class EventLoop: @unchecked Sendable {
     /// Whether signals routed in this round wait for the round's end (in a stream's
     /// batch), so that reading on first lets one wake-up of the consumer cover more.
     private var batching: () -> Bool = { false }
+    /// Whether a call waits for its reply: its reply is read at once, whatever the pacing.
+    private var awaitingReply: () -> Bool = { false }
+    /// When the socket is read while messages come fast (`Connection.paceReading`).
+    private var pacing = ReadPacing()
 
     init(connection: OpaquePointer) throws(DBusError) {
         self.connection = connection
@@ -65,11 +69,12 @@ final class EventLoop: @unchecked Sendable {
     /// Starts the thread; it holds the loop (and `afterDispatch`'s captures) until it ends.
     func start(
         afterDispatch: @escaping () -> Bool, readingPaused: @escaping () -> Bool, batching: @escaping () -> Bool,
-        onExit: @escaping () -> Void
+        awaitingReply: @escaping () -> Bool, onExit: @escaping () -> Void
     ) {
         self.afterDispatch = afterDispatch
         self.readingPaused = readingPaused
         self.batching = batching
+        self.awaitingReply = awaitingReply
         self.onExit = onExit
         LoopThread.spawn("the D-Bus event loop thread") { self.run() }
     }
@@ -86,6 +91,10 @@ final class EventLoop: @unchecked Sendable {
         if wake { wakeUp() }
         return true
     }
+
+    /// Reads the socket at most once per `milliseconds` while messages come
+    /// closer together than that (`ReadPacing`); 0 reads at once. Loop thread.
+    func pace(every milliseconds: UInt64) { pacing.interval = milliseconds }
 
     private func wakeUp() {
         var one: UInt8 = 1
@@ -106,7 +115,8 @@ final class EventLoop: @unchecked Sendable {
             polled.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
             polled.append(nil)
-            let paused = readingPaused()
+            let held = !pacing.isOn || awaitingReply() ? nil : pacing.heldUntil(Self.now())
+            let paused = readingPaused() || held != nil
             for watch in watches where dbus_watch_get_enabled(watch) != 0 {
                 let flags = dbus_watch_get_flags(watch)
                 var events: Int16 = 0
@@ -115,7 +125,7 @@ final class EventLoop: @unchecked Sendable {
                 fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
                 polled.append(watch)
             }
-            let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
+            let ready = poll(&fds, nfds_t(fds.count), pollTimeout(heldUntil: held))
             if ready < 0 && errno != EINTR { break }
             if fds[0].revents != 0 {
                 var drain = (UInt64(0), UInt64(0))
@@ -124,6 +134,7 @@ final class EventLoop: @unchecked Sendable {
             for index in 1..<fds.count where fds[index].revents != 0 {
                 // A watch handled earlier in this round may have removed this one.
                 guard let watch = polled[index], watches.contains(watch) else { continue }
+                if pacing.isOn, fds[index].revents & Int16(POLLIN) != 0 { pacing.read(at: Self.now()) }
                 dbus_watch_handle(watch, Self.watchFlags(fds[index].revents))
                 if fds[index].revents == Int16(POLLIN) { drainReadable(watch, fd: fds[index].fd) }
             }
@@ -139,6 +150,7 @@ final class EventLoop: @unchecked Sendable {
         onExit = {}
         readingPaused = { false }
         batching = { false }
+        awaitingReply = { false }
     }
 
     private func dispatch() {
@@ -194,9 +206,11 @@ final class EventLoop: @unchecked Sendable {
         return UInt64(time.tv_sec) * 1_000 + UInt64(time.tv_nsec) / 1_000_000
     }
 
-    private func pollTimeout() -> Int32 {
-        guard var next = timeouts.first?.deadline else { return -1 }
-        for timeout in timeouts { next = min(next, timeout.deadline) }
+    /// Until the first timeout is due, or reading resumes after a hold.
+    private func pollTimeout(heldUntil: UInt64?) -> Int32 {
+        var first = heldUntil
+        for timeout in timeouts { first = min(first ?? timeout.deadline, timeout.deadline) }
+        guard let next = first else { return -1 }
         let now = Self.now()
         return next <= now ? 0 : Int32(clamping: next - now)
     }

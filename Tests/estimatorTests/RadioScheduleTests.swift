@@ -14,6 +14,8 @@ import Testing
         #expect(schedule.settle == RadioSchedule.standard.settle)
         #expect((schedule.scheduler() as? StrictScheduler)?.schedule.restartEvery == .seconds(2))
         #expect(try RadioSchedule.parse("") == .standard)
+        #expect(try RadioSchedule.parse("read=0").readEvery == .zero)
+        #expect(RadioSchedule.standard.readEvery == .milliseconds(50))
     }
 
     @Test func theModeIsTheLeastDisruptiveTheControllerAllows() {

@@ -171,6 +171,7 @@ final class BlueZRadio: SessionRadio {
     private func connection() async throws -> BlueZ {
         if let bluez = state.withLock({ $0.bluez }) { return bluez }
         let bluez = try await connect()
+        bluez.bus.paceReading(every: schedule.readEvery)
         state.withLock { $0.bluez = bluez }
         return bluez
     }

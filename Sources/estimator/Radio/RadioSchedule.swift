@@ -19,7 +19,7 @@ import BlueZ
 /// pairs separated by commas, milliseconds each, for instance
 /// `ESTIMATOR_SCHEDULE=restart=2000,jitter=600`. Names: `restart`, `jitter`,
 /// `settle`, `hold`, `backoff`, `hold-limit`, `listen`, `reannounce`, `light-reannounce`, `leave`, `retry`,
-/// `tick`, `drop`, `look-again`; and `mode=strict` or `mode=light` instead of the mode the
+/// `tick`, `idle-tick`, `drop`, `look-again`, `read` (0 reads every signal at once); and `mode=strict` or `mode=light` instead of the mode the
 /// controller allows. The stale time is `--stale`.
 struct RadioSchedule: Equatable, Sendable {
     /// How the advertisement and the scan share the controller: nil until
@@ -103,6 +103,15 @@ struct RadioSchedule: Equatable, Sendable {
     var idleTick: Duration = .seconds(5)
     /// A peer not heard for this long is dropped from the table.
     var drop: Duration = .seconds(30)
+    /// While BlueZ's signals come less than this apart, the bus is read once
+    /// per this long, for everything that came meanwhile
+    /// (`Connection.paceReading`), not once per signal: in a room of many
+    /// peers (BlueZ signals each advertising report) waking the reading
+    /// thread for each was most of the session's CPU time. A reception then
+    /// shows up to this much later, small beside the 0.25–0.5 s a missed
+    /// announcement costs. A quiet room, and BlueZ's replies, are read at
+    /// once.
+    var readEvery: Duration = .milliseconds(50)
 
     /// The values above.
     static let standard = RadioSchedule()
@@ -143,6 +152,7 @@ struct RadioSchedule: Equatable, Sendable {
             "hold-limit": \.holdLimit, "listen": \.listenLimit, "reannounce": \.reannounceAfter,
             "light-reannounce": \.lightReannounceAfter, "leave": \.leaveBroadcast,
             "retry": \.restartRetry, "tick": \.tick, "idle-tick": \.idleTick, "drop": \.drop, "look-again": \.lookAgainAfter,
+            "read": \.readEvery,
         ]
         for pair in text.split(separator: ",", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0.filter { $0 != " " }) }

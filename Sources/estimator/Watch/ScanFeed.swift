@@ -27,6 +27,7 @@ final class ScanFeed: WatchFeed {
         let schedule = try RadioSchedule.fromEnvironment()
         do {
             let bluez = try await BlueZ.system()
+            bluez.bus.paceReading(every: schedule.readEvery)
             let adapter = try await bluez.adapter(selector)
             guard adapter.isPowered else { throw RadioError.adapterPoweredOff(adapter.name) }
             let (halts, halted) = AsyncStream.makeStream(of: (any Error).self)
