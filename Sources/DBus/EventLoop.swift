@@ -160,15 +160,18 @@ final class EventLoop: @unchecked Sendable {
     /// libdbus reads until the socket is empty or it has 2-4 KiB. When what it read
     /// waits in a stream's batch and more is waiting, read on (up to a bound) so one
     /// dispatch round — and one wake-up of the consumer — covers many messages instead
-    /// of a handful. Signals that went to handlers are done with: for them the probe
-    /// would only add a system call per wake-up (make bench-session: 4 instead of 3).
+    /// of a handful. With paced reading, read on too: a read is the last for up to the
+    /// interval, and a burst (BlueZ's signals at a scan start, a few KiB each) left in
+    /// the socket would come 2-4 KiB per interval. Otherwise signals that went to
+    /// handlers are done with: for them the probe would only add a system call per
+    /// wake-up (make bench-session: 4 instead of 3).
     private func drainReadable(_ watch: OpaquePointer, fd: Int32) {
         var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         for _ in 0..<Self.maxReadsPerRound {
             // Jobs posted before these messages were read go first, as at the top of the loop.
             runJobs()
             dispatch()
-            guard batching(), !readingPaused(), poll(&probe, 1, 0) == 1, probe.revents == Int16(POLLIN),
+            guard batching() || pacing.isOn, !readingPaused(), poll(&probe, 1, 0) == 1, probe.revents == Int16(POLLIN),
                 watches.contains(watch), dbus_watch_get_enabled(watch) != 0
             else { return }
             dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue)
