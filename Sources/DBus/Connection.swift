@@ -105,7 +105,8 @@ public final class Connection: Sendable {
     /// together than that (`ReadPacing`), so that a dense stream of signals
     /// (BlueZ's `PropertiesChanged` for each advertising report) wakes the
     /// reading thread about once per interval for all of them rather than once
-    /// each; a message waits at most `interval` longer. While a call waits for
+    /// each (a read then reads on while the socket has more); a message waits
+    /// at most `interval` longer. While a call waits for
     /// its reply, the bus is read at once. Zero, the default, reads whatever
     /// arrives at once.
     public func paceReading(every interval: Duration) {

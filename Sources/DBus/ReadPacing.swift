@@ -5,7 +5,8 @@
 ///   is readable.
 /// - Two reads less than the interval apart mean messages are coming fast:
 ///   the socket is then left unread until the interval has passed since the
-///   last read, so that one read takes everything that came meanwhile.
+///   last read, so that one read (which reads on while the socket has more:
+///   `EventLoop`) takes everything that came meanwhile.
 /// - A read after that hold comes at least the interval after the one
 ///   before, so it holds nothing: the next message is read at once, and a
 ///   hold starts again only if another comes within the interval. So a
@@ -15,13 +16,14 @@
 ///   here), whatever the hold.
 ///
 /// Times are milliseconds of the monotonic clock, passed in.
-struct ReadPacing: Equatable {
+struct ReadPacing {
     /// The least time between reads while messages come faster; 0: no pacing.
     var interval: UInt64 = 0
     private var lastRead: UInt64?
+    private var holding = false
+
     /// Whether reads are paced at all.
     var isOn: Bool { interval > 0 }
-    private var holding = false
 
     init(interval: UInt64 = 0) { self.interval = interval }
 
