@@ -319,20 +319,6 @@ actor Session {
     /// Adds work to do when leaving, after the watchers heard the end.
     func onLeave(_ hook: @escaping @Sendable () async -> Void) { ending.hook(hook) }
 
-    /// Sets the relay's state before the relay reports one itself.
-    func setRelayState(_ state: String) { relay.state = state }
-
-    /// The relay process ended while the session goes on; `state` says when
-    /// it starts again (`RelaySupervisor`).
-    func relayRestarting(_ state: String) {
-        guard !hasEnded else { return }
-        relay.state = state
-        changed()
-    }
-
-    /// The relay process started again after it ended.
-    func relayRestarted() { relay.restarted() }
-
     /// Returns once the session has ended (the radio stopped).
     func ended() async {
         guard !ending.isDone else { return }
