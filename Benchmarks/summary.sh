@@ -11,6 +11,8 @@ log=$1
 describe() {
     case $1 in
         pick-vs-true) echo "\`estimator pick 8\` round trip ÷ /bin/true, wall time|≤ 3" ;;
+        c-pick-vs-true) echo "the same round trip by a static C client ÷ /bin/true: the session's share|" ;;
+        pick-vs-c-pick) echo "\`estimator pick 8\` ÷ that C client, wall time: the client's share|" ;;
         pick-cpu-vs-true) echo "\`estimator pick 8\` ÷ /bin/true, CPU time of the process|≤ 3" ;;
         session-cpu-vs-bleak) echo "session in a room of 30 ÷ bleak BleakScanner, CPU time|≤ 0.2" ;;
         libdbus-floor-cpu-vs-bleak) echo "minimal C follower on libdbus-1, same room ÷ bleak, CPU time: libdbus's floor|" ;;

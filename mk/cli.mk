@@ -12,11 +12,17 @@
 #                     time for bluetoothd, runs after: Session.advertise)
 #   pick-cpu-vs-true  user + system time of the pick process: what starting
 #                     estimator costs the machine
+# and two that split the first, with Benchmarks/Pick/c_pick.c, a static C
+# program that makes the same round trip and nothing else:
+#   c-pick-vs-true    the session's share: the least any client can take
+#   pick-vs-c-pick    the client's share: estimator's start-up and checks
 PICK_BENCH_RUNS ?= 30
 
 .PHONY: bench-pick
 bench-pick: build
-	@$(MAKE) --no-print-directory deps-build DEBS="hyperfine jq dbus-daemon"
+	@$(MAKE) --no-print-directory deps-build DEBS="hyperfine jq dbus-daemon gcc libc6-dev"
 	$(SWIFT) build --product fake-bluez
+	@mkdir -p $(BENCH_DIR)
+	cc -O2 -static -o $(BENCH_DIR)/c_pick Benchmarks/Pick/c_pick.c
 	Benchmarks/Pick/run.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/estimator" \
-	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(PICK_BENCH_RUNS)
+	    "$$($(SWIFT) build --show-bin-path)/fake-bluez" $(BENCH_DIR)/c_pick $(PICK_BENCH_RUNS)

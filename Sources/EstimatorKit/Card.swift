@@ -128,6 +128,13 @@ extension Card {
     /// takes the card back: it is waiting, never leaving. Whether the card
     /// is in a session's deck is `Deck.check`'s question.
     public init(parsing text: String) throws(CardParseError) {
+        // Digits alone, the usual card, are read first: trimming and
+        // lowercasing consult the Unicode tables, the largest part of
+        // `pick`'s own work when the program has just started.
+        if let card = Self.integer(text) {
+            self = card
+            return
+        }
         let word = text.trimmingWhitespace().lowercased()
         switch word {
         case "0.5", "½", "half", ".5": self = .half
@@ -149,8 +156,9 @@ extension Card {
     /// An integer card written in decimal digits alone, without a leading
     /// zero (`08` is no card: it reads as the hex on the air).
     static func integer(_ word: some StringProtocol) -> Card? {
-        guard !word.isEmpty, word.count <= 3, word.allSatisfy({ ("0"..."9").contains($0) }),
-              word == "0" || !word.hasPrefix("0") else { return nil }
+        let digits = word.utf8
+        guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
         return Int(word).flatMap(Card.init(integer:))
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import EstimatorKit
 import Glibc
 import Synchronization
@@ -29,22 +30,65 @@ final class EchoServer: Sendable {
     }
 
     /// Raw connection for sending bytes no well-behaved client would.
-    func rawSocket() throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = try UnixAddress(path: path)
-        try #require(address.withSockaddr { connect(fd, $0, $1) } == 0)
-        var limit = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    func rawSocket() throws -> Int32 { try rawConnection(to: path) }
+
+    deinit { stopInBackground(server, removing: directory) }
+}
+
+/// A server that answers nothing and remembers who asked, so a test can
+/// send to a client on its own schedule.
+final class RecordingServer: Sendable {
+    let server: ControlServer
+    private let arrivals = Arrivals()
+    private let directory: String
+
+    private final class Arrivals: Sendable {
+        let clients = Mutex<[ControlServer.ClientID]>([])
+        let asked = DispatchSemaphore(value: 0)
+    }
+
+    init() throws {
+        directory = try TemporaryDirectory.make()
+        let arrivals = arrivals
+        server = try ControlServer(path: directory + "/hci0.sock") { _, client in
+            arrivals.clients.withLock { $0.append(client) }
+            arrivals.asked.signal()
+        }
+        server.start()
+    }
+
+    /// A raw connection that has sent one request.
+    func connectAndRequest() throws -> Int32 {
+        let fd = try rawConnection(to: server.path)
+        writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
         return fd
     }
 
-    deinit {
-        let server = server
-        let directory = directory
-        Task {
-            await server.stop()
-            rmdir(directory)
-        }
+    /// The first client that asked, once its request has arrived.
+    func firstClient() throws -> ControlServer.ClientID {
+        try #require(arrivals.asked.wait(timeout: .now() + 5) == .success, "no request arrived")
+        arrivals.asked.signal()
+        return try #require(arrivals.clients.withLock { $0.first })
+    }
+
+    deinit { stopInBackground(server, removing: directory) }
+}
+
+/// A blocking connection to `path` whose reads give up after 5 s.
+func rawConnection(to path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = try UnixAddress(path: path)
+    try #require(address.withSockaddr { connect(fd, $0, $1) } == 0)
+    var limit = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    return fd
+}
+
+/// Stops a test's server and removes its directory, from a deinit.
+func stopInBackground(_ server: ControlServer, removing directory: String) {
+    Task {
+        await server.stop()
+        rmdir(directory)
     }
 }
 
@@ -171,6 +215,44 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
             let line = try #require(try client.readLine())
             #expect(try ControlReply(parsing: line).message == ControlRequest.join(channel: UInt8(i), name: "p\(i)").serialized)
         }
+    }
+
+    /// A client with nothing queued gets its reply from the sender's own
+    /// thread: it is in the client's socket when `send` returns.
+    @Test func aReplyIsWrittenBeforeSendReturns() throws {
+        let recorder = try RecordingServer()
+        let fd = try recorder.connectAndRequest()
+        defer { close(fd) }
+        #expect(recorder.server.send("now", to: try recorder.firstClient()))
+        var chunk = [UInt8](repeating: 0, count: 16)
+        let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+        #expect(n == 4 && Array(chunk[..<4]) == Array("now\n".utf8))
+    }
+
+    /// Lines written at once and lines queued behind a full socket reach
+    /// the client whole and in order, however the two interleave.
+    @Test func linesKeepTheirOrderWhenTheSocketFills() throws {
+        let recorder = try RecordingServer()
+        let fd = try recorder.connectAndRequest()
+        defer { close(fd) }
+        let client = try recorder.firstClient()
+        let padding = String(repeating: "x", count: 400)
+        let count = 2000
+        LoopThread.spawn("the test's sender") {
+            for i in 0..<count { recorder.server.send("\(i) \(padding)", to: client) }
+        }
+        var received: [UInt8] = []
+        var newlines = 0
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while newlines < count {
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { break }
+            received.append(contentsOf: chunk[..<n])
+            newlines += chunk[..<n].count(where: { $0 == 0x0A })
+        }
+        let lines = received.split(separator: 0x0A)
+        #expect(lines.count == count)
+        #expect(lines.enumerated().allSatisfy { i, line in String(decoding: line, as: UTF8.self) == "\(i) \(padding)" })
     }
 
     @Test func refusesAnotherUser() throws {

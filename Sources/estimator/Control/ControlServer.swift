@@ -83,20 +83,44 @@ final class ControlServer: Sendable {
         LoopThread.spawn("the control server thread") { [self] in run() }
     }
 
-    /// Queues `line` (a newline is added) for a client. Returns false when
-    /// the client is gone, so a stream can forget it. Safe from any thread.
+    /// Sends `line` (a newline is added) to a client, or queues it. Returns
+    /// false when the client is gone, so a stream can forget it. Safe from
+    /// any thread.
+    ///
+    /// A client with nothing queued is written to at once from the calling
+    /// thread: a reply then costs no wake-up of the loop thread, which is a
+    /// third of a `pick`'s round trip when the session is idle. The write
+    /// happens under the lock, so `drop` cannot close the descriptor in
+    /// between, and only with nothing queued, so lines keep their order
+    /// whatever `flush` is doing. What the socket does not take is queued
+    /// for the loop. A line that ends the connection always goes through
+    /// the loop, which closes the client once it is out.
     @discardableResult
     func send(_ line: String, to id: ClientID, thenClose: Bool = false) -> Bool {
-        let alive = state.withLock { state -> Bool in
-            guard var client = state.clients[id], !client.closeWhenFlushed else { return false }
-            client.output.append(contentsOf: line.utf8)
-            client.output.append(0x0A)
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        let (alive, queued) = state.withLock { state -> (Bool, Bool) in
+            guard var client = state.clients[id], !client.closeWhenFlushed else { return (false, false) }
+            var written = 0
+            if client.output.isEmpty, !thenClose { written = Self.writeNow(bytes, to: client.fd) }
+            guard written < bytes.count else { return (true, false) }
+            client.output.append(contentsOf: bytes[written...])
             client.closeWhenFlushed = thenClose
             state.clients[id] = client
-            return true
+            return (true, true)
         }
-        if alive { poke() }
+        if queued { poke() }
         return alive
+    }
+
+    /// What a non-blocking socket takes of `bytes` now; 0 on any error,
+    /// which the loop then meets and handles when it writes the rest.
+    private static func writeNow(_ bytes: [UInt8], to fd: Int32) -> Int {
+        while true {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n >= 0 { return n }
+            if errno != EINTR { return 0 }
+        }
     }
 
     /// Removes the socket file, so no new client finds the session, while
