@@ -129,8 +129,8 @@ extension Card {
     /// is in a session's deck is `Deck.check`'s question.
     public init(parsing text: String) throws(CardParseError) {
         // Digits alone, the usual card, are read first: trimming and
-        // lowercasing consult the Unicode tables, the largest part of
-        // `pick`'s own work when the program has just started.
+        // lowercasing consult the Unicode tables, whose pages a `pick` that
+        // has just started would fault in for nothing.
         if let card = Self.integer(text) {
             self = card
             return

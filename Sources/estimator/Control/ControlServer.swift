@@ -88,8 +88,8 @@ final class ControlServer: Sendable {
     /// any thread.
     ///
     /// A client with nothing queued is written to at once from the calling
-    /// thread: a reply then costs no wake-up of the loop thread, which is a
-    /// third of a `pick`'s round trip when the session is idle. The write
+    /// thread: a reply then costs no wake-up of the loop thread, one of the
+    /// three thread wake-ups in a `pick`'s round trip. The write
     /// happens under the lock, so `drop` cannot close the descriptor in
     /// between, and only with nothing queued, so lines keep their order
     /// whatever `flush` is doing. What the socket does not take is queued
