@@ -8,16 +8,26 @@ import Threads
 @testable import estimator
 
 /// A server in a fresh temporary directory that answers every request with
-/// its own serialization, so a test can see exactly what arrived.
+/// its own serialization, so a test can see exactly what arrived, and
+/// remembers who asked, so a test can send to a client on its own schedule.
 final class EchoServer: Sendable {
     let directory: String
     let server: ControlServer
+    private let arrivals = Arrivals()
+
+    private final class Arrivals: Sendable {
+        let clients = Mutex<[ControlServer.ClientID]>([])
+        let asked = DispatchSemaphore(value: 0)
+    }
 
     init(allowedUID: uid_t = getuid()) throws {
         directory = try TemporaryDirectory.make()
         let box = Mutex<ControlServer?>(nil)
+        let arrivals = arrivals
         server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID) { request, client in
             box.withLock { $0 }?.send(ControlReply(exitCode: 0, message: request.serialized).serialized, to: client)
+            arrivals.clients.withLock { $0.append(client) }
+            arrivals.asked.signal()
         }
         box.withLock { $0 = server }
         server.start()
@@ -32,42 +42,9 @@ final class EchoServer: Sendable {
     /// Raw connection for sending bytes no well-behaved client would.
     func rawSocket() throws -> Int32 { try rawConnection(to: path) }
 
-    deinit { stopInBackground(server, removing: directory) }
-}
-
-/// A server that answers nothing and remembers who asked, so a test can
-/// send to a client on its own schedule.
-final class RecordingServer: Sendable {
-    let server: ControlServer
-    private let arrivals = Arrivals()
-    private let directory: String
-
-    private final class Arrivals: Sendable {
-        let clients = Mutex<[ControlServer.ClientID]>([])
-        let asked = DispatchSemaphore(value: 0)
-    }
-
-    init() throws {
-        directory = try TemporaryDirectory.make()
-        let arrivals = arrivals
-        server = try ControlServer(path: directory + "/hci0.sock") { _, client in
-            arrivals.clients.withLock { $0.append(client) }
-            arrivals.asked.signal()
-        }
-        server.start()
-    }
-
-    /// A raw connection that has sent one request.
-    func connectAndRequest() throws -> Int32 {
-        let fd = try rawConnection(to: server.path)
-        writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
-        return fd
-    }
-
-    /// The first client that asked, once its request has arrived.
+    /// The first client that asked, once its request has been answered.
     func firstClient() throws -> ControlServer.ClientID {
         try #require(arrivals.asked.wait(timeout: .now() + 5) == .success, "no request arrived")
-        arrivals.asked.signal()
         return try #require(arrivals.clients.withLock { $0.first })
     }
 
@@ -110,11 +87,18 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     }
 }
 
-/// Reads until `count` newlines have arrived (or end of stream).
+/// Reads until `count` newlines have arrived (or end of stream); what
+/// came with the last of them may follow.
 func readLines(_ fd: Int32, count: Int) -> [UInt8] {
     var out: [UInt8] = []
-    var byte: UInt8 = 0
-    while out.count(where: { $0 == 0x0A }) < count, read(fd, &byte, 1) == 1 { out.append(byte) }
+    var newlines = 0
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while newlines < count {
+        let n = read(fd, &chunk, chunk.count)
+        guard n > 0 else { break }
+        out.append(contentsOf: chunk[..<n])
+        newlines += chunk[..<n].count(where: { $0 == 0x0A })
+    }
     return out
 }
 
@@ -220,10 +204,13 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
     /// A client with nothing queued gets its reply from the sender's own
     /// thread: it is in the client's socket when `send` returns.
     @Test func aReplyIsWrittenBeforeSendReturns() throws {
-        let recorder = try RecordingServer()
-        let fd = try recorder.connectAndRequest()
+        let echo = try EchoServer()
+        let fd = try echo.rawSocket()
         defer { close(fd) }
-        #expect(recorder.server.send("now", to: try recorder.firstClient()))
+        writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
+        let client = try echo.firstClient()
+        #expect(readLines(fd, count: 1).count(where: { $0 == 0x0A }) == 1, "the echo")
+        #expect(echo.server.send("now", to: client))
         var chunk = [UInt8](repeating: 0, count: 16)
         let n = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
         #expect(n == 4 && Array(chunk[..<4]) == Array("now\n".utf8))
@@ -232,25 +219,17 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
     /// Lines written at once and lines queued behind a full socket reach
     /// the client whole and in order, however the two interleave.
     @Test func linesKeepTheirOrderWhenTheSocketFills() throws {
-        let recorder = try RecordingServer()
-        let fd = try recorder.connectAndRequest()
+        let echo = try EchoServer()
+        let fd = try echo.rawSocket()
         defer { close(fd) }
-        let client = try recorder.firstClient()
+        writeAll(fd, Array((ControlRequest.status.serialized + "\n").utf8))
+        let client = try echo.firstClient()
         let padding = String(repeating: "x", count: 400)
         let count = 2000
         LoopThread.spawn("the test's sender") {
-            for i in 0..<count { recorder.server.send("\(i) \(padding)", to: client) }
+            for i in 0..<count { echo.server.send("\(i) \(padding)", to: client) }
         }
-        var received: [UInt8] = []
-        var newlines = 0
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while newlines < count {
-            let n = read(fd, &chunk, chunk.count)
-            guard n > 0 else { break }
-            received.append(contentsOf: chunk[..<n])
-            newlines += chunk[..<n].count(where: { $0 == 0x0A })
-        }
-        let lines = received.split(separator: 0x0A)
+        let lines = readLines(fd, count: count + 1).split(separator: 0x0A).dropFirst()  // after the echo
         #expect(lines.count == count)
         #expect(lines.enumerated().allSatisfy { i, line in String(decoding: line, as: UTF8.self) == "\(i) \(padding)" })
     }

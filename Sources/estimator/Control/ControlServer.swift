@@ -102,7 +102,7 @@ final class ControlServer: Sendable {
         let (alive, queued) = state.withLock { state -> (Bool, Bool) in
             guard var client = state.clients[id], !client.closeWhenFlushed else { return (false, false) }
             var written = 0
-            if client.output.isEmpty, !thenClose { written = Self.writeNow(bytes, to: client.fd) }
+            if client.output.isEmpty, !thenClose { written = Self.writeSome(bytes[...], to: client.fd).written }
             guard written < bytes.count else { return (true, false) }
             client.output.append(contentsOf: bytes[written...])
             client.closeWhenFlushed = thenClose
@@ -113,14 +113,19 @@ final class ControlServer: Sendable {
         return alive
     }
 
-    /// What a non-blocking socket takes of `bytes` now; 0 on any error,
-    /// which the loop then meets and handles when it writes the rest.
-    private static func writeNow(_ bytes: [UInt8], to fd: Int32) -> Int {
-        while true {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n >= 0 { return n }
-            if errno != EINTR { return 0 }
+    /// Writes what a non-blocking socket takes of `bytes` now: how much
+    /// went, and whether the socket failed rather than filled. After a
+    /// direct write in `send` the failure is left to the loop, which meets
+    /// it again when it writes the rest, and drops the client.
+    private static func writeSome(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> (written: Int, failed: Bool) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[(bytes.startIndex + written)...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { written += n; continue }
+            if n < 0, errno == EINTR { continue }
+            return (written, !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)))
         }
+        return (written, false)
     }
 
     /// Removes the socket file, so no new client finds the session, while
@@ -228,12 +233,8 @@ final class ControlServer: Sendable {
     /// Writes what the socket takes; returns false if the client was dropped.
     private func flush(_ id: ClientID, fd: Int32) -> Bool {
         let (pending, closeAfter) = state.withLock { ($0.clients[id]?.output ?? [], $0.clients[id]?.closeWhenFlushed ?? false) }
-        var written = 0
-        while written < pending.count {
-            let n = pending[written...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { written += n; continue }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+        let (written, failed) = Self.writeSome(pending[...], to: fd)
+        if failed {
             drop(id)
             return false
         }
