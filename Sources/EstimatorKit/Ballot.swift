@@ -162,7 +162,8 @@ public struct Ballot: Equatable, Sendable {
             voters: present.count, voted: voted.count,
             waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
-            stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck))
+            stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck),
+            sealedCardsDue: sealedCardsComing ? sealedCardsDue : nil)
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
@@ -242,9 +243,12 @@ public struct Tally: Equatable, Sendable {
     public let round: RoundNumber?
     /// The figures of the votes that count.
     public let stats: Stats
+    /// While the round is revealed and cards of votes heard sealed are on
+    /// their way over the air, until when the table waits for them; else nil.
+    public let sealedCardsDue: Timestamp?
 
     public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [Entry], isRevealed: Bool,
-                round: RoundNumber?, stats: Stats) {
+                round: RoundNumber?, stats: Stats, sealedCardsDue: Timestamp? = nil) {
         self.entries = entries
         self.voters = voters
         self.voted = voted
@@ -252,6 +256,7 @@ public struct Tally: Equatable, Sendable {
         self.isRevealed = isRevealed
         self.round = round
         self.stats = stats
+        self.sealedCardsDue = sealedCardsDue
     }
 
     /// A revealed tally of `entries`, every one present and shown: for

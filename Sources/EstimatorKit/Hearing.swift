@@ -5,10 +5,13 @@ public enum Hearing: String, Equatable, Sendable, CaseIterable {
     case air, relay, both
 }
 
-/// When a person was last heard over the air and through the relay.
+/// When a person was last heard over the air and through the relay, and
+/// how strongly over the air.
 public struct HeardPaths: Equatable, Sendable {
     public var air: Timestamp?
     public var relay: Timestamp?
+    /// The strength of the air's receptions, when the radio gives one.
+    public private(set) var signal: AirSignal?
 
     public init(air: Timestamp? = nil, relay: Timestamp? = nil) {
         self.air = air
@@ -23,9 +26,26 @@ public struct HeardPaths: Equatable, Sendable {
         return now - air
     }
 
-    /// Notes a reception at `time`, through the relay or over the air.
-    public mutating func heard(relayed: Bool, at time: Timestamp) {
-        if relayed { relay = time } else { air = time }
+    /// Notes a reception at `time`, through the relay or over the air (at
+    /// `rssi` dBm when the radio gives it); `window` is the stale time.
+    public mutating func heard(relayed: Bool, rssi: Int? = nil, at time: Timestamp, window: Duration) {
+        if relayed {
+            relay = time
+            return
+        }
+        air = time
+        guard let rssi else { return }
+        if signal == nil { signal = AirSignal(rssi: rssi, at: time) } else { signal?.heard(rssi: rssi, at: time, window: window) }
+    }
+
+    /// Whether the person is heard clearly over the air at `now`: not
+    /// through the relay alone (`hearing`), and not faintly when the radio
+    /// gives a strength (`AirSignal`). Someone heard clearly here is taken
+    /// to be heard by the room's other laptops too (docs/PROTOCOL.md,
+    /// Ballot). Freshness is the peer table's: a person gone quiet is stale
+    /// at its next tick, not unclear before it.
+    public func isHeardClearly(now: Timestamp, window: Duration) -> Bool {
+        hearing(now: now, window: window) != .relay && signal?.isFaint != true
     }
 
     /// How the person is heard at `now`: a way counts while it was used

@@ -153,6 +153,14 @@ public struct Room: Sendable {
                            arriving: appUsers.heldNames(in: channel), now: now)
     }
 
+    /// Until when my channel's table waits at `now` for cards of votes
+    /// heard sealed, which their senders put on the air as they reveal;
+    /// nil when it waits for none (see `Tally.sealedCardsDue`).
+    public func sealedCardsDue(now: Timestamp) -> Timestamp? {
+        guard let me else { return nil }
+        return tally(of: me.channel, now: now).sealedCardsDue
+    }
+
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,
     /// Ballot): my round (`3R` once revealed, `5R` revealed on demand, `4R`
     /// while I hold the reveal) and my card (sealed until the reveal when
@@ -173,13 +181,14 @@ public struct Room: Sendable {
     }
 
     /// Whether I hold my channel's reveal (docs/PROTOCOL.md, Ballot): a
-    /// present voter I hear through the relay alone has not voted (the
-    /// laptops of the room cannot hear them). Voters heard over the air hold
-    /// the reveal by their own packets.
+    /// present voter I do not hear clearly over the air has not voted, one
+    /// my relay alone brings or one at the edge of my range (heard
+    /// faintly): the room's other laptops may not hear them. Voters heard
+    /// clearly hold the reveal by their own packets.
     private func holdsTheReveal(in channel: Channel, round: ChannelRound, now: Timestamp) -> Bool {
         let tally = round.tally(peers: others(in: channel), me: mine(in: channel), now: now)
         return tally.waitingFor.contains { entry in
-            !entry.isMe && hearing(of: entry.id(in: channel), now: now) == .relay
+            !entry.isMe && paths[entry.id(in: channel)]?.isHeardClearly(now: now, window: table.staleAfter) == false
         }
     }
 
@@ -233,7 +242,8 @@ public struct Room: Sendable {
         // Only peers the table keeps (it caps each channel) get a path; a
         // leaver's is read for its event first, so the leave says how it came.
         if table[id] != nil || events.contains(where: { $0.id == id }) {
-            paths[id, default: HeardPaths()].heard(relayed: relayed, at: sighting.time)
+            paths[id, default: HeardPaths()].heard(relayed: relayed, rssi: sighting.rssi, at: sighting.time,
+                                                   window: table.staleAfter)
         }
         for event in events { update.hearing[event.id] = hearing(of: event.id, now: sighting.time) }
         if table[id] == nil {

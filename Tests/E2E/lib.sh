@@ -266,6 +266,20 @@ bg_stop() {
   return "$status"
 }
 
+# When the scenario fails, shows on standard error what its reason needs:
+# each session's log (its last 40 lines, reception timings left out), the
+# last LINES lines of each watch named and the air's last 15 s.
+report_failure() { # report_failure LINES WATCH...
+  local lines=$1; shift
+  trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || _failure_report $lines $* >&2" EXIT
+}
+_failure_report() {
+  local lines=$1 f w; shift
+  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  for w in "$@"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
+  echo "---- the air, the last 15 s ----"; air_timeline 15
+}
+
 # ---- the stack: radios, bluetoothd -----------------------------------------
 # Radios only hear each other when one process emulates them all (btvirt and
 # Tests/Air each keep their air inside the process). So the scenario's radios
@@ -278,6 +292,13 @@ bg_stop() {
 # LE-only controllers with legacy advertising, or Tests/Air's `--legacy`;
 # extended is plain `btvirt`, dual-mode controllers with extended
 # advertising, or Tests/Air's default.
+#
+# Who hears whom, from the header "# air-links: I-J=RSSI|I-J=none ..."
+# (stack_up; space-separated, I and J radio indexes, hciI and hciJ): on the
+# Bumble model only, each entry one `--link` of Tests/Air, so radios I and
+# J hear each other at RSSI dBm, or not at all; every pair not named hears
+# each other at -50 dBm, as every pair does on btvirt, whose air has no
+# distance. A scenario with air-links also says `# not-on-btvirt:`.
 btvirt_kind() {
   case ${E2E_ADVERTISING:-legacy} in
     legacy) echo -L ;;
@@ -291,6 +312,8 @@ radios_up() {
   if [ "${E2E_CONTROLLER:-btvirt}" = bumble ]; then
     bumble_radios_up "$1"
   else
+    [ -z "${E2E_AIR_LINKS:-}" ] ||
+      fail "air-links need the Bumble model: on btvirt every radio hears every other (# not-on-btvirt: keeps the scenario off it)"
     btvirt $(btvirt_kind) "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
     echo $! >"$E2E_WORK/radios.pid"
   fi
@@ -298,19 +321,26 @@ radios_up() {
 }
 
 # N corrected Bumble controllers (Tests/Air) on one air, each on a /dev/vhci
-# of its own, from the venv at the top of the host's tree (make air-venv).
-# No bytecode: the tree is read-only here. Awaits the model's "ready" line.
+# of its own, from the venv at the top of the host's tree (make air-venv),
+# hearing each other as E2E_AIR_LINKS says (one --link each entry).
+# No bytecode: the tree is read-only here. Awaits the model's "ready" line,
+# or fails with its last word if it ends first (a link it refuses).
 bumble_radios_up() {
-  local top=$E2E_ROOT/../.. transports=() i
+  local top=$E2E_ROOT/../.. transports=() links=() entries=() entry i pid
   for i in $(seq "$1"); do transports+=(vhci); done
   [ "${E2E_ADVERTISING:-legacy}" = extended ] || transports=(--legacy "${transports[@]}")
+  read -ra entries <<<"${E2E_AIR_LINKS:-}"
+  for entry in "${entries[@]}"; do links+=(--link "$entry"); done
   [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"
   : >"$E2E_WORK/air.out"
   PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air \
-    "$top/.venv-air/bin/python" -m estimator_air "${transports[@]}" \
+    "$top/.venv-air/bin/python" -m estimator_air "${links[@]}" "${transports[@]}" \
     >"$E2E_WORK/air.out" 2>>"$E2E_WORK/air.log" &
-  echo $! >"$E2E_WORK/radios.pid"
-  wait_until 60 grep -q '^ready ' "$E2E_WORK/air.out"
+  pid=$!
+  echo "$pid" >"$E2E_WORK/radios.pid"
+  wait_until 60 eval "grep -q '^ready ' \"\$E2E_WORK/air.out\" || ! kill -0 $pid 2>/dev/null"
+  grep -q '^ready ' "$E2E_WORK/air.out" ||
+    fail "the Bumble model ended before its controllers were up: $(tail -1 "$E2E_WORK/air.log")"
 }
 
 # Prints the index of the new radio; its btvirt's pid is in radios/hciN.pid.
@@ -390,10 +420,13 @@ adapter_power() {
 }
 
 # Called by guest.sh before each scenario with its number of radios, in the
-# shell that then sources the scenario ($0: its path, for its header).
+# shell that then sources the scenario ($0: its path, for its headers
+# "# advertising:" and "# air-links:").
 stack_up() {
   E2E_ADVERTISING=$(sed -n 's/^# advertising: *\([a-z]*\).*/\1/p' "$0" | head -1)
   export E2E_ADVERTISING=${E2E_ADVERTISING:-legacy}
+  E2E_AIR_LINKS=$(sed -n 's/^# air-links: *//p' "$0" | head -1)
+  export E2E_AIR_LINKS
   radios_up "$1"
   bluetoothd_start
 }

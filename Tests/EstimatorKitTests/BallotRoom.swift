@@ -16,12 +16,14 @@ struct BallotRoom {
         room.enter(Room.Me(channel: Self.channel, name: "Me", card: .waiting, observing: observing), now: start)
     }
 
-    /// Hears one local name; returns whether it revealed the round here.
+    /// Hears one local name, over the air at `rssi` dBm (nil: the radio
+    /// gives no strength) or through the relay; returns whether it
+    /// revealed the round here.
     @discardableResult
-    mutating func hear(_ localName: String, relayed: Bool = false) -> Bool {
+    mutating func hear(_ localName: String, relayed: Bool = false, rssi: Int? = -50) -> Bool {
         now = now + .milliseconds(100)
         let packet = try! Packet(decoding: localName)
-        return room.hear(packet, rssi: relayed ? nil : -50, relayed: relayed, at: now).revealed.contains(Self.channel)
+        return room.hear(packet, rssi: relayed ? nil : rssi, relayed: relayed, at: now).revealed.contains(Self.channel)
     }
 
     @discardableResult

@@ -45,6 +45,53 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         #expect(room.sent == "210105Me", "Remy holds the room by his own packets")
     }
 
+    @Test func aVoterHeardFaintlyOverTheAirIsHeldForByMe() {
+        var room = BallotRoom()
+        room.hear("2101FCAlice")
+        room.hear("2101FCFay", rssi: -88)  // at the far end of the room: Alice's laptop may not hear her
+        room.pick(.five)
+        #expect(room.sent == "410105Me", "Fay is at the edge of my range: I hold the reveal")
+        room.hear("210108Alice")
+        #expect(!room.tally.isRevealed, "Fay has not voted")
+        #expect(room.sent == "410105Me")
+        do {
+            let revealed = room.hear("210103Fay", rssi: -88)
+            #expect(revealed)
+        }
+        #expect(room.sent == "310105Me")
+    }
+
+    @Test func aVoterHeardClearlyOnceInTheWindowIsNotHeldFor() {
+        var room = BallotRoom()
+        room.hear("2101FCAlice")
+        room.hear("2101FCFay", rssi: -60)
+        room.hear("2101FCFay", rssi: -88)  // a fade: she was heard well a moment ago
+        room.pick(.five)
+        #expect(room.sent == "210105Me", "Fay holds the room by her own packets")
+        // Heard only faintly for a whole window: at the edge of my range now.
+        for _ in 0..<70 { room.hear("2101FCFay", rssi: -86) }
+        #expect(room.sent == "410105Me")
+        room.hear("2101FCFay", rssi: -79)
+        #expect(room.sent == "210105Me", "-79 dBm is above the faint line (-80)")
+    }
+
+    @Test func aRadioWithoutStrengthsHoldsForNobodyItHears() {
+        var room = BallotRoom()
+        room.hear("2101FCAlice", rssi: nil)  // btvirt reports 127, "not available"
+        room.pick(.five)
+        #expect(room.sent == "210105Me")
+    }
+
+    @Test func aFaintVoterAlsoHeardThroughTheRelayIsHeldFor() {
+        var room = BallotRoom()
+        room.hear("2101FCRemy", relayed: true)
+        room.hear("2101FCRemy", rssi: -90)
+        room.pick(.five)
+        #expect(room.sent == "410105Me", "heard both ways, but not clearly over the air")
+        room.hear("2101FCRemy", rssi: -55)
+        #expect(room.sent == "210105Me")
+    }
+
     @Test func aVoterOnlyAnotherSessionHearsHoldsTheRevealThroughIt() {
         var room = BallotRoom()
         room.hear("410108Alice")  // Alice voted, and holds for someone only her relay brings

@@ -20,6 +20,7 @@ final class MemoryRadio: SessionRadio {
         var mostUpdating = 0
         var take: @Sendable (Reception) -> Void = { _ in }
         var lookedAgain = 0
+        var keptListening: [Duration] = []
         var changesWhileScanning = false
     }
 
@@ -125,6 +126,11 @@ final class MemoryRadio: SessionRadio {
     func stopScanning() async { state.withLock { $0.isScanning = false } }
 
     func lookAgain() { state.withLock { $0.lookedAgain += 1 } }
+
+    func keepListening(for duration: Duration) { state.withLock { $0.keptListening.append(duration) } }
+
+    /// Each time the session asked the scan to keep running, for how long.
+    var keptListening: [Duration] { state.withLock { $0.keptListening } }
 
     /// How often the session asked for a quiet peer to be looked for again.
     var lookedAgain: Int { state.withLock { $0.lookedAgain } }

@@ -282,6 +282,67 @@ import Testing
         #expect(radio.steps.isEmpty)
     }
 
+    /// A light change asked while a restart forgets the app's devices goes
+    /// out before the scan stops; one asked while the scan stops waits for
+    /// it to start again, and so does an announcement falling due then: in
+    /// the gap they would keep the scan off.
+    @Test func aLightChangeIsNeverMadeInTheRestartsGap() {
+        var radio = Self.light()
+        radio.advance(to: .milliseconds(1500))
+        #expect(radio.steps == [.forgetApps], "the scan is not stopped yet")
+        radio.feed(.changeAsked)
+        #expect(radio.steps == [.forgetApps, .change])
+        radio.done(.forgetApps)
+        radio.done(.change)
+        #expect(radio.steps == [.stopScan])
+        #expect(radio.deadlines == [.milliseconds(1750)], "announced again 0.25 s on")
+        radio.advance(to: .milliseconds(1750))
+        #expect(radio.steps == [.stopScan], "the announcement waits for the scan")
+        radio.feed(.changeAsked)
+        #expect(radio.steps == [.stopScan], "and so does a change")
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .change], "the change supersedes the announcement")
+        radio.done(.startScan)
+        radio.done(.change)
+        #expect(radio.changes == [false, false])
+        #expect(radio.deadlines == [.milliseconds(2000), .milliseconds(3250)], "the next restart counts from the start")
+        radio.advance(to: .milliseconds(2000))
+        radio.done(.announceAgain)
+        #expect(radio.steps.isEmpty)
+    }
+
+    /// Asked to keep listening (a reveal's sealed cards on their way), the
+    /// light mode's restart that falls due waits until then; the next one
+    /// counts from it. The strict mode, whose cards are in clear, goes on.
+    @Test func keepingListeningPutsTheLightRestartOff() {
+        var radio = Self.light()
+        radio.advance(to: .milliseconds(1000))
+        radio.feed(.keepListening(until: .milliseconds(2500)))
+        radio.feed(.keepListening(until: .milliseconds(2000)))  // a shorter wait shortens nothing
+        radio.advance(to: .milliseconds(1500))
+        #expect(radio.steps.isEmpty, "no restart while the cards come")
+        #expect(radio.deadlines == [.milliseconds(2500)])
+        radio.advance(to: .milliseconds(2499))
+        #expect(radio.steps.isEmpty)
+        radio.advance(to: .milliseconds(2500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        radio.done(.startScan)
+        #expect(radio.deadlines == [.milliseconds(4000)])
+
+        // Asked while the restart forgets the app's devices: the scan is not stopped.
+        radio.advance(to: .milliseconds(4000))
+        radio.feed(.keepListening(until: .milliseconds(5000)))
+        radio.done(.forgetApps)
+        #expect(radio.steps.isEmpty)
+        #expect(radio.deadlines == [.milliseconds(5000)])
+
+        var strict = Self.strict()
+        strict.feed(.keepListening(until: .milliseconds(2500)))
+        strict.advance(to: .milliseconds(1500))
+        #expect(strict.steps == [.forgetApps, .stopScan], "the strict restart goes on")
+    }
+
     /// Asked to look again, the light mode does nothing: its own restarts
     /// bring a quiet peer, and a restart at each tick would deafen it.
     @Test func lookingAgainLeavesTheLightScanAlone() {

@@ -85,12 +85,15 @@ import Testing
         await session.updatesDone()
         #expect(lastAdvertised() == "2101FB전수열", "voted, sealed: the 5 stays here")
         #expect(!radio.advertised.contains { String(decoding: $0, as: UTF8.self).hasPrefix("210105") })
+        #expect(radio.keptListening.isEmpty)
         await hearOne("2101FBAlice", watched: watched)
         await session.updatesDone()
         #expect(lastAdvertised() == "310105전수열", "the last vote revealed: my card goes on the air")
         #expect(reports.withLock { $0.isEmpty }, "Alice's card is still sealed")
+        #expect(radio.keptListening == [Ballot.catchUp], "no scan restart while her card comes, asked once")
         await hearOne("310108Alice", watched: watched)
         #expect(reports.withLock { $0.first?.votes } == ["전수열": .five, "Alice": .eight])
+        #expect(radio.keptListening == [Ballot.catchUp])
         await end(session, listening)
     }
 

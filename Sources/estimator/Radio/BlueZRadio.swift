@@ -142,6 +142,10 @@ final class BlueZRadio: SessionRadio {
 
     func lookAgain() { state.withLock { $0.running?.scan?.executor }?.lookAgain() }
 
+    func keepListening(for duration: Duration) {
+        state.withLock { $0.running?.scan?.executor }?.keepListening(for: duration)
+    }
+
     func stop() async {
         let watch = state.withLock { state in
             state.stopped = true

@@ -24,6 +24,8 @@ final class NoRadio: SessionRadio {
 
     func lookAgain() {}
 
+    func keepListening(for duration: Duration) {}
+
     func stop() async { sink.finish() }
 
     /// Nothing goes deaf: the vote goes to the relay's broker sealed.

@@ -81,6 +81,9 @@ final class RadioExecutor: Sendable {
     /// Asks the scheduler to look for a peer gone quiet.
     func lookAgain() { feed(.lookAgain) }
 
+    /// Asks the scheduler to keep scanning, with no restart, for `duration`.
+    func keepListening(for duration: Duration) { feed(.keepListening(until: clock.elapsed + duration)) }
+
     /// Changes the advertised local name, when the scheduler says so;
     /// returns once it is on the air, with how its time was spent.
     func update(localName: String) async throws -> RadioUpdate {

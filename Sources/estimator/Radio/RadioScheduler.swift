@@ -28,6 +28,8 @@ enum ScheduleEvent: Equatable, Sendable {
     case changeAsked
     /// The session asked to look for a peer gone quiet (`SessionRadio.lookAgain`).
     case lookAgain
+    /// The session asked for no restart until `until` (`SessionRadio.keepListening`).
+    case keepListening(until: Duration)
     /// A step asked for returned.
     case done(RadioStep)
     /// A step asked for failed.

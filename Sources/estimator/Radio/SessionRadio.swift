@@ -35,6 +35,14 @@ protocol SessionRadio: Sendable {
     /// stays quiet.
     func lookAgain()
 
+    /// Keeps the scan running, with no restart, for `duration`: the cards
+    /// of votes heard sealed are on their way, each sent once more a moment
+    /// later, and a restart's gap (tens of milliseconds on a laptop, up to a
+    /// second on a loaded one) can miss both (docs/MEASUREMENTS.md, The
+    /// ballot). The light mode's restarts wait; the strict mode's cards are
+    /// in clear, so it has nothing to wait for.
+    func keepListening(for duration: Duration)
+
     /// Unregisters the advertisement and stops scanning. Idempotent.
     func stop() async
 

@@ -61,7 +61,8 @@ struct StrictScheduler: RadioScheduler {
         switch event {
         case .scanStarted:
             return [.arm(.restart, at: now + schedule.nextInterval(random))]
-        case .heard:
+        case .heard, .keepListening:
+            // Its cards are in clear: a reveal sends nothing to wait for.
             return []
         case .lookAgain:
             // Peers announce at each of their restarts, which a scan start

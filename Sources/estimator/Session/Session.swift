@@ -38,6 +38,8 @@ actor Session {
     var timer = RevealTimer()
     /// The agreed estimate in the last `me` line streamed.
     private var streamedAgreed: Card?
+    /// The sealed cards' wait the radio was last told of.
+    private var sealedCardsDue: Timestamp?
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
     private var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
@@ -223,11 +225,21 @@ actor Session {
     /// tells the watchers of a new agreed estimate (a re-vote made or broke
     /// a consensus).
     private func followRoom() {
+        keepListeningForSealedCards()
         if !hasEnded, localName != updates.asked {
             _ = advertise(done: "", received: clock.elapsed)
         } else if ledger.agreed != streamedAgreed {
             broadcastMe()
         }
+    }
+
+    /// While my table waits for cards of votes heard sealed, the radio's
+    /// scan runs without a restart (`SessionRadio.keepListening`): asked
+    /// once for each reveal's wait.
+    private func keepListeningForSealedCards() {
+        guard let due = board.sealedCardsDue(), due != sealedCardsDue else { return }
+        sealedCardsDue = due
+        radio.keepListening(for: due - clock.now)
     }
 
     /// Called when my channel's cards are revealed, after every re-vote of

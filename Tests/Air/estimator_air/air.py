@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 
 from bumble import hci
-from bumble.link import LocalLink
 from bumble.transport import open_transport
 from bumble.transport.common import Transport
 
 from estimator_air.controller import AirController
+from estimator_air.links import Links, PartialLink
 
 
 def public_address(index: int) -> hci.Address:
@@ -21,11 +21,13 @@ def public_address(index: int) -> hci.Address:
 
 
 class Air:
-    """Controllers that hear each other: Bumble's LocalLink delivers every
-    advertising PDU to every other controller on it."""
+    """Controllers that hear each other as `links` says (by default each
+    hears every other at DEFAULT_RSSI): a PartialLink delivers each
+    advertising PDU to the controllers that hear its sender, with the RSSI
+    of their link."""
 
-    def __init__(self, extended: bool = True) -> None:
-        self.link = LocalLink()
+    def __init__(self, extended: bool = True, links: Links | None = None) -> None:
+        self.link = PartialLink(links)
         self.extended = extended
         self.controllers: list[AirController] = []
         self.transports: list[Transport] = []

@@ -12,6 +12,7 @@ from bumble.link import LocalLink
 from estimator_air.advertising_event import AdvertisingEvent
 from estimator_air.advertising_set import AdvertisingSetOnAir
 from estimator_air.legacy_advertiser import LegacyAdvertising
+from estimator_air.links import DEFAULT_RSSI
 from estimator_air.scanner import Scanner
 
 _EXTENDED_COMMANDS = {
@@ -36,7 +37,8 @@ _DISALLOWED = hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.COMMAND_DISALLOWE
 
 
 class AirController(Controller):
-    """An LE controller on a shared air (Bumble's LocalLink) that behaves as
+    """An LE controller on a shared air (Bumble's LocalLink, or a PartialLink
+    where not every pair hears each other) that behaves as
     the Core specification says where the kernel and BlueZ depend on it.
 
     `extended` makes it a Core 5 controller with extended advertising and
@@ -147,9 +149,14 @@ class AirController(Controller):
 
     # ---- the air -------------------------------------------------------------------
 
-    def on_ll_advertising_pdu(self, packet) -> None:
+    def on_ll_advertising_pdu(self, packet, rssi: int = DEFAULT_RSSI) -> None:
+        """Hears `packet` at `rssi` dBm: the air's PartialLink hands over
+        its link's, and Bumble's LocalLink none, so every peer is heard at
+        the default. The model's own advertising events go to the scanner;
+        any other PDU (CONNECT_IND) to Bumble, which has no use for the
+        RSSI."""
         if isinstance(packet, AdvertisingEvent):
-            for report in self.scanner.reports(packet):
+            for report in self.scanner.reports(packet, rssi):
                 self.send_hci_packet(report)
             return
         super().on_ll_advertising_pdu(packet)

@@ -12,10 +12,6 @@ from estimator_air.advertising_event import AdvertisingEvent
 # Scan interval and window are in units of 0.625 ms (Vol 4, Part E, 7.8.10).
 SCAN_UNIT_S = 0.000625
 
-# Received signal strength reported for every advertiser: the air has no
-# distance.
-RSSI = -50
-
 
 @dataclasses.dataclass
 class Scanner:
@@ -31,6 +27,8 @@ class Scanner:
     - Reports use the event the host scanned with: LE Advertising Report
       after LE Set Scan Enable, LE Extended Advertising Report after LE Set
       Extended Scan Enable, with the legacy bit for legacy PDUs.
+    - Each report carries the RSSI of the link the event came over
+      (estimator_air.links): a peer far off is reported faintly.
     - With duplicate filtering on, an advertising event whose address, PDU
       type, data and scan response were all reported since scanning was
       enabled is not reported again; a changed advertisement is. The Core
@@ -71,8 +69,9 @@ class Scanner:
             return True
         return (self.clock() - self.enabled_at) % self.interval_s < self.window_s
 
-    def reports(self, event: AdvertisingEvent) -> list[hci.HCI_Event]:
-        """The HCI events this scanner sends its host on hearing `event`."""
+    def reports(self, event: AdvertisingEvent, rssi: int) -> list[hci.HCI_Event]:
+        """The HCI events this scanner sends its host on hearing `event` at
+        `rssi` dBm (its link's, estimator_air.links)."""
         # Legacy scanning (LE Set Scan Enable) hears legacy PDUs only.
         if not self.listening() or (not event.legacy and not self.extended_reports):
             return []
@@ -82,12 +81,12 @@ class Scanner:
         if self.filter_duplicates and key in self.reported:
             return []
         self.reported.add(key)
-        events = [self._report(event, event.data, scan_response=False)]
+        events = [self._report(event, event.data, scan_response=False, rssi=rssi)]
         if with_response:
-            events.append(self._report(event, event.scan_response, scan_response=True))
+            events.append(self._report(event, event.scan_response, scan_response=True, rssi=rssi))
         return events
 
-    def _report(self, event: AdvertisingEvent, data: bytes, scan_response: bool) -> hci.HCI_Event:
+    def _report(self, event: AdvertisingEvent, data: bytes, scan_response: bool, rssi: int) -> hci.HCI_Event:
         address = event.advertiser_address
         if self.extended_reports:
             event_type = event.extended_report_type
@@ -104,7 +103,7 @@ class Scanner:
                     # 0xFF: no ADI field, as in every legacy PDU.
                     advertising_sid=0xFF if event.legacy else 0,
                     tx_power=0x7F,
-                    rssi=RSSI,
+                    rssi=rssi,
                     periodic_advertising_interval=0,
                     direct_address_type=0,
                     direct_address=hci.Address.ANY,
@@ -119,6 +118,6 @@ class Scanner:
                 address_type=address.address_type,
                 address=address,
                 data=data,
-                rssi=RSSI,
+                rssi=rssi,
             )
         ])

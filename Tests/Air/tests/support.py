@@ -9,10 +9,10 @@ import selectors
 import unittest
 
 from bumble import hci
-from bumble.link import LocalLink
 
 from estimator_air.air import public_address
 from estimator_air.controller import AirController
+from estimator_air.links import Links, PartialLink
 
 
 class _VirtualSelector(selectors.SelectSelector):
@@ -86,7 +86,8 @@ class Host:
 
 class AirTestCase(unittest.TestCase):
     """Each test runs in a virtual-time loop; `make_air(n)`, called inside it,
-    gives n hosts whose controllers share one air."""
+    gives n hosts whose controllers share one air, where each hears every
+    other unless `links` (in `--link` form, e.g. "1-2=-88") says otherwise."""
 
     def setUp(self) -> None:
         self.loop = VirtualTimeLoop()
@@ -99,8 +100,8 @@ class AirTestCase(unittest.TestCase):
     def run_air(self, coroutine) -> None:
         self.loop.run_until_complete(coroutine)
 
-    def make_air(self, count: int, extended: bool = True) -> list[Host]:
-        link = LocalLink()
+    def make_air(self, count: int, extended: bool = True, links: list[str] = ()) -> list[Host]:
+        link = PartialLink(Links.parse(links, controllers=count))
         hosts = []
         for index in range(count):
             host = Host()

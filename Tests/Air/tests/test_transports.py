@@ -1,6 +1,7 @@
 """`python -m estimator_air` puts one controller behind each of any number
 of transports, all on one air (Bumble's apps/controllers.py takes exactly
-two), and says when they are up."""
+two), where they hear each other as `--link` says, and says when they are
+up."""
 
 import os
 import socket
@@ -59,7 +60,8 @@ class TransportsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             paths = [os.path.join(folder, f"hci{i}") for i in range(TRANSPORTS)]
             air = subprocess.Popen(
-                [sys.executable, "-m", "estimator_air", *(f"unix-server:{p}" for p in paths)],
+                [sys.executable, "-m", "estimator_air", "--link", "0-1=-88",
+                 *(f"unix-server:{p}" for p in paths)],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                 cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             clients = []
@@ -84,10 +86,12 @@ class TransportsTest(unittest.TestCase):
                 assert advertiser.command(hci.HCI_LE_Set_Advertising_Data_Command(advertising_data=data)).status == 0
                 assert advertiser.command(hci.HCI_LE_Set_Advertising_Enable_Command(advertising_enable=1)).status == 0
                 advertiser_address = ready[2]
-                for scanner in clients[1:]:
+                # Controller 1 hears the advertiser over its link, 2 at the default.
+                for scanner, rssi in zip(clients[1:], (-88, -50)):
                     report = scanner.first_report().reports[0]
                     self.assertEqual(report.address.to_string(False), advertiser_address)
                     self.assertEqual(bytes(report.data), data)
+                    self.assertEqual(report.rssi, rssi)
             finally:
                 for client in clients:
                     client.socket.close()

@@ -18,11 +18,7 @@
 # radios: 4
 # timeout: 300
 
-trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
-  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
-  for w in watch0 watch1 watch2 watch3; do echo "---- $w ----"; tail -n 20 "$E2E_WORK/$w.out"; done
-  echo "---- the air, the last 15 s ----"; air_timeline 15
-} >&2' EXIT
+report_failure 20 watch0 watch1 watch2 watch3
 air_record
 
 names=(Olga Ann Bob Cy)
