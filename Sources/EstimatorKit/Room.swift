@@ -157,7 +157,9 @@ public struct Room: Sendable {
     /// heard sealed, which their senders put on the air as they reveal;
     /// nil when it waits for none (see `Tally.sealedCardsDue`).
     public func sealedCardsDue(now: Timestamp) -> Timestamp? {
-        guard let me else { return nil }
+        // The session asks after every reception: a round not revealed
+        // waits for no card, and costs no tally.
+        guard let me, rounds[me.channel]?.ballot.isRevealed == true else { return nil }
         return tally(of: me.channel, now: now).sealedCardsDue
     }
 
