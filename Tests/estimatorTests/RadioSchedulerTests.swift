@@ -46,6 +46,13 @@ import Testing
             clock.advance(by: time - clock.elapsed)
         }
 
+        /// Answers a light restart's steps, in their order.
+        mutating func doneLightRestart() {
+            done(.forgetApps)
+            done(.stopScan)
+            done(.startScan)
+        }
+
         /// Answers the oldest step asked for, which must be `step`.
         mutating func done(_ step: RadioStep, failed: Bool = false) {
             #expect(steps.first == step)
@@ -266,9 +273,7 @@ import Testing
         radio.advance(to: .milliseconds(1400))
         radio.feed(.heard)
         radio.advance(to: .milliseconds(1500))
-        radio.done(.forgetApps)
-        radio.done(.stopScan)
-        radio.done(.startScan)
+        radio.doneLightRestart()
         #expect(radio.deadlines == [.milliseconds(3000)])
         radio.feed(.changeAsked)
         radio.done(.change)
@@ -325,9 +330,7 @@ import Testing
         radio.advance(to: .milliseconds(2499))
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(2500))
-        radio.done(.forgetApps)
-        radio.done(.stopScan)
-        radio.done(.startScan)
+        radio.doneLightRestart()
         #expect(radio.deadlines == [.milliseconds(4000)])
 
         // Asked while the restart forgets the app's devices: the scan is not stopped.
@@ -354,9 +357,7 @@ import Testing
         radio.advance(to: .milliseconds(1499))
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(1500))
-        radio.done(.forgetApps)
-        radio.done(.stopScan)
-        radio.done(.startScan)
+        radio.doneLightRestart()
         #expect(radio.deadlines == [.milliseconds(3000)])
     }
 }

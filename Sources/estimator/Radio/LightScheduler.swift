@@ -27,8 +27,9 @@ struct LightScheduler: RadioScheduler {
     private var listenUntil: Duration?
     /// Whether a restart has stopped the scan, or is stopping it.
     private var stopping = false
-    /// What fell due while `stopping`, done once the scan starts again.
-    private var afterStart: [RadioStep] = []
+    /// What fell due while `stopping` (a change, or else a second
+    /// announcement), done once the scan starts again.
+    private var afterStart: RadioStep?
 
     init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
         self.schedule = schedule
@@ -58,7 +59,7 @@ struct LightScheduler: RadioScheduler {
         case .changeAsked:
             guard !stopping else {
                 // The change is announced again after it, not before.
-                afterStart = [.change]
+                afterStart = .change
                 return [.cancel(.reannounce)]
             }
             return [.cancel(.reannounce), .perform(.change)]
@@ -68,7 +69,7 @@ struct LightScheduler: RadioScheduler {
             return [.changeDone(failed: true)]
         case .fired(.reannounce):
             guard !stopping else {
-                if !afterStart.contains(.change) { afterStart = [.announceAgain] }
+                if afterStart != .change { afterStart = .announceAgain }
                 return []
             }
             return [.perform(.announceAgain)]
@@ -76,8 +77,8 @@ struct LightScheduler: RadioScheduler {
             return []
         case .done(.stopScan):
             stopping = false
-            defer { afterStart = [] }
-            return [.perform(.startScan)] + afterStart.map { .perform($0) }
+            defer { afterStart = nil }
+            return [.perform(.startScan)] + (afterStart.map { [.perform($0)] } ?? [])
         case .done(.startScan):
             return [.arm(.restart, at: now + schedule.nextInterval(random))]
         case .failed(.stopScan), .failed(.startScan):

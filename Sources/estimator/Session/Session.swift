@@ -37,11 +37,11 @@ actor Session {
     /// The timer that reveals my round (`round --timer`, `reveal --in`).
     var timer = RevealTimer()
     /// The agreed estimate in the last `me` line streamed.
-    private var streamedAgreed: Card?
+    var streamedAgreed: Card?
     /// The sealed cards' wait the radio was last told of.
     private var sealedCardsDue: Timestamp?
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
-    private var idleWait: Task<Void, any Error>?
+    var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
     /// afresh for each round I start (`BacklogFile`); `nil` without a backlog.
     let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
@@ -268,7 +268,7 @@ actor Session {
     }
 
     /// Wakes the session for the receptions its outlets want.
-    private func updateForwarding() { board.forward(outlets.forwarding) }
+    func updateForwarding() { board.forward(outlets.forwarding) }
 
     /// Answers at once and puts the new local name on the air in the
     /// background: the update pauses scanning and waits for bluetoothd to
@@ -350,60 +350,11 @@ actor Session {
         return hasEnded ? "stopped" : "advertising and scanning"
     }
 
-    private var me: ControlWatchLine {
+    /// Who I am now, as the watchers' `me` line says it.
+    var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
             observing: isObserving, onAir: updates.asked, deck: deck, revealsAt: revealsAt, story: ledger.story,
             agreed: ledger.agreed)
-    }
-
-    /// Streams to a `watch` client: who I am now, the peers heard so far,
-    /// then every line until the end. `send` returns false once the client
-    /// is gone. Without the peers heard so far, a watch attached mid-session
-    /// would show each peer only when heard again, which takes the radio
-    /// several scan restarts (docs/MEASUREMENTS.md, The air).
-    /// `airOnly` (the relay) leaves out what came through the relay.
-    func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
-        guard send(me.serialized), send(ControlWatchLine.radio(radioState).serialized) else { return }
-        for line in board.heardLines(airOnly: airOnly) where !send(line.serialized) { return }
-        outlets.addWatcher(send, airOnly: airOnly)
-        updateForwarding()
-    }
-
-    /// Called with every line watchers get, as a value: for the session log.
-    func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { outlets.onLine(observer) }
-
-    private func broadcast(_ line: ControlWatchLine) {
-        if outlets.broadcast(line) { updateForwarding() }
-    }
-
-    /// Streams who I am now, noting the agreed estimate the watchers have.
-    private func broadcastMe() {
-        streamedAgreed = ledger.agreed
-        broadcast(me)
-    }
-
-    /// Called with a timing line for every advertisement update and every
-    /// changed row: how long our own part took (issue 8), for the session log.
-    func onTrace(_ tracer: @escaping @Sendable (String) -> Void) { outlets.onTrace(tracer) }
-
-    private func trace(_ line: @autoclosure () -> String) { outlets.trace(line()) }
-
-    /// Called after every change, for the foreground table's redraw.
-    func onChange(_ observer: @escaping @Sendable () -> Void) {
-        outlets.onChange(observer)
-        updateForwarding()
-    }
-
-    func changed() {
-        idleWait?.cancel()
-        outlets.changed()
-    }
-
-    /// Tells the watchers who I am now, and the foreground table that
-    /// something changed: for a change that puts nothing new on the air.
-    func announce() {
-        broadcastMe()
-        changed()
     }
 }

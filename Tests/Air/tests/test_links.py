@@ -65,34 +65,22 @@ class LinksTest(AirTestCase):
         self.run_air(run())
 
     def test_a_pair_linked_none_hear_nothing_of_each_other(self):
-        async def run():
-            hosts = self.make_air(3, extended=False, links=FAR_PEER)
-            await self.everyone_advertises_and_scans(hosts)
-            near, far_listener, peer = hosts
-            self.assertNotIn(address(peer), heard(near))
-            self.assertNotIn(address(near), heard(peer))
-            # Each still hears the one it is linked to.
-            self.assertIn(address(far_listener), heard(near))
-            self.assertIn(address(far_listener), heard(peer))
-        self.run_air(run())
+        near, far_listener, peer = self.far_peer_heard()
+        self.assertNotIn(address(peer), heard(near))
+        self.assertNotIn(address(near), heard(peer))
+        # Each still hears the one it is linked to.
+        self.assertIn(address(far_listener), heard(near))
+        self.assertIn(address(far_listener), heard(peer))
 
     def test_links_are_symmetric(self):
-        async def run():
-            hosts = self.make_air(3, extended=False, links=FAR_PEER)
-            await self.everyone_advertises_and_scans(hosts)
-            near, far_listener, peer = hosts
-            self.assertEqual(heard(far_listener)[address(peer)], {-88})
-            self.assertEqual(heard(peer)[address(far_listener)], {-88})
-        self.run_air(run())
+        near, far_listener, peer = self.far_peer_heard()
+        self.assertEqual(heard(far_listener)[address(peer)], {-88})
+        self.assertEqual(heard(peer)[address(far_listener)], {-88})
 
     def test_a_pair_no_link_names_hears_each_other_at_minus_50(self):
-        async def run():
-            hosts = self.make_air(3, extended=False, links=FAR_PEER)
-            await self.everyone_advertises_and_scans(hosts)
-            near, far_listener, peer = hosts
-            self.assertEqual(heard(near)[address(far_listener)], {-50})
-            self.assertEqual(heard(far_listener)[address(near)], {-50})
-        self.run_air(run())
+        near, far_listener, peer = self.far_peer_heard()
+        self.assertEqual(heard(near)[address(far_listener)], {-50})
+        self.assertEqual(heard(far_listener)[address(near)], {-50})
 
     def test_bumbles_own_pdus_follow_the_links_too(self):
         # A PDU that is not the model's AdvertisingEvent goes to Bumble's
@@ -107,6 +95,17 @@ class LinksTest(AirTestCase):
             self.assertIn(address(peer), heard(far_listener))
             self.assertEqual(near.reports(), [])
         self.run_air(run())
+
+    def far_peer_heard(self) -> list[Host]:
+        """The air of FAR_PEER once everyone has advertised and scanned:
+        near, far_listener, peer."""
+        hosts: list[Host] = []
+
+        async def run():
+            hosts.extend(self.make_air(3, extended=False, links=FAR_PEER))
+            await self.everyone_advertises_and_scans(hosts)
+        self.run_air(run())
+        return hosts
 
     async def everyone_advertises_and_scans(self, hosts: list[Host]) -> None:
         for host in hosts:
