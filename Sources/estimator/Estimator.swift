@@ -1,7 +1,43 @@
 import ArgumentParser
+import Glibc
+
+/// The process's entry point. A quick `pick` runs on the main thread; any
+/// other command runs as `Estimator.main()` on the global executor while
+/// the main thread waits for the process's signals.
+///
+/// Not an async `@main`: it leaves the main thread through `dispatch_main`,
+/// whose `pthread_exit` unwinds it. In a static executable the unwinder's
+/// first lookup sorts every frame description of the binary (tens of
+/// milliseconds of CPU on a fast machine, over a second in the emulated
+/// guest of the rig), and `exit` waits for that sort to end, so every
+/// command paid it: `round` and `reveal` as much as `--version`
+/// (docs/MEASUREMENTS.md, Every command's start).
+@main
+enum EstimatorMain {
+    static func main() {
+        do {
+            // Read in place: an array of C pointers would make the runtime build
+            // its type at start-up, a quarter of `pick`'s instructions.
+            try CommandLineCheck.arguments(UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: Int(CommandLine.argc) - 1))
+        } catch {
+            Estimator.exit(reporting: error)
+        }
+        QuickCommand.runIfPossible()
+        Task.detached {
+            await Estimator.main()
+            exit(0)
+        }
+        // The thread that takes the process's signals, as `dispatch_main`
+        // leaves it: every other thread blocks them (Dispatch's workers, and
+        // the threads they start), and so may this one, inherited from the
+        // thread that spawned the process. `SignalWatch`'s handlers run here.
+        var none = sigset_t()
+        sigemptyset(&none)
+        while true { sigsuspend(&none) }
+    }
+}
 
 /// The `estimator` command: planning poker over Bluetooth Low Energy.
-@main
 struct Estimator: AsyncParsableCommand {
     static let version = "0.1.0"
 
@@ -31,14 +67,6 @@ struct Estimator: AsyncParsableCommand {
     /// ArgumentParser's `main`, with errors reported as one sentence and a
     /// sysexits code (`UserError`).
     static func main() async {
-        do {
-            // Read in place: an array of C pointers would make the runtime build
-            // its type at start-up, a quarter of `pick`'s instructions.
-            try CommandLineCheck.arguments(UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: Int(CommandLine.argc) - 1))
-        } catch {
-            exit(reporting: error)
-        }
-        QuickCommand.runIfPossible()
         do {
             try CommandLineCheck.commandNames(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()

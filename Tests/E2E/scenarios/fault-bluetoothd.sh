@@ -43,9 +43,9 @@ bg_stop peer || true  # it ends with an error when bluetoothd leaves
 remaining=$((${return_after:-0} * 1000 - ($(now_ms) - killed)))
 [ $remaining -le 0 ] || sleep "$(awk -v ms=$remaining 'BEGIN { printf "%.3f", ms / 1000 }')"
 echo "---- bluetoothd started $(date +%T.%3N)" >>"$E2E_WORK/bluetoothd.log"
-"$BLUETOOTHD" -n -d --experimental >>"$E2E_WORK/bluetoothd.log" 2>&1 &
+"$BLUETOOTHD" -n "$BLUETOOTHD_DEBUG" --experimental >>"$E2E_WORK/bluetoothd.log" 2>&1 &
 echo $! >"$E2E_WORK/bluetoothd.pid"
-until bus_has_name org.bluez; do sleep 0.05; done
+until bus_has_name org.bluez; do nap 0.05; done
 back=$(now_ms)
 adapter_ready 1
 bg_start peer2 estimator watch --adapter hci1 --channel 1 --open --json

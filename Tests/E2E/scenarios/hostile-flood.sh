@@ -31,9 +31,7 @@ advertise_on() { # RADIO NAME (ASCII): the name as a scan response, instance 1
   printf -v hex '%02x09%s' $((${#2} + 1)) "$hex"
   printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$hex" >"$E2E_WORK/adv$1.in"
 }
-mkfifo "$E2E_WORK/idle"
-exec {idle}<>"$E2E_WORK/idle" {json_fd}<"$E2E_WORK/json.out" {table_fd}<"$E2E_WORK/table.out"
-pause() { read -r -t "$1" -u "$idle" _ || true; }  # sleep, as a builtin
+exec {json_fd}<"$E2E_WORK/json.out" {table_fd}<"$E2E_WORK/table.out"
 
 # Names heard so far: the joins the JSON shows plus the table header's count
 # of those not shown. Both files are read on from where they were left.
@@ -63,7 +61,7 @@ for ((first = 0; first < total; first += 3)); do
     tick
     deadline=$((now + 3000))
     heard
-    while [ "$n" -le "$last" ] && [ "$now" -lt "$deadline" ]; do pause 0.05; heard; tick; done
+    while [ "$n" -le "$last" ] && [ "$now" -lt "$deadline" ]; do nap 0.05; heard; tick; done
     [ "$n" -le "$last" ] || break
     if [ "$try" -eq 5 ]; then
       for r in 1 2 3; do tail -n 3 "$E2E_WORK/adv$r.out" | cat -v; done
