@@ -208,90 +208,26 @@ import Testing
         #expect(radio.steps.isEmpty)
     }
 
-    /// A change asked while a restart's gap runs is made in it: in place
-    /// of the announcement when asked before the scan has stopped, after
-    /// it when asked while announcing or settling; the gap then ends as a
-    /// change's, and the next restart counts from its end.
-    @Test func aStrictChangeIsMadeInTheRestartsGapUnderWay() {
-        var early = Self.strict()
-        early.advance(to: .milliseconds(1500))
-        early.done(.forgetApps)
-        early.feed(.changeAsked)
-        early.done(.stopScan)
-        #expect(early.steps == [.change], "no announcement of the old card first")
-        early.done(.change)
-        #expect(early.deadlines == [.milliseconds(1550)])
-        early.advance(to: .milliseconds(1550))
-        early.done(.startScan)
-        #expect(early.changes == [false])
-        #expect(early.deadlines == [.milliseconds(2050), .milliseconds(3050)])
-
-        var announcing = Self.strict()
-        announcing.advance(to: .milliseconds(1500))
-        announcing.done(.forgetApps)
-        announcing.done(.stopScan)
-        announcing.feed(.changeAsked)
-        announcing.done(.announceAgain)
-        #expect(announcing.steps == [.change])
-        #expect(announcing.deadlines.isEmpty, "no settle before the change")
-
-        var settling = Self.strict()
-        settling.advance(to: .milliseconds(1500))
-        settling.done(.forgetApps)
-        settling.done(.stopScan)
-        settling.done(.announceAgain)
-        settling.feed(.changeAsked)
-        settling.advance(to: .milliseconds(1550))
-        #expect(settling.steps == [.change], "the scan stays off for it")
-        settling.done(.change)
-        settling.advance(to: .milliseconds(1600))
-        settling.done(.startScan)
-        #expect(settling.changes == [false])
-        #expect(settling.deadlines == [.milliseconds(2100), .milliseconds(3100)])
-    }
-
-    /// A change that comes as the restart's scan starts again, or while a
-    /// change's gap runs, waits for its end and has a gap of its own; a
-    /// newer change calls the last one's second announcement off.
-    @Test func aStrictChangeWaitsForAGapEnding() {
+    /// One gap at a time: a change asked while a restart's gap runs waits
+    /// for its end, and a newer change calls the last one's second
+    /// announcement off.
+    @Test func aStrictChangeWaitsForTheGapUnderWay() {
         var radio = Self.strict()
         radio.advance(to: .milliseconds(1500))
         radio.done(.forgetApps)
         radio.done(.stopScan)
+        radio.feed(.changeAsked)
         radio.done(.announceAgain)
         radio.advance(to: .milliseconds(1550))
-        radio.feed(.changeAsked)
         radio.done(.startScan)
         #expect(radio.steps == [.stopScan])
         radio.done(.stopScan)
-        radio.feed(.changeAsked)
         radio.done(.change)
         radio.advance(to: .milliseconds(1600))
         radio.done(.startScan)
-        #expect(radio.steps == [.stopScan], "the second change's own gap")
-        radio.done(.stopScan)
-        radio.done(.change)
-        radio.advance(to: .milliseconds(1650))
-        radio.done(.startScan)
-        #expect(radio.changes == [false, false])
-        #expect(radio.deadlines == [.milliseconds(2150), .milliseconds(3050)])
+        #expect(radio.deadlines == [.milliseconds(2100), .milliseconds(3050)])
         radio.feed(.changeAsked)
         #expect(radio.deadlines == [.milliseconds(3050)])
-    }
-
-    /// The restart a change joined still ends the schedule when the scan
-    /// does not start again.
-    @Test func aRestartWithAChangeInItThatFailsHalts() {
-        var radio = Self.strict()
-        radio.advance(to: .milliseconds(1500))
-        radio.done(.forgetApps)
-        radio.feed(.changeAsked)
-        radio.done(.stopScan)
-        radio.done(.change)
-        radio.advance(to: .milliseconds(1550))
-        radio.done(.startScan, failed: true)
-        #expect(radio.halted)
-        #expect(radio.deadlines.isEmpty)
     }
 
     /// A failed change starts scanning again, answers the failure and is

@@ -9,13 +9,8 @@
 /// announced in the last `hold` (plus a random `backoff`, `holdLimit` in
 /// all): a sighting is a peer announcing from its own gap, and a restart
 /// then would put this radio's announcement in it, unheard. One gap at a
-/// time: a change asked while a restart's gap runs is made in that gap
-/// (in place of its announcement, or after it, before the scan starts
-/// again), since waiting for its end and stopping the scan once more would
-/// double both the change's wait and the deaf time, each of them as long as
-/// bluetoothd takes to answer on a loaded machine (docs/MEASUREMENTS.md,
-/// The guest's CPU); anything else that comes while a gap runs waits for
-/// its end. docs/ARCHITECTURE.md, Radio schedule.
+/// time: a change, an announcement or a restart that comes while another
+/// gap runs waits for its end. docs/ARCHITECTURE.md, Radio schedule.
 struct StrictScheduler: RadioScheduler {
     /// What scanning is off for.
     enum Gap: Equatable, Sendable {
@@ -44,13 +39,8 @@ struct StrictScheduler: RadioScheduler {
     let random: RadioSchedule.Draw
     private(set) var gap: Gap?
     private(set) var restart = Restart.waiting
-    /// A change asked for while a change's or an announcement's gap ran.
+    /// A change asked for while another gap ran.
     private(set) var changeWaiting = false
-    /// A change asked for while a restart's gap ran, to be made in it.
-    private(set) var changeJoining = false
-    /// Whether the change under way is made in a restart's gap, which
-    /// ends with it.
-    private(set) var changeInRestart = false
     /// The second announcement, due while another gap ran.
     private(set) var reannounceWaiting = false
     /// When the last sighting came.
@@ -89,7 +79,7 @@ struct StrictScheduler: RadioScheduler {
         case .fired(.hold):
             return hold(now)
         case .fired(.settle):
-            return changeJoining ? joinChange() : [.perform(.startScan)]
+            return [.perform(.startScan)]
         case .fired(.reannounce):
             guard gap == nil else {
                 reannounceWaiting = true
@@ -100,10 +90,6 @@ struct StrictScheduler: RadioScheduler {
         case .changeAsked:
             // A newer card makes the last one's second announcement pointless.
             reannounceWaiting = false
-            if gap == .restart {
-                changeJoining = true
-                return [.cancel(.reannounce)]
-            }
             guard gap == nil else {
                 changeWaiting = true
                 return [.cancel(.reannounce)]
@@ -111,45 +97,31 @@ struct StrictScheduler: RadioScheduler {
             gap = .change(failed: false)
             return [.cancel(.reannounce), .perform(.stopScan)]
         case .done(.stopScan):
-            // A change joining a restart is made in place of its announcement.
-            if changeJoining { return joinChange() }
             return gap == .change(failed: false) ? [.perform(.change)] : [.perform(.announceAgain)]
-        case .done(.announceAgain):
-            return changeJoining ? joinChange() : settle(now)
-        case .done(.change):
+        case .done(.announceAgain), .done(.change):
             return settle(now)
         case .failed(.announceAgain):
             // A restart goes on without its announcement; a second
             // announcement that failed has nothing to settle.
-            guard gap == .restart else { return [.perform(.startScan)] }
-            return changeJoining ? joinChange() : settle(now)
+            return gap == .restart ? settle(now) : [.perform(.startScan)]
         case .failed(.change):
             gap = .change(failed: true)
             return [.perform(.startScan)]
         case .done(.startScan):
             return gapEnded(now, failed: false)
         case .failed(.stopScan), .failed(.startScan):
-            if gap == .restart || changeInRestart {
+            if gap == .restart {
                 ended = true
                 return cancelAll + [.halt]
             }
             return gapEnded(now, failed: true)
         case .stopScanning:
             ended = true
-            let waiting = changeWaiting || changeJoining || gap == .change(failed: false) || gap == .change(failed: true)
+            let waiting = changeWaiting || gap == .change(failed: false) || gap == .change(failed: true)
             return cancelAll + [.perform(.endScan)] + (waiting ? [.changeDone(failed: true)] : [])
         case .done(.endScan), .failed(.endScan), .done(.forgetApps), .failed(.forgetApps):
             return []
         }
-    }
-
-    /// The change joining the restart's gap is made now; the gap ends as
-    /// a change's does, and the restart's with it.
-    private mutating func joinChange() -> [ScheduleAction] {
-        changeJoining = false
-        changeInRestart = true
-        gap = .change(failed: false)
-        return [.perform(.change)]
     }
 
     /// Scanning stays off `settle` longer, for bluetoothd's second step.
@@ -193,19 +165,12 @@ struct StrictScheduler: RadioScheduler {
             // once (docs/MEASUREMENTS.md, Tried and dropped).
             let ok = !failed && !changeFailed
             actions = [.changeDone(failed: !ok)] + (ok ? [.arm(.reannounce, at: now + schedule.reannounceAfter)] : [])
-            if changeInRestart {
-                changeInRestart = false
-                restart = .waiting
-                actions.append(.arm(.restart, at: now + schedule.nextInterval(random)))
-            }
         case .reannounce, nil:
             break
         }
         gap = nil
-        // A change that waited, or came as the restart's scan was starting again.
-        if changeWaiting || changeJoining {
+        if changeWaiting {
             changeWaiting = false
-            changeJoining = false
             gap = .change(failed: false)
             return actions + [.perform(.stopScan)]
         }
