@@ -13,14 +13,22 @@ public enum AdapterEvent: Sendable, Hashable {
 }
 
 extension BlueZ {
-    /// Adapter additions, removals and changes, from now on. Returns once subscribed.
+    /// Adapter additions, removals and changes, from now on; of the adapter
+    /// `named` alone when given. Returns once subscribed.
     ///
     /// bluetoothd leaving (even by a crash) shows as every adapter removed, and
     /// starting again as adapters added. The stream ends with a `BlueZError` if the
     /// bus connection ends.
-    public func adapterEvents() async throws -> AsyncThrowingStream<AdapterEvent, any Error> {
+    ///
+    /// Every adapter's events come with every device's addition and removal
+    /// (the bus cannot tell an adapter's path from a device's by its prefix):
+    /// a follower of one adapter names it, and the bus sends it that
+    /// adapter's alone.
+    public func adapterEvents(named name: String? = nil) async throws -> AsyncThrowingStream<AdapterEvent, any Error> {
         let manager = ObjectManager(bus: bus)
-        let changes = try await manager.changes(under: "/org/bluez", interfaces: [Adapter.interface, Adapter.advertisingInterface])
+        let root = name.flatMap { ObjectPath("/org/bluez/\($0)") } ?? "/org/bluez"
+        let changes = try await manager.changes(
+            under: root, subtree: name == nil, interfaces: [Adapter.interface, Adapter.advertisingInterface])
         let bus = self.bus
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         // No snapshot when bluetoothd is absent: its adapters arrive as additions.

@@ -27,14 +27,17 @@ struct ObjectManager: Sendable {
         }
     }
 
-    /// Changes to objects at or below `root`, from now on. Subscribe before reading
-    /// `objects()` so nothing falls between the snapshot and the stream.
+    /// Changes to objects at or below `root` (to `root` alone when `subtree` is
+    /// false), from now on. Subscribe before reading `objects()` so nothing falls
+    /// between the snapshot and the stream.
     ///
     /// `interfaces` limits the property changes to those interfaces' (additions
     /// and removals all come): a follower of adapters is then not woken by every
     /// device's reception.
-    func changes(under root: ObjectPath, interfaces: [String]) async throws -> SignalStream<ObjectChange> {
-        let rules = Self.rules(under: root, interfaces: interfaces)
+    func changes(under root: ObjectPath, subtree: Bool = true, interfaces: [String]) async throws
+        -> SignalStream<ObjectChange>
+    {
+        let rules = Self.rules(under: root, subtree: subtree, interfaces: interfaces)
         return try await BlueZError.mapping {
             try await bus.signals(matchingAny: rules) { message in
                 guard let change = try Self.decode(message), change.path.isDescendant(of: root) else {
@@ -57,16 +60,21 @@ struct ObjectManager: Sendable {
         return try await BlueZError.mapping { try await bus.handleSignals(matchingAny: rules, ended: ended, handler) }
     }
 
-    /// org.bluez's object additions and removals, and the wanted interfaces' property
-    /// changes under `root`: the bus drops the rest (every other device's, adapter's
-    /// or interface's changes) before they reach us. One subscription, so additions,
+    /// org.bluez's additions and removals of `root` and the objects below it, and
+    /// the wanted interfaces' property changes there (of `root` alone when
+    /// `subtree` is false): the bus drops the rest (other adapters' devices, other
+    /// interfaces' changes) before they reach us. One subscription, so additions,
     /// removals and changes stay in bus order.
-    private static func rules(under root: ObjectPath, interfaces: [String]) -> [MatchRule] {
-        let namespace = root == .root ? nil : root
-        return [MatchRule(sender: service, interface: Self.interface)]
+    ///
+    /// An addition's or removal's first argument is the object's path:
+    /// `arg0path` takes `root` itself, and with a trailing `/` what is below it.
+    private static func rules(under root: ObjectPath, subtree: Bool = true, interfaces: [String]) -> [MatchRule] {
+        let below = root.rawValue.hasSuffix("/") ? root.rawValue : root.rawValue + "/"
+        let objects = subtree && root != .root ? [root.rawValue, below] : [root.rawValue]
+        return objects.map { MatchRule(sender: service, interface: Self.interface, pathArguments: [0: $0]) }
             + interfaces.map {
-                MatchRule(sender: service, pathNamespace: namespace, interface: properties, member: "PropertiesChanged",
-                          arguments: [0: $0])
+                MatchRule(sender: service, path: subtree ? nil : root, pathNamespace: subtree ? root : nil,
+                          interface: properties, member: "PropertiesChanged", arguments: [0: $0])
             }
     }
 

@@ -21,10 +21,18 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
     public var member: String?
     /// String arguments that must be equal, by index (`arg0='org.bluez.Device1'`).
     public var arguments: [Int: String]
+    /// Path arguments, by index (`arg0path='/org/bluez/hci0/'`): a string or
+    /// object path argument matches when it equals the value, or when one of
+    /// the two ends in `/` and begins the other. So `/org/bluez/hci0/` takes
+    /// every object below hci0 but not hci0 itself, and `/org/bluez/hci0`
+    /// takes hci0 alone: an ObjectManager's additions and removals, whose
+    /// first argument is the object's path, of one subtree.
+    public var pathArguments: [Int: String]
 
     public init(
         sender: String? = nil, path: ObjectPath? = nil, pathNamespace: ObjectPath? = nil,
-        interface: String? = nil, member: String? = nil, arguments: [Int: String] = [:]
+        interface: String? = nil, member: String? = nil, arguments: [Int: String] = [:],
+        pathArguments: [Int: String] = [:]
     ) {
         self.sender = sender
         self.path = path
@@ -32,6 +40,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         self.interface = interface
         self.member = member
         self.arguments = arguments
+        self.pathArguments = pathArguments
     }
 
     /// The rule in the bus's text form, such as `type='signal',interface='org.x.Y'`.
@@ -50,6 +59,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         add("interface", interface)
         add("member", member)
         for (index, value) in arguments.sorted(by: { $0.key < $1.key }) { add("arg\(index)", value) }
+        for (index, value) in pathArguments.sorted(by: { $0.key < $1.key }) { add("arg\(index)path", value) }
         return parts.joined(separator: ",")
     }
 
@@ -60,9 +70,12 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
             throw .invalidArguments("bad interface \"\(interface)\" in match rule")
         }
         if let member, !DBusSyntax.isMemberName(member) { throw .invalidArguments("bad member \"\(member)\" in match rule") }
-        for (index, value) in arguments {
+        for (index, value) in arguments.merging(pathArguments, uniquingKeysWith: { first, _ in first }) {
             guard (0...63).contains(index) else { throw .invalidArguments("match rule argument index \(index) is not 0...63") }
             if value.utf8.contains(0) { throw .invalidArguments("match rule argument holds NUL") }
+        }
+        for index in pathArguments.keys where arguments[index] != nil {
+            throw .invalidArguments("match rule argument \(index) is both a string and a path")
         }
     }
 }
@@ -78,6 +91,7 @@ final class CompiledMatchRule: Sendable {
     private let interface: [CChar]?
     private let member: [CChar]?
     private let arguments: [(index: Int, value: [CChar])]
+    private let pathArguments: [(index: Int, value: [CChar])]
 
     init(_ rule: MatchRule) {
         sender = rule.sender
@@ -86,6 +100,7 @@ final class CompiledMatchRule: Sendable {
         interface = rule.interface.map { Array($0.utf8CString) }
         member = rule.member.map { Array($0.utf8CString) }
         arguments = rule.arguments.sorted { $0.key < $1.key }.map { ($0.key, Array($0.value.utf8CString)) }
+        pathArguments = rule.pathArguments.sorted { $0.key < $1.key }.map { ($0.key, Array($0.value.utf8CString)) }
     }
 
     /// Whether a signal matches; `senderOwner` gives the current unique name behind a
@@ -96,6 +111,7 @@ final class CompiledMatchRule: Sendable {
         if let path, !message.header(dbus_message_get_path, equals: path) { return false }
         if let namespace, !Self.path(of: message, isIn: namespace) { return false }
         if !arguments.isEmpty, !argumentsMatch(message) { return false }
+        if !pathArguments.isEmpty, !pathArgumentsMatch(message) { return false }
         if let sender {
             guard let owner = senderOwner(sender), let actual = dbus_message_get_sender(message.raw),
                 owner.withCString({ strcmp($0, actual) }) == 0
@@ -114,18 +130,43 @@ final class CompiledMatchRule: Sendable {
 
     /// Compares string arguments in place, as C strings: no Swift string per signal.
     private func argumentsMatch(_ message: Message) -> Bool {
+        Self.each(of: arguments, in: message, orObjectPath: false) { strcmp($0, $1) == 0 }
+    }
+
+    /// Compares path arguments in place, as the bus does (see `MatchRule.pathArguments`).
+    private func pathArgumentsMatch(_ message: Message) -> Bool {
+        Self.each(of: pathArguments, in: message, orObjectPath: true) { actual, wanted in
+            let actualLength = strlen(actual), wantedLength = wanted.count - 1  // without the NUL
+            let shorter = min(actualLength, wantedLength)
+            guard strncmp(actual, wanted, shorter) == 0 else { return false }
+            if actualLength == wantedLength { return true }
+            // The shorter one begins the longer: it must end in "/".
+            guard shorter > 0 else { return false }
+            let last = actualLength < wantedLength ? actual[shorter - 1] : wanted[shorter - 1]
+            return last == CChar(UInt8(ascii: "/"))
+        }
+    }
+
+    /// Whether each argument at its index is a string (or, with
+    /// `orObjectPath`, an object path) that `matches` its wanted value
+    /// (indexes in increasing order).
+    private static func each(
+        of wanted: [(index: Int, value: [CChar])], in message: Message, orObjectPath: Bool,
+        _ matches: (UnsafePointer<CChar>, [CChar]) -> Bool
+    ) -> Bool {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message.raw, &iter) != 0 else { return false }
         var index = 0
-        for (wanted, value) in arguments {
-            while index < wanted {
+        for (position, value) in wanted {
+            while index < position {
                 guard dbus_message_iter_next(&iter) != 0 else { return false }
                 index += 1
             }
-            guard dbus_message_iter_get_arg_type(&iter) == TypeCode.string else { return false }
+            let type = dbus_message_iter_get_arg_type(&iter)
+            guard type == TypeCode.string || orObjectPath && type == TypeCode.objectPath else { return false }
             var actual = DBusBasicValue()
             dbus_message_iter_get_basic(&iter, &actual)
-            guard let text = actual.str, strcmp(text, value) == 0 else { return false }
+            guard let text = actual.str, matches(text, value) else { return false }
         }
         return true
     }

@@ -51,6 +51,25 @@ import Testing
         #expect(try await events.next() == .removed("hci1"))
     }
 
+    /// A follower of one adapter hears of that adapter alone: not another's
+    /// addition, removal or devices.
+    @Test func eventsOfOneAdapter() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let bluez = BlueZ(bus: try await bus.connect())
+        var events = try await bluez.adapterEvents(named: "hci0").makeAsyncIterator()
+
+        try await fake.addAdapter("hci1")
+        try fake.setPowered("hci1", false)
+        try await fake.removeAdapter("hci1")
+        try fake.setPowered("hci0", false)
+        guard case .changed(let changed) = try await events.next() else { Issue.record("no change"); return }
+        #expect(changed.name == "hci0" && !changed.isPowered)
+
+        try await fake.removeAdapter("hci0")
+        #expect(try await events.next() == .removed("hci0"))
+    }
+
     /// bluetoothd adds LEAdvertisingManager1 to an adapter after Adapter1:
     /// that is when the adapter can advertise, so it is a change.
     @Test func anInterfaceAddedToAnAdapterIsAChange() async throws {

@@ -100,6 +100,44 @@ import Testing
         #expect(secondNotes == ["b2", "b2"])
     }
 
+    /// `arg0path`, on the bus and locally: a value ending in "/" takes what is
+    /// below it, one without takes that path alone; object paths and strings alike.
+    @Test func pathArgumentsTakeASubtreeOrOnePath() async throws {
+        let bus = try await TestBus.start()
+        let receiver = try await bus.connect()
+        let sender = try await bus.connect()
+        let below = try await receiver.signals(matchingAny: [
+            MatchRule(interface: Self.interface, member: "Added", pathArguments: [0: "/org/bluez/hci0/"]),
+        ]) { signal -> String in
+            if let (_, note) = try? signal.decode(ObjectPath.self, String.self) { return note }
+            return try signal.decode(String.self, String.self).1
+        }
+        let itself = try await receiver.signals(matchingAny: [
+            MatchRule(interface: Self.interface, member: "Added", pathArguments: [0: "/org/bluez/hci0"]),
+        ]) { try $0.decode(ObjectPath.self, String.self).1 }
+        let added: [(ObjectPath, String)] = [
+            ("/org/bluez/hci1/dev_1", "another adapter's device"), ("/org/bluez/hci0/dev_1", "below"),
+            ("/org/bluez/hci01", "a longer name"), ("/org/bluez/hci0", "itself"), ("/org/bluez", "above"),
+        ]
+        for (path, note) in added { try sender.emit(path: "/", interface: Self.interface, member: "Added", path, note) }
+        try sender.emit(path: "/", interface: Self.interface, member: "Added", "/org/bluez/hci0/dev_2", "below, a string")
+        try sender.emit(path: "/", interface: Self.interface, member: "Added", ObjectPath("/org/bluez/hci0") as ObjectPath, "end")
+        var belowNotes: [String] = []
+        for try await note in below {
+            belowNotes.append(note)
+            if belowNotes.count == 2 { break }
+        }
+        var itselfNotes: [String] = []
+        for try await note in itself {
+            itselfNotes.append(note)
+            if note == "end" { break }
+        }
+        #expect(belowNotes == ["below", "below, a string"])
+        #expect(itselfNotes == ["itself", "end"])
+        #expect(MatchRule(interface: Self.interface, pathArguments: [0: "/a/"]).description
+            == "type='signal',interface='org.example.Signals',arg0path='/a/'")
+    }
+
     @Test func wellKnownSenderFollowsTheOwner() async throws {
         let bus = try await TestBus.start()
         let receiver = try await bus.connect()

@@ -236,7 +236,7 @@ final class BlueZRadio: SessionRadio {
                     } catch {}
                 }
                 group.addTask {
-                    guard let changes = try? await bluez.adapterEvents() else { return }
+                    guard let changes = try? await bluez.adapterEvents(named: adapter) else { return }
                     // Whether the adapter could advertise when last heard of.
                     var usable = true
                     do {
