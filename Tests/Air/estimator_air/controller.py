@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 
+from bumble import controller as bumble_controller
 from bumble import hci
 from bumble.controller import Controller
 from bumble.link import LocalLink
@@ -62,6 +64,26 @@ class AirController(Controller):
             self.le_features = Controller.le_features & ~_EXTENDED_FEATURES
         self.le_legacy_advertiser = LegacyAdvertising(self, rng=self.rng)
         self.scanner = Scanner(clock=asyncio.get_running_loop().time)
+
+    # ---- packets to and from the host ------------------------------------
+    #
+    # Bumble formats every packet for its debug log, logged or not: in the
+    # guest that was about a third of the model's time (cProfile of
+    # ballot@bumble: format_fields and colors), time the kernel then waits
+    # for each reply. The packets go the same way; the debug log only
+    # formats them when it is on.
+
+    def on_hci_packet(self, packet: hci.HCI_Packet) -> None:
+        if bumble_controller.logger.isEnabledFor(logging.DEBUG) or not isinstance(packet, hci.HCI_Command):
+            super().on_hci_packet(packet)
+            return
+        self.on_hci_command_packet(packet)
+
+    def send_hci_packet(self, packet: hci.HCI_Packet) -> None:
+        if bumble_controller.logger.isEnabledFor(logging.DEBUG):
+            super().send_hci_packet(packet)
+        elif self.host:
+            asyncio.get_running_loop().call_soon(self.host.on_packet, bytes(packet))
 
     # ---- unknown commands ------------------------------------------------
 
