@@ -70,12 +70,9 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
             throw .invalidArguments("bad interface \"\(interface)\" in match rule")
         }
         if let member, !DBusSyntax.isMemberName(member) { throw .invalidArguments("bad member \"\(member)\" in match rule") }
-        for (index, value) in arguments.merging(pathArguments, uniquingKeysWith: { first, _ in first }) {
+        for (index, value) in Array(arguments) + Array(pathArguments) {
             guard (0...63).contains(index) else { throw .invalidArguments("match rule argument index \(index) is not 0...63") }
             if value.utf8.contains(0) { throw .invalidArguments("match rule argument holds NUL") }
-        }
-        for index in pathArguments.keys where arguments[index] != nil {
-            throw .invalidArguments("match rule argument \(index) is both a string and a path")
         }
     }
 }

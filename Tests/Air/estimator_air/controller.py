@@ -67,11 +67,10 @@ class AirController(Controller):
 
     # ---- packets to and from the host ------------------------------------
     #
-    # Bumble formats every packet for its debug log, logged or not: in the
-    # guest that was about a third of the model's time (cProfile of
-    # ballot@bumble: format_fields and colors), time the kernel then waits
-    # for each reply. The packets go the same way; the debug log only
-    # formats them when it is on.
+    # Bumble formats every packet for its debug log, logged or not, before
+    # each reply the kernel waits for: in the guest, the largest share of
+    # the model's time (docs/MEASUREMENTS.md, The guest's CPU). The packets
+    # go the same way; the debug log only formats them when it is on.
 
     def on_hci_packet(self, packet: hci.HCI_Packet) -> None:
         if bumble_controller.logger.isEnabledFor(logging.DEBUG) or not isinstance(packet, hci.HCI_Command):

@@ -1,6 +1,6 @@
 """Packets to and from the host are formatted for Bumble's debug log only
-when that log is on: formatting each one was a third of the model's time
-in the guest."""
+when that log is on: formatting them all is the largest share of the
+model's time in the guest (docs/MEASUREMENTS.md, The guest's CPU)."""
 
 import logging
 from unittest import mock
