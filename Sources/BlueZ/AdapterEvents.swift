@@ -26,9 +26,12 @@ extension BlueZ {
     /// adapter's alone.
     public func adapterEvents(named name: String? = nil) async throws -> AsyncThrowingStream<AdapterEvent, any Error> {
         let manager = ObjectManager(bus: bus)
-        let root = name.flatMap { ObjectPath("/org/bluez/\($0)") } ?? "/org/bluez"
+        // A name that makes no object path names no adapter: every adapter's
+        // events then come, and none of them is that name's.
+        let adapter = name.flatMap { ObjectPath("/org/bluez/\($0)") }
         let changes = try await manager.changes(
-            under: root, subtree: name == nil, interfaces: [Adapter.interface, Adapter.advertisingInterface])
+            under: adapter ?? "/org/bluez", subtree: adapter == nil,
+            interfaces: [Adapter.interface, Adapter.advertisingInterface])
         let bus = self.bus
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         // No snapshot when bluetoothd is absent: its adapters arrive as additions.

@@ -69,8 +69,8 @@ struct ObjectManager: Sendable {
     /// An addition's or removal's first argument is the object's path:
     /// `arg0path` takes `root` itself, and with a trailing `/` what is below it.
     private static func rules(under root: ObjectPath, subtree: Bool = true, interfaces: [String]) -> [MatchRule] {
-        let below = root.rawValue.hasSuffix("/") ? root.rawValue : root.rawValue + "/"
-        let objects = subtree && root != .root ? [root.rawValue, below] : [root.rawValue]
+        // "/" with a trailing "/" would be "//": "/" alone takes every path already.
+        let objects = subtree && root != .root ? [root.rawValue, root.rawValue + "/"] : [root.rawValue]
         return objects.map { MatchRule(sender: service, interface: Self.interface, pathArguments: [0: $0]) }
             + interfaces.map {
                 MatchRule(sender: service, path: subtree ? nil : root, pathNamespace: subtree ? root : nil,

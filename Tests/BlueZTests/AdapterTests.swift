@@ -70,6 +70,19 @@ import Testing
         #expect(try await events.next() == .removed("hci0"))
     }
 
+    /// A name that makes no object path follows every adapter (none of them
+    /// is that name's), rather than nothing at all.
+    @Test func aNameThatIsNoPathFollowsEveryAdapter() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let bluez = BlueZ(bus: try await bus.connect())
+        var events = try await bluez.adapterEvents(named: "hci 0").makeAsyncIterator()
+
+        try fake.setPowered("hci0", false)
+        guard case .changed(let changed) = try await events.next() else { Issue.record("no change"); return }
+        #expect(changed.name == "hci0")
+    }
+
     /// bluetoothd adds LEAdvertisingManager1 to an adapter after Adapter1:
     /// that is when the adapter can advertise, so it is a change.
     @Test func anInterfaceAddedToAnAdapterIsAChange() async throws {

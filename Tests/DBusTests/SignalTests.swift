@@ -14,12 +14,7 @@ import Testing
             try $0.decode(String.self, Int32.self)
         }
         for index in 0..<100 { try sender.emit(path: "/ticker", interface: Self.interface, member: "Tick", "n", Int32(index)) }
-        var received: [Int32] = []
-        for try await (_, index) in stream {
-            received.append(index)
-            if received.count == 100 { break }
-        }
-        #expect(received == Array(0..<100))
+        #expect(try await Self.first(100, of: stream).map(\.1) == Array(0..<100))
     }
 
     @Test func filtersByPathNamespaceMemberArgumentAndSender() async throws {
@@ -60,12 +55,7 @@ import Testing
         try sender.emit(path: "/x", interface: Self.interface, member: "Other", "wanted", "no")
         try sender.emit(path: "/x", interface: Self.interface, member: "Added", "any", "2")
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "wanted", "3")
-        var received: [String] = []
-        for try await note in stream {
-            received.append(note)
-            if received.count == 3 { break }
-        }
-        #expect(received == ["1", "2", "3"])
+        #expect(try await Self.first(3, of: stream) == ["1", "2", "3"])
         stream.cancel()
         #expect(try await Self.matchRuleCount(receiver) == before, "both rules removed")
     }
@@ -86,18 +76,8 @@ import Testing
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "ab", "b1")  // prefix of neither
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "b", "b2")
         try sender.emit(path: "/x", interface: Self.interface, member: "Changed", "a", "b2")
-        var firstNotes: [String] = []
-        for try await note in first {
-            firstNotes.append(note)
-            if firstNotes.count == 2 { break }
-        }
-        var secondNotes: [String] = []
-        for try await note in second {
-            secondNotes.append(note)
-            if secondNotes.count == 2 { break }
-        }
-        #expect(firstNotes == ["a1", "b2"])
-        #expect(secondNotes == ["b2", "b2"])
+        #expect(try await Self.first(2, of: first) == ["a1", "b2"])
+        #expect(try await Self.first(2, of: second) == ["b2", "b2"])
     }
 
     /// `arg0path`, on the bus and locally: a value ending in "/" takes what is
@@ -121,19 +101,11 @@ import Testing
         ]
         for (path, note) in added { try sender.emit(path: "/", interface: Self.interface, member: "Added", path, note) }
         try sender.emit(path: "/", interface: Self.interface, member: "Added", "/org/bluez/hci0/dev_2", "below, a string")
+        // Last, one for each subscription: a wrong one before it shows in the notes.
+        try sender.emit(path: "/", interface: Self.interface, member: "Added", ObjectPath("/org/bluez/hci0/end") as ObjectPath, "end")
         try sender.emit(path: "/", interface: Self.interface, member: "Added", ObjectPath("/org/bluez/hci0") as ObjectPath, "end")
-        var belowNotes: [String] = []
-        for try await note in below {
-            belowNotes.append(note)
-            if belowNotes.count == 2 { break }
-        }
-        var itselfNotes: [String] = []
-        for try await note in itself {
-            itselfNotes.append(note)
-            if note == "end" { break }
-        }
-        #expect(belowNotes == ["below", "below, a string"])
-        #expect(itselfNotes == ["itself", "end"])
+        #expect(try await Self.first(3, of: below) == ["below", "below, a string", "end"])
+        #expect(try await Self.first(2, of: itself) == ["itself", "end"])
         #expect(MatchRule(interface: Self.interface, pathArguments: [0: "/a/"]).description
             == "type='signal',interface='org.example.Signals',arg0path='/a/'")
     }
@@ -235,6 +207,16 @@ import Testing
     }
 
     /// The bus's own count of our match rules (dbus-daemon's statistics interface).
+    /// The first `count` elements of `stream`, in order.
+    static func first<Stream: AsyncSequence>(_ count: Int, of stream: Stream) async throws -> [Stream.Element] {
+        var elements: [Stream.Element] = []
+        for try await element in stream {
+            elements.append(element)
+            if elements.count == count { break }
+        }
+        return elements
+    }
+
     static func matchRuleCount(_ connection: Connection) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",

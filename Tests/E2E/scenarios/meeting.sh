@@ -114,8 +114,8 @@ votes 3 2 2 -
 for i in 0 1 2 3; do bg_expect_none watch$i '"event":"revealed","channel":1,"round":3,' 1; done
 # The timer starts as Olga's session begins the round: the time of the
 # round's line on her own watch (the session's clock), not when this script
-# ran `round`, which in the emulated guest reaches the session up to 1.8 s
-# later (docs/MEASUREMENTS.md, The guest's CPU).
+# ran `round`, which in the emulated guest can reach the session a second
+# or more later (docs/MEASUREMENTS.md, The guest's CPU).
 deadline=$((asked + $(line_ms watch0 '"event":"round","channel":1,"round":3,' 15 "$asked") + 12000))
 revealed_everywhere 3 "Ann=02 Bob=02 without:Cy"
 for i in 0 1 2 3; do
