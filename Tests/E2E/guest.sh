@@ -58,10 +58,13 @@ run_scenario() {
     echo "E2E-RESULT $name PASS ${seconds}s"
     return
   fi
+  # A failure's own reason stands when its report (lib.sh's
+  # report_failure: the air record read back, a minute and more in the
+  # emulated guest after a long scenario) then runs out the time.
+  reason=$(cat "$E2E_WORK/reason" 2>/dev/null)
   case $rc in
-    124 | 137) reason="timed out after ${limit}s" ;;
-    *) reason=$(cat "$E2E_WORK/reason" 2>/dev/null)
-       reason=${reason:-exit status $rc} ;;
+    124 | 137) reason=${reason:+$reason; its report then }"timed out after ${limit}s" ;;
+    *) reason=${reason:-exit status $rc} ;;
   esac
   if [ "$live" != live ]; then
     # cat -v: hostile names in a scenario's output must not reach a terminal raw.
