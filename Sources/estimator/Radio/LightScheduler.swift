@@ -16,8 +16,12 @@
 /// would leave the scan deaf for 30–120 ms each time, in step with every
 /// other looking session, just when the room changes (docs/MEASUREMENTS.md,
 /// The ballot). Asked to keep listening (a reveal's sealed cards on their
-/// way), a restart that falls due waits until then. docs/ARCHITECTURE.md,
-/// Radio schedule.
+/// way), a restart that falls due waits until then, and a change made
+/// meanwhile goes out once: every session of the room changes at that
+/// moment, each change a reveal the others follow, and a second
+/// announcement of each would double what every bluetoothd and controller
+/// has to do just then (docs/MEASUREMENTS.md, The ballot).
+/// docs/ARCHITECTURE.md, Radio schedule.
 struct LightScheduler: RadioScheduler {
     let schedule: RadioSchedule
     let random: RadioSchedule.Draw
@@ -64,6 +68,7 @@ struct LightScheduler: RadioScheduler {
             }
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
+            if let listenUntil, now < listenUntil { return [.changeDone(failed: false)] }
             return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
             return [.changeDone(failed: true)]
