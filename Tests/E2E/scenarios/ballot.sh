@@ -1,7 +1,8 @@
 # Issue 24: the ballot on the real stack. Three voting sessions (Ann,
 # Bob, Cy on hci0-hci2), an observer (Olga on hci3, `join --observer`, who
-# runs the meeting), an iPhone in the app's format on hci4 (btmgmt, protocol
-# 01: Carol, card in clear), each session with a `watch --json`; a mosquitto
+# runs the meeting), an iPhone running the app on hci4 (Carol, protocol 01,
+# her card in clear, her name cut to "Ca"), each session with a
+# `watch --json`; a mosquitto
 # in the guest, through which Bob's session (`--relay`) meets Remy, a
 # teammate with the relay alone (`--adapter none`), in round 3.
 # 1. Round 1 (Olga's `estimator round`): the last vote reveals every card on
@@ -57,17 +58,12 @@ join_as 3 --observer
 grep -q "as Olga, observing," "$E2E_WORK/join3.out" || fail "Olga's join said: $(cat "$E2E_WORK/join3.out")"
 for i in 0 1 2 3; do bg_start watch$i as $i watch --adapter hci$i --json; done
 
-# Carol's phone: one interactive btmgmt on hci4 re-adding her advertisement
-# every second, as a phone repeats it (the emulated radio reports an
-# advertiser only when it starts: see air.sh). Her card changes when
-# carol.hex does; the app changes card between stories.
-carol_says() { ad_local_name "$1" >"$E2E_WORK/carol.hex.new" && mv "$E2E_WORK/carol.hex.new" "$E2E_WORK/carol.hex"; }
-carol_says 010102Carol
-bg_start carol script -qfec "btmgmt --index 4" /dev/null
-( while :; do
-    printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$(cat "$E2E_WORK/carol.hex")" >"$E2E_WORK/carol.in"
-    sleep 1
-  done ) &
+# Carol's phone (estimator_air.iphone, as in room.sh): one address, her card
+# changed between stories as the app does. Re-added by btmgmt every second,
+# her advertisement took a new address each time, a device every laptop's
+# bluetoothd made and its session forgot again at each of its restarts
+# (docs/MEASUREMENTS.md, The guest's CPU): a load no phone makes.
+iphone_advertise 4 010102Carol
 
 # NAME=cardRaw of each card in WATCH's last `revealed` line, sorted, then
 # its `without`.
@@ -90,9 +86,9 @@ revealed_everywhere() { # revealed_everywhere N START CARDS [CARDS1]
 }
 carol_votes() { # carol_votes N PACKET: Carol's new card, seen (hidden) on every watch
   local i
-  carol_says "$2"
+  iphone_send 4 "$2"
   for i in 0 1 2 3; do
-    wait_until 15 grep -aq "\"round\":$1,\"name\":\"Carol\",\"card\":\"hidden\"" "$E2E_WORK/watch$i.out"
+    wait_until 15 grep -aq "\"round\":$1,\"name\":\"Ca\",\"card\":\"hidden\"" "$E2E_WORK/watch$i.out"
   done
 }
 # A round, begun by Olga; every session and the watches in it.
@@ -131,7 +127,7 @@ votes 1 8 5 -
 bg_expect_none watch3 '"event":"revealed"' 2
 started=$(now_ms)
 as 2 pick --adapter hci2 3 >/dev/null || fail "pick on hci2"
-last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Carol=05 Cy=03 without:"))
+last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Ca=05 Cy=03 without:"))
 
 # 2. Cy does not vote; Olga reveals.
 next_round 2
@@ -141,7 +137,7 @@ bg_expect_none watch3 '"event":"revealed"' 3
 started=$(now_ms)
 reply=$(as 3 reveal --adapter hci3) || fail "reveal on hci3: $reply"
 [[ $reply == "round 2 revealed in channel 1 without Cy" ]] || fail "Olga's reveal said: $reply"
-reveal=($(revealed_everywhere 2 "$started" "Ann=03 Bob=03 Carol=08 without:Cy"))
+reveal=($(revealed_everywhere 2 "$started" "Ann=03 Bob=03 Ca=08 without:Cy"))
 
 # 3. Remy, heard through Bob's relay alone, holds the reveal for the room.
 as R join --adapter none --channel 1 --name Remy --relay "$url" >"$E2E_WORK/joinR.out" 2>&1 ||
@@ -155,8 +151,8 @@ votes 3 5 5 5
 for i in 0 2 3; do bg_expect_none watch$i '"event":"revealed"' 1; done
 started=$(now_ms)
 as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
-relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Carol=02 Cy=05 without:" \
-  "Ann=05 Bob=05 Carol=02 Cy=05 Remy=08 without:"))
+relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:" \
+  "Ann=05 Bob=05 Ca=02 Cy=05 Remy=08 without:"))
 
 # The last of the four watches to reveal: within the pick -> visible bound
 # (1.5 s, room.sh) on the air; through the relay, Remy's pick has two such
