@@ -20,7 +20,7 @@
 /// meanwhile goes out once: every session of the room changes at that
 /// moment, each change a reveal the others follow, and a second
 /// announcement of each would double what every bluetoothd and controller
-/// has to do just then (docs/MEASUREMENTS.md, The ballot).
+/// has to do just then (docs/MEASUREMENTS.md, The guest's CPU).
 /// docs/ARCHITECTURE.md, Radio schedule.
 struct LightScheduler: RadioScheduler {
     let schedule: RadioSchedule
