@@ -1,10 +1,10 @@
 # Issue 24: the ballot on the real stack. Three voting sessions (Ann,
 # Bob, Cy on hci0-hci2), an observer (Olga on hci3, `join --observer`, who
 # runs the meeting), an iPhone running the app on hci4 (Carol, protocol 01,
-# her card in clear, her name cut to "Ca"), each session with a
-# `watch --json`; a mosquitto
-# in the guest, through which Bob's session (`--relay`) meets Remy, a
-# teammate with the relay alone (`--adapter none`), in round 3.
+# her card in clear, her name cut to "Ca"), each session with a `watch
+# --json`; a mosquitto in the guest, through which Bob's session
+# (`--relay`) meets Remy, a teammate with the relay alone (`--adapter
+# none`), in round 3.
 # 1. Round 1 (Olga's `estimator round`): the last vote reveals every card on
 #    every watch.
 # 2. Round 2: Cy does not vote; nothing is revealed; Olga's `estimator
@@ -58,11 +58,12 @@ join_as 3 --observer
 grep -q "as Olga, observing," "$E2E_WORK/join3.out" || fail "Olga's join said: $(cat "$E2E_WORK/join3.out")"
 for i in 0 1 2 3; do bg_start watch$i as $i watch --adapter hci$i --json; done
 
-# Carol's phone (estimator_air.iphone, as in room.sh): one address, her card
-# changed between stories as the app does. Re-added by btmgmt every second,
-# her advertisement took a new address each time, a device every laptop's
-# bluetoothd made and its session forgot again at each of its restarts
-# (docs/MEASUREMENTS.md, The guest's CPU): a load no phone makes.
+# Carol's phone (estimator_air.iphone, as in room.sh): one address, as iOS
+# keeps its own for about 15 minutes, and her card changed between stories
+# as the app does. An advertisement re-added every second would take a new
+# address each time: a device for every laptop's bluetoothd to make and for
+# its session to forget at each restart, a load no phone makes
+# (docs/MEASUREMENTS.md, The guest's CPU).
 iphone_advertise 4 010102Carol
 
 # NAME=cardRaw of each card in WATCH's last `revealed` line, sorted, then
