@@ -206,7 +206,6 @@ import Testing
         await #expect(throws: DBusError.self) { try await receiver.signals(matching: MatchRule(interface: Self.interface)) }
     }
 
-    /// The bus's own count of our match rules (dbus-daemon's statistics interface).
     /// The first `count` elements of `stream`, in order.
     static func first<Stream: AsyncSequence>(_ count: Int, of stream: Stream) async throws -> [Stream.Element] {
         var elements: [Stream.Element] = []
@@ -217,6 +216,7 @@ import Testing
         return elements
     }
 
+    /// The bus's own count of our match rules (dbus-daemon's statistics interface).
     static func matchRuleCount(_ connection: Connection) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",

@@ -51,13 +51,13 @@ struct LightScheduler: RadioScheduler {
             listenUntil = max(listenUntil ?? until, until)
             return []
         case .fired(.restart):
-            if let listenUntil, now < listenUntil { return [.arm(.restart, at: listenUntil)] }
+            if let until = listening(at: now) { return [.arm(.restart, at: until)] }
             // The app's devices are forgotten while the scan still runs; a
             // change asked meanwhile goes out before the scan stops.
             return [.perform(.forgetApps)]
         case .done(.forgetApps), .failed(.forgetApps):
             // Asked meanwhile to keep listening: the scan is not stopped.
-            if let listenUntil, now < listenUntil { return [.arm(.restart, at: listenUntil)] }
+            if let until = listening(at: now) { return [.arm(.restart, at: until)] }
             stopping = true
             return [.perform(.stopScan)]
         case .changeAsked:
@@ -68,7 +68,7 @@ struct LightScheduler: RadioScheduler {
             }
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
-            if let listenUntil, now < listenUntil { return [.changeDone(failed: false)] }
+            if listening(at: now) != nil { return [.changeDone(failed: false)] }
             return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
             return [.changeDone(failed: true)]
@@ -95,5 +95,10 @@ struct LightScheduler: RadioScheduler {
             ended = true
             return RadioTimer.allCases.map { .cancel($0) } + [.perform(.endScan), .perform(.announceAgain)]
         }
+    }
+
+    /// When the wait asked for by `keepListening` ends, if it has not by `now`.
+    private func listening(at now: Duration) -> Duration? {
+        listenUntil.flatMap { now < $0 ? $0 : nil }
     }
 }
