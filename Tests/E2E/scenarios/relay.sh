@@ -2,10 +2,11 @@
 # mosquitto inside the guest (plain mqtt:// on loopback: TLS and passwords
 # are covered by RelayCLITests against a real mosquitto on the host); Ann on
 # hci0 with the air alone; Bob on hci1 with the air and the relay (the
-# bridge); Remy with the relay alone (`--adapter none`); Carol's iPhone in
-# the app's format on hci2 (btmgmt: "0101DCarol", card 13 as the app sends it).
-# 1. Remy's watch shows Ann, Bob and Carol with their cards, all through the
-#    relay; Bob's shows Ann and Carol over the air and Remy through the relay.
+# bridge); Remy with the relay alone (`--adapter none`); Jo's iPhone running
+# the app on hci2 (Tests/Air's iPhone model, iphone_advertise: "0101DJo",
+# card 13 as the app sends it).
+# 1. Remy's watch shows Ann, Bob and Jo with their cards, all through the
+#    relay; Bob's shows Ann and Jo over the air and Remy through the relay.
 # 2. Pick -> visible through the relay, to the time in the watch's own line
 #    (see seen_ms): Ann's picks on hci0 seen by Remy's watch (air, Bob's
 #    session, Bob's relay, broker, Remy's relay, Remy's session), and Remy's
@@ -49,12 +50,8 @@ grep -q "relay connected to $url" "$E2E_WORK/join1.out" || fail "hci1's join sai
 as R join --adapter none --channel 1 --name Remy --relay "$url" >"$E2E_WORK/joinR.out" 2>&1 ||
   fail "join without Bluetooth: $(cat "$E2E_WORK/joinR.out")"
 
-# Carol's phone: one interactive btmgmt on hci2 re-adding her advertisement
-# every second, as a phone repeats it (the emulated radio reports an
-# advertiser only when it starts: see air.sh).
-carol=$(ad_local_name 0101DCarol)
-bg_start carol script -qfec "btmgmt --index 2" /dev/null
-( while :; do printf 'add-adv -g -u %s -s %s 1\n' "$E2E_UUID" "$carol" >"$E2E_WORK/carol.in"; sleep 1; done ) &
+# Jo's phone: one address, as iOS keeps its own (ballot.sh).
+iphone_advertise 2 0101DJo
 
 # --open: what is checked is what crosses the relay, not the reveal.
 bg_start watch0 as 0 watch --adapter hci0 --json --open
@@ -71,12 +68,12 @@ shows() { # shows WATCH NAME CARDRAW HEARD: WATCH has had such a line
 }
 shows watchR Ann 08 relay
 shows watchR Bob 05 relay
-shows watchR Carol 0D relay
+shows watchR Jo 0D relay
 shows watch1 Ann 08 air
-shows watch1 Carol 0D air
+shows watch1 Jo 0D air
 shows watch1 Remy 03 relay
 shows watch0 Bob 05 air
-shows watch0 Carol 0D air
+shows watch0 Jo 0D air
 status=$(as 1 status --adapter hci1)
 [[ $status == *"relay: $url connected"* ]] || fail "hci1's status: $status"
 
