@@ -150,6 +150,7 @@ public struct Ballot: Equatable, Sendable {
         let caughtUp = showsFrom.map { now >= $0 } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
         let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && sealedCardsDue.map { now < $0 } ?? false
+        let lastVoteComing = !caughtUp && voted.count < present.count
         let isRevealed = isRevealed && !sealedCardsComing && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
             entries: entries.map { entry, voted in
@@ -163,7 +164,7 @@ public struct Ballot: Equatable, Sendable {
             waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
             stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck),
-            sealedCardsDue: sealedCardsComing ? sealedCardsDue : nil)
+            cardsDue: [sealedCardsComing ? sealedCardsDue : nil, lastVoteComing ? showsFrom : nil].compactMap { $0 }.max())
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
@@ -243,12 +244,14 @@ public struct Tally: Equatable, Sendable {
     public let round: RoundNumber?
     /// The figures of the votes that count.
     public let stats: Stats
-    /// While the round is revealed and cards of votes heard sealed are on
-    /// their way over the air, until when the table waits for them; else nil.
-    public let sealedCardsDue: Timestamp?
+    /// While the round is revealed and cards are on their way over the air
+    /// (of votes heard sealed, or the last vote, which the laptop that
+    /// revealed heard first: `Ballot.catchUp`), until when the table waits
+    /// for them; else nil.
+    public let cardsDue: Timestamp?
 
     public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [Entry], isRevealed: Bool,
-                round: RoundNumber?, stats: Stats, sealedCardsDue: Timestamp? = nil) {
+                round: RoundNumber?, stats: Stats, cardsDue: Timestamp? = nil) {
         self.entries = entries
         self.voters = voters
         self.voted = voted
@@ -256,7 +259,7 @@ public struct Tally: Equatable, Sendable {
         self.isRevealed = isRevealed
         self.round = round
         self.stats = stats
-        self.sealedCardsDue = sealedCardsDue
+        self.cardsDue = cardsDue
     }
 
     /// A revealed tally of `entries`, every one present and shown: for

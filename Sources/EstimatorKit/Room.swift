@@ -153,14 +153,15 @@ public struct Room: Sendable {
                            arriving: appUsers.heldNames(in: channel), now: now)
     }
 
-    /// Until when my channel's table waits at `now` for cards of votes
-    /// heard sealed, which their senders put on the air as they reveal;
-    /// nil when it waits for none (see `Tally.sealedCardsDue`).
-    public func sealedCardsDue(now: Timestamp) -> Timestamp? {
+    /// Until when my channel's table waits at `now` for cards on their way
+    /// over the air: of votes heard sealed, which their senders put on the
+    /// air as they reveal, or the last vote of a reveal heard from another
+    /// laptop; nil when it waits for none (see `Tally.cardsDue`).
+    public func cardsDue(now: Timestamp) -> Timestamp? {
         // The session asks after every reception: a round not revealed
         // waits for no card, and costs no tally.
         guard let me, rounds[me.channel]?.ballot.isRevealed == true else { return nil }
-        return tally(of: me.channel, now: now).sealedCardsDue
+        return tally(of: me.channel, now: now).cardsDue
     }
 
     /// What I put on the air for my channel at `now` (docs/PROTOCOL.md,

@@ -124,11 +124,15 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         _ = room.room.startNext(title: nil, now: room.now)
         room.hear("220105Bob")
         room.pick(.five)
+        #expect(room.room.cardsDue(now: room.now) == nil, "nothing revealed: no card on its way")
         room.hear("320105Bob")  // Bob heard the phone's new card first, and revealed
         #expect(!room.tally.isRevealed, "the phone's vote is on its way: the cards wait for it")
         #expect(room.sent == "320105Me", "the room decided: on the air at once")
+        #expect(room.room.cardsDue(now: room.now) == room.now + EstimatorKit.Ballot.catchUp,
+                "the radio keeps listening for it until the catch-up")
         room.hear("010108Phone")
         #expect(room.tally.isRevealed && room.tally.waitingFor.isEmpty)
+        #expect(room.room.cardsDue(now: room.now) == nil, "it came")
     }
 
     @Test func aRevealByTheLastVoteHeardShowsWithoutTheAbsentAfterTheCatchUp() {
@@ -137,8 +141,10 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         room.pick(.five)
         room.hear("3101F9Olga")  // Olga's laptop heard a vote from Cy that is on its way here
         #expect(!room.tally.isRevealed)
+        #expect(room.room.cardsDue(now: room.now) == room.now + EstimatorKit.Ballot.catchUp)
         room.now = room.now + EstimatorKit.Ballot.catchUp
         #expect(room.tally.isRevealed && room.tally.waitingFor.map(\.name) == ["Cy"])
+        #expect(room.room.cardsDue(now: room.now) == nil, "the wait is over")
     }
 
     @Test func aRevealOnDemandHeardShowsAtOnce() {

@@ -97,6 +97,23 @@ import Testing
         await end(session, listening)
     }
 
+    /// A reveal heard from a laptop that heard the last vote first: my
+    /// table waits for that vote, and the radio keeps listening for it.
+    @Test func aRevealHeardKeepsTheRadioListeningForTheLastVote() async throws {
+        radio.changesWhileScanning = true
+        let (session, listening, watched) = try await watchedSession()
+        clock.advance(by: ChannelRound.listening)
+        await hearOne("2101FCAlice", watched: watched)
+        _ = await session.handle(.pick(.five))
+        await session.updatesDone()
+        #expect(radio.keptListening.isEmpty)
+        await hearOne("3101F9Olga", watched: watched)
+        await session.updatesDone()
+        #expect(lastAdvertised() == "310105전수열", "the room revealed: my card goes on the air")
+        #expect(radio.keptListening == [Ballot.catchUp], "no scan restart while Alice's vote comes")
+        await end(session, listening)
+    }
+
     @Test func onAStrictRadioMyVoteIsInClear() async throws {
         let (session, listening, watched) = try await watchedSession()
         clock.advance(by: ChannelRound.listening)

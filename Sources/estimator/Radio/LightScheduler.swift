@@ -15,8 +15,8 @@
 /// advertising event after one. A restart at each of the session's ticks
 /// would leave the scan deaf for 30–120 ms each time, in step with every
 /// other looking session, just when the room changes (docs/MEASUREMENTS.md,
-/// The ballot). Asked to keep listening (a reveal's sealed cards on their
-/// way), a restart that falls due waits until then, and a change made
+/// The ballot). Asked to keep listening (a reveal's cards on their way),
+/// a restart that falls due waits until then, and a change made
 /// meanwhile goes out once: every session of the room changes at that
 /// moment, each change a reveal the others follow, and a second
 /// announcement of each would double what every bluetoothd and controller

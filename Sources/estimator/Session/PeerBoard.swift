@@ -103,10 +103,10 @@ final class PeerBoard: Sendable {
     /// Whether time alone can change the room now (`Room.needsTicks`).
     func needsTicks() -> Bool { state.withLock { $0.room.needsTicks(now: clock.now) } }
 
-    /// Until when my table waits for cards of votes heard sealed
-    /// (`Room.sealedCardsDue`); nil when it waits for none.
-    func sealedCardsDue() -> Timestamp? {
-        state.withLock { $0.room.sealedCardsDue(now: clock.now) }
+    /// Until when my table waits for cards on their way over the air
+    /// (`Room.cardsDue`); nil when it waits for none.
+    func cardsDue() -> Timestamp? {
+        state.withLock { $0.room.cardsDue(now: clock.now) }
     }
 
     /// Whether a peer last heard over the air `quiet` or more ago is still

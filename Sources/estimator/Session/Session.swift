@@ -38,8 +38,8 @@ actor Session {
     var timer = RevealTimer()
     /// The agreed estimate in the last `me` line streamed.
     var streamedAgreed: Card?
-    /// The sealed cards' wait the radio was last told of.
-    private var sealedCardsDue: Timestamp?
+    /// The wait for cards on their way the radio was last told of.
+    private var cardsDue: Timestamp?
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
     var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
@@ -225,7 +225,7 @@ actor Session {
     /// tells the watchers of a new agreed estimate (a re-vote made or broke
     /// a consensus).
     private func followRoom() {
-        keepListeningForSealedCards()
+        keepListeningForCards()
         if !hasEnded, localName != updates.asked {
             _ = advertise(done: "", received: clock.elapsed)
         } else if ledger.agreed != streamedAgreed {
@@ -233,12 +233,13 @@ actor Session {
         }
     }
 
-    /// While my table waits for cards of votes heard sealed, the radio's
+    /// While my table waits for cards on their way (of votes heard sealed,
+    /// or the last vote of a reveal heard from another laptop), the radio's
     /// scan runs without a restart (`SessionRadio.keepListening`): asked
     /// once for each reveal's wait.
-    private func keepListeningForSealedCards() {
-        guard let due = board.sealedCardsDue(), due != sealedCardsDue else { return }
-        sealedCardsDue = due
+    private func keepListeningForCards() {
+        guard let due = board.cardsDue(), due != cardsDue else { return }
+        cardsDue = due
         radio.keepListening(for: due - clock.now)
     }
 
