@@ -51,20 +51,21 @@ join_as() { # join_as N OPTION...
   as "$n" join --adapter "hci$n" --channel 1 --name "${names[$n]}" "$@" >"$E2E_WORK/join$n.out" 2>&1 ||
     fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
 }
+# Carol's phone (estimator_air.iphone, as in room.sh): one address, as iOS
+# keeps its own for about 15 minutes, and her card changed between stories
+# as the app does. An advertisement re-added every second would take a new
+# address each time: a device for every laptop's bluetoothd to make and for
+# its session to forget at each restart, a load no phone makes
+# (docs/MEASUREMENTS.md, The guest's CPU). It starts before the laptops,
+# while the guest is quiet: a Python process of its own.
+iphone_advertise 4 010102Carol
+
 join_as 0
 join_as 1 --relay "$url"
 join_as 2
 join_as 3 --observer
 grep -q "as Olga, observing," "$E2E_WORK/join3.out" || fail "Olga's join said: $(cat "$E2E_WORK/join3.out")"
 for i in 0 1 2 3; do bg_start watch$i as $i watch --adapter hci$i --json; done
-
-# Carol's phone (estimator_air.iphone, as in room.sh): one address, as iOS
-# keeps its own for about 15 minutes, and her card changed between stories
-# as the app does. An advertisement re-added every second would take a new
-# address each time: a device for every laptop's bluetoothd to make and for
-# its session to forget at each restart, a load no phone makes
-# (docs/MEASUREMENTS.md, The guest's CPU).
-iphone_advertise 4 010102Carol
 
 # NAME=cardRaw of each card in WATCH's last `revealed` line, sorted, then
 # its `without`.

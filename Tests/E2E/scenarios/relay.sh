@@ -42,6 +42,9 @@ as() { # as N COMMAND...: estimator as teammate N (0 Ann, 1 Bob, R Remy)
   local n=$1; shift
   XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
 }
+# Jo's phone: one address, as iOS keeps its own (ballot.sh); started while
+# the guest is quiet, a Python process of its own.
+iphone_advertise 2 0101DJo
 as 0 join --adapter hci0 --channel 1 --name Ann >"$E2E_WORK/join0.out" 2>&1 ||
   fail "join on hci0: $(cat "$E2E_WORK/join0.out")"
 as 1 join --adapter hci1 --channel 1 --name Bob --relay "$url" >"$E2E_WORK/join1.out" 2>&1 ||
@@ -49,9 +52,6 @@ as 1 join --adapter hci1 --channel 1 --name Bob --relay "$url" >"$E2E_WORK/join1
 grep -q "relay connected to $url" "$E2E_WORK/join1.out" || fail "hci1's join said: $(cat "$E2E_WORK/join1.out")"
 as R join --adapter none --channel 1 --name Remy --relay "$url" >"$E2E_WORK/joinR.out" 2>&1 ||
   fail "join without Bluetooth: $(cat "$E2E_WORK/joinR.out")"
-
-# Jo's phone: one address, as iOS keeps its own (ballot.sh).
-iphone_advertise 2 0101DJo
 
 # --open: what is checked is what crosses the relay, not the reveal.
 bg_start watch0 as 0 watch --adapter hci0 --json --open

@@ -44,15 +44,17 @@ join_as() {
 join_as 2
 reply=$(estimator round --adapter hci2) || fail "round on hci2: $reply"
 [[ $reply == *"round 1 began in channel 1"* ]] || fail "the first round on hci2 said: $reply"
+# Jo's phone keeps one address, as iOS does for about 15 minutes, and
+# changes its card as the app does (as Carol's in ballot.sh). It is heard
+# after round 1 began, so his 13 counts; it starts before the other
+# laptops, while the guest is quiet: a Python process of its own.
+iphone_advertise 3 0101DJo
 join_as 0
 join_as 1
 # They join it as it runs: no card to keep yet.
 for i in 0 1; do
   wait_until 15 eval '[[ $(estimator status --adapter hci$i) == *"round 1;"* ]]'
 done
-# Jo's phone keeps one address, as iOS does for about 15 minutes, and
-# changes its card as the app does (as Carol's in ballot.sh).
-iphone_advertise 3 0101DJo
 for i in 0 1 2; do bg_start watch$i estimator watch --adapter hci$i --json; done
 
 peer() { # the start of a peer line: EVENT (a regex) ROUND NAME
