@@ -150,7 +150,12 @@ public struct Ballot: Equatable, Sendable {
         let caughtUp = showsFrom.map { now >= $0 } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
         let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && sealedCardsDue.map { now < $0 } ?? false
-        let lastVoteComing = !caughtUp && voted.count < present.count
+        // The last vote of a reveal heard elsewhere is awaited with no
+        // restart of the radio's scan when it is a laptop's: its card comes
+        // as a new advertisement. An app user's new card reaches this laptop
+        // only once its radio forgets the phone's device at a restart
+        // (docs/ARCHITECTURE.md, Radio schedule).
+        let lastVoteComing = !caughtUp && voted.count < present.count && !present.contains { !$0.voted && $0.entry.isApp }
         let isRevealed = isRevealed && !sealedCardsComing && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
             entries: entries.map { entry, voted in
@@ -245,9 +250,9 @@ public struct Tally: Equatable, Sendable {
     /// The figures of the votes that count.
     public let stats: Stats
     /// While the round is revealed and cards are on their way over the air
-    /// (of votes heard sealed, or the last vote, which the laptop that
-    /// revealed heard first: `Ballot.catchUp`), until when the table waits
-    /// for them; else nil.
+    /// (of votes heard sealed, or a laptop's last vote, which the laptop
+    /// that revealed heard first: `Ballot.catchUp`), until when the table
+    /// waits for them with the radio's scan left running; else nil.
     public let cardsDue: Timestamp?
 
     public init(entries: [Entry], voters: Int, voted: Int, waitingFor: [Entry], isRevealed: Bool,

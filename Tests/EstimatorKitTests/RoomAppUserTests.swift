@@ -52,6 +52,8 @@ private struct Air {
         air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
         air.hear("010108Carol", from: "4C:00:00:00:00:02")  // her vote, from a new address: held
         air.hear("310103Cy", from: "11:00:00:00:00:01", discoverable: false)  // Cy's laptop heard it first
+        #expect(air.room.cardsDue(now: air.now) == nil,
+                "an app user's card is read once the radio forgets her device at a restart: the restarts go on")
         air.wait(Ballot.catchUp)
         var tally = air.room.tally(of: one, now: air.now)
         #expect(!tally.isRevealed, "past the catch-up, Carol's card is still held here: not revealed without her")

@@ -141,7 +141,8 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         room.pick(.five)
         room.hear("3101F9Olga")  // Olga's laptop heard a vote from Cy that is on its way here
         #expect(!room.tally.isRevealed)
-        #expect(room.room.cardsDue(now: room.now) == room.now + EstimatorKit.Ballot.catchUp)
+        #expect(room.room.cardsDue(now: room.now) == room.now + EstimatorKit.Ballot.catchUp,
+                "Cy's laptop puts his vote on the air as a new advertisement: the radio keeps listening for it")
         room.now = room.now + EstimatorKit.Ballot.catchUp
         #expect(room.tally.isRevealed && room.tally.waitingFor.map(\.name) == ["Cy"])
         #expect(room.room.cardsDue(now: room.now) == nil, "the wait is over")

@@ -234,7 +234,7 @@ actor Session {
     }
 
     /// While my table waits for cards on their way (of votes heard sealed,
-    /// or the last vote of a reveal heard from another laptop), the radio's
+    /// or a laptop's last vote of a reveal heard from another one), the radio's
     /// scan runs without a restart (`SessionRadio.keepListening`): asked
     /// once for each reveal's wait.
     private func keepListeningForCards() {
