@@ -28,8 +28,9 @@ public struct Ballot: Equatable, Sendable {
     /// From when a table shows the revealed cards though someone it hears
     /// has not voted (see `catchUp`).
     private var showsFrom: Timestamp?
-    /// Until when a table awaits the cards of votes heard sealed.
-    private var sealedCardsDue: Timestamp?
+    /// Until when a table awaits cards on their way: of votes heard sealed,
+    /// and the last vote of a reveal heard elsewhere (`showsFrom` then).
+    private var cardsDue: Timestamp?
 
     /// A reveal heard from another laptop shows here at once when everyone
     /// heard here has voted, else after this long: the last vote, which
@@ -50,7 +51,7 @@ public struct Ballot: Equatable, Sendable {
         isRevealed = false
         isRevealedOnDemand = false
         showsFrom = nil
-        sealedCardsDue = nil
+        cardsDue = nil
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
@@ -127,7 +128,7 @@ public struct Ballot: Equatable, Sendable {
         showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
         // Every sealed voter reveals as this laptop does, or on hearing it:
         // one announcement, or two when the first was missed.
-        sealedCardsDue = now + Self.catchUp
+        cardsDue = now + Self.catchUp
     }
 
     /// Whether every present, fresh voter this participant hears has voted
@@ -149,7 +150,7 @@ public struct Ballot: Equatable, Sendable {
         let voted = present.filter(\.voted)
         let caughtUp = showsFrom.map { now >= $0 } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
-        let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && sealedCardsDue.map { now < $0 } ?? false
+        let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && cardsDue.map { now < $0 } ?? false
         // The last vote of a reveal heard elsewhere is awaited with no
         // restart of the radio's scan when it is a laptop's: its card comes
         // as a new advertisement. An app user's new card reaches this laptop
@@ -169,7 +170,7 @@ public struct Ballot: Equatable, Sendable {
             waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
             stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck),
-            cardsDue: [sealedCardsComing ? sealedCardsDue : nil, lastVoteComing ? showsFrom : nil].compactMap { $0 }.max())
+            cardsDue: sealedCardsComing || lastVoteComing ? cardsDue : nil)
     }
 
     private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {

@@ -482,6 +482,9 @@ advertise() { advertise_raw "$1" "$(ad_local_name "$2")"; }
 # reports an advertiser only when it starts (docs/RIG.md), so there the
 # model starts its advertisement again every second, as a phone's
 # controller repeats it. Needs the venv at the top of the host's tree.
+# Start it before the sessions where the scenario allows: a Python process
+# of its own, it took longer than its 15 s to say "ready" in a guest busy
+# with four sessions and four watches (docs/MEASUREMENTS.md, The guest's CPU).
 iphone_advertise() {
   local top=$E2E_ROOT/../.. fifo=$E2E_WORK/iphone$1.in out=$E2E_WORK/iphone$1.out fd repeat=()
   [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"

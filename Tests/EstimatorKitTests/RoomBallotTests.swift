@@ -129,7 +129,7 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         #expect(!room.tally.isRevealed, "the phone's vote is on its way: the cards wait for it")
         #expect(room.sent == "320105Me", "the room decided: on the air at once")
         #expect(room.room.cardsDue(now: room.now) == room.now + EstimatorKit.Ballot.catchUp,
-                "the radio keeps listening for it until the catch-up")
+                "heard without a device, a peer without rounds is no app user: the radio keeps listening")
         room.hear("010108Phone")
         #expect(room.tally.isRevealed && room.tally.waitingFor.isEmpty)
         #expect(room.room.cardsDue(now: room.now) == nil, "it came")

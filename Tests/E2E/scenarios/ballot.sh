@@ -56,8 +56,8 @@ join_as() { # join_as N OPTION...
 # as the app does. An advertisement re-added every second would take a new
 # address each time: a device for every laptop's bluetoothd to make and for
 # its session to forget at each restart, a load no phone makes
-# (docs/MEASUREMENTS.md, The guest's CPU). It starts before the laptops,
-# while the guest is quiet: a Python process of its own.
+# (docs/MEASUREMENTS.md, The guest's CPU). It starts before the laptops
+# (iphone_advertise).
 iphone_advertise 4 010102Carol
 
 join_as 0

@@ -42,8 +42,8 @@ as() { # as N COMMAND...: estimator as teammate N (0 Ann, 1 Bob, R Remy)
   local n=$1; shift
   XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
 }
-# Jo's phone: one address, as iOS keeps its own (ballot.sh); started while
-# the guest is quiet, a Python process of its own.
+# Jo's phone: one address, as iOS keeps its own (ballot.sh); before the
+# laptops (iphone_advertise).
 iphone_advertise 2 0101DJo
 as 0 join --adapter hci0 --channel 1 --name Ann >"$E2E_WORK/join0.out" 2>&1 ||
   fail "join on hci0: $(cat "$E2E_WORK/join0.out")"

@@ -3,9 +3,9 @@
 # Jo's iPhone running the app on hci3 (Tests/Air's iPhone model,
 # iphone_advertise: protocol 01, no round, card 13 sent as the app sends it,
 # `D`: "0101DJo"; a name short enough for the app's 8-byte cut with either
-# card). Cy comes first and starts round 1 (`estimator round`); the others
-# join it as it runs, then Jo's phone is heard. (A room that votes before anyone starts a round is
-# round-first.sh.)
+# card). Cy comes first and starts round 1 (`estimator round`); then Jo's
+# phone is heard, and the others join the round as it runs. (A room that
+# votes before anyone starts a round is round-first.sh.)
 # 1. Each watch shows the other sessions as not voted (card waiting, FC) and
 #    Jo as voted but hidden: his 13 counts as a vote.
 # 2. Picks show as `voted`, hidden, on the other watches; the last pick
@@ -46,8 +46,8 @@ reply=$(estimator round --adapter hci2) || fail "round on hci2: $reply"
 [[ $reply == *"round 1 began in channel 1"* ]] || fail "the first round on hci2 said: $reply"
 # Jo's phone keeps one address, as iOS does for about 15 minutes, and
 # changes its card as the app does (as Carol's in ballot.sh). It is heard
-# after round 1 began, so his 13 counts; it starts before the other
-# laptops, while the guest is quiet: a Python process of its own.
+# after round 1 began, so his 13 counts, and before the other laptops
+# (iphone_advertise).
 iphone_advertise 3 0101DJo
 join_as 0
 join_as 1
