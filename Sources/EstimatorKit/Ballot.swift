@@ -14,8 +14,9 @@
 ///   round holds the reveal (someone only it hears has not voted); or at
 ///   once when a fresh peer of the round says its round is revealed, or
 ///   a reveal on demand is asked. They stay revealed until the next round.
-/// - A reveal heard waits for the last vote on its way here (`catchUp`),
-///   unless it was made on demand: then nobody's vote is awaited.
+/// - A reveal heard waits for the last vote on its way here (`catchUp`,
+///   an app user's `appCatchUp`), unless it was made on demand: then
+///   nobody's vote is awaited.
 /// - Any reveal waits, as long again, for the cards of votes heard sealed
 ///   (`Card.sealed`): their senders put them on the air as they reveal.
 ///   A card still sealed then shows as a vote without its card.
@@ -31,6 +32,9 @@ public struct Ballot: Equatable, Sendable {
     /// Until when a table awaits cards on their way: of votes heard sealed,
     /// and the last vote of a reveal heard elsewhere (`showsFrom` then).
     private var cardsDue: Timestamp?
+    /// From when a table shows the cards of a reveal heard elsewhere though
+    /// an app user it hears has not voted (see `appCatchUp`).
+    private var appShowsFrom: Timestamp?
 
     /// A reveal heard from another laptop shows here at once when everyone
     /// heard here has voted, else after this long: the last vote, which
@@ -39,6 +43,12 @@ public struct Ballot: Equatable, Sendable {
     /// was missed (docs/MEASUREMENTS.md, The air). A reveal on demand
     /// (`5R`) awaits nobody and shows at once.
     public static let catchUp: Duration = .seconds(2)
+    /// An app user's last vote takes longer: the phone keeps its address,
+    /// and BlueZ the first name of its device, so the new card reaches this
+    /// laptop only when its radio next forgets the device, at a restart of
+    /// the scan, which comes at most 4 s after the last one ends
+    /// (docs/ARCHITECTURE.md, Radio schedule).
+    public static let appCatchUp: Duration = .seconds(5)
     /// Cards that peers without rounds held when the round began.
     private var earlier: [PeerID: Card] = [:]
 
@@ -52,6 +62,7 @@ public struct Ballot: Equatable, Sendable {
         isRevealedOnDemand = false
         showsFrom = nil
         cardsDue = nil
+        appShowsFrom = nil
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
@@ -121,11 +132,13 @@ public struct Ballot: Equatable, Sendable {
             guard reason == .onDemand, !isRevealedOnDemand else { return }
             isRevealedOnDemand = true
             showsFrom = min(showsFrom ?? now, now)
+            appShowsFrom = nil
             return
         }
         isRevealed = true
         isRevealedOnDemand = reason == .onDemand
         showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
+        appShowsFrom = reason == .lastVoteElsewhere ? now + Self.appCatchUp : nil
         // Every sealed voter reveals as this laptop does, or on hearing it:
         // one announcement, or two when the first was missed.
         cardsDue = now + Self.catchUp
@@ -148,7 +161,8 @@ public struct Ballot: Equatable, Sendable {
         let entries = entries(peers: peers, me: me, round: round)
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
-        let caughtUp = showsFrom.map { now >= $0 } ?? true
+        let appUserAwaited = present.contains { !$0.voted && $0.entry.isApp }
+        let caughtUp = (appUserAwaited ? appShowsFrom ?? showsFrom : showsFrom).map { now >= $0 } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
         let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && cardsDue.map { now < $0 } ?? false
         // The last vote of a reveal heard elsewhere is awaited with no
@@ -156,7 +170,7 @@ public struct Ballot: Equatable, Sendable {
         // as a new advertisement. An app user's new card reaches this laptop
         // only once its radio forgets the phone's device at a restart
         // (docs/ARCHITECTURE.md, Radio schedule).
-        let lastVoteComing = !caughtUp && voted.count < present.count && !present.contains { !$0.voted && $0.entry.isApp }
+        let lastVoteComing = !caughtUp && voted.count < present.count && !appUserAwaited
         let isRevealed = isRevealed && !sealedCardsComing && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
             entries: entries.map { entry, voted in

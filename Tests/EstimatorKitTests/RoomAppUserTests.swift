@@ -64,6 +64,39 @@ private struct Air {
         #expect(tally.entries.map { "\($0.name) \($0.mark)" } == ["Me shown(5)", "Carol shown(8)", "Cy shown(3)"])
     }
 
+    /// An app user's vote from the address she had (iOS keeps one for
+    /// about 15 minutes) is read here only at this radio's next restart:
+    /// a reveal heard elsewhere waits for it past `catchUp`, up to
+    /// `appCatchUp`, and then shows without her.
+    @Test func aRevealsCatchUpWaitsLongerForAnAppUsersVoteFromHerAddress() {
+        var air = Air()
+        let one = Channel(rawValue: 1)
+        air.room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: false), now: air.now)
+        air.hear("2101FCCy", from: "11:00:00:00:00:01", discoverable: false)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        air.wait(ChannelRound.listening)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        _ = air.room.pick(.five, now: air.now)
+        air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
+        air.hear("310103Cy", from: "11:00:00:00:00:01", discoverable: false)  // Cy's laptop heard her vote first
+        let revealedAt = air.now
+        air.wait(Ballot.catchUp)
+        #expect(!air.room.tally(of: one, now: air.now).isRevealed,
+                "past a laptop's catch-up: Carol's card comes at this radio's next restart")
+        var waiting = air
+        waiting.hear("0101FCCarol", from: "4C:00:00:00:00:01", after: .zero)  // a restart that came before her vote
+        waiting.wait(revealedAt + Ballot.appCatchUp - waiting.now - .milliseconds(1))
+        #expect(!waiting.room.tally(of: one, now: waiting.now).isRevealed)
+        waiting.wait(.milliseconds(1))
+        let without = waiting.room.tally(of: one, now: waiting.now)
+        #expect(without.isRevealed, "a voter the revealing laptop heard is not waited for without end")
+        #expect(without.waitingFor.map(\.name) == ["Carol"])
+        air.hear("010108Carol", from: "4C:00:00:00:00:01", after: .seconds(1))  // her device forgotten at a restart
+        let tally = air.room.tally(of: one, now: air.now)
+        #expect(tally.isRevealed)
+        #expect(tally.entries.map { "\($0.name) \($0.mark)" } == ["Me shown(5)", "Carol shown(8)", "Cy shown(3)"])
+    }
+
     @Test func twoAppUsersWithOneCutNameAreTwoRows() {
         var air = Air()
         air.hear("0100FEAl", from: "4A:00:00:00:00:01")   // Alice
