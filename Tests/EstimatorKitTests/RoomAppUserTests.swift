@@ -32,6 +32,20 @@ private struct Air {
         return room.tick(now: now)
     }
 
+    /// Me, Cy (a laptop) and Carol (the app, not voted, at 4C:…:01) in
+    /// channel 1's round, the room heard; I voted 5, Cy 3.
+    static func votingWithCarol() -> Air {
+        var air = Air()
+        air.room.enter(Room.Me(channel: Channel(rawValue: 1), name: "Me", card: .waiting, observing: false), now: air.now)
+        air.hear("2101FCCy", from: "11:00:00:00:00:01", discoverable: false)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        air.wait(ChannelRound.listening)
+        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
+        _ = air.room.pick(.five, now: air.now)
+        air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
+        return air
+    }
+
     var rows: [Peer] { room.peers(in: .default) }
     var cards: [Card] { rows.map(\.card) }
 }
@@ -41,15 +55,8 @@ private struct Air {
     /// known as theirs) is the vote on its way that a reveal's catch-up
     /// waits for: the cards do not show without them while it is held.
     @Test func aRevealsCatchUpWaitsForAnAppUsersHeldCard() {
-        var air = Air()
+        var air = Air.votingWithCarol()
         let one = Channel(rawValue: 1)
-        air.room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: false), now: air.now)
-        air.hear("2101FCCy", from: "11:00:00:00:00:01", discoverable: false)
-        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
-        air.wait(ChannelRound.listening)
-        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
-        _ = air.room.pick(.five, now: air.now)
-        air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
         air.hear("010108Carol", from: "4C:00:00:00:00:02")  // her vote, from a new address: held
         air.hear("310103Cy", from: "11:00:00:00:00:01", discoverable: false)  // Cy's laptop heard it first
         #expect(air.room.cardsDue(now: air.now) == nil,
@@ -69,15 +76,8 @@ private struct Air {
     /// a reveal heard elsewhere waits for it past `catchUp`, up to
     /// `appCatchUp`, and then shows without her.
     @Test func aRevealsCatchUpWaitsLongerForAnAppUsersVoteFromHerAddress() {
-        var air = Air()
+        var air = Air.votingWithCarol()
         let one = Channel(rawValue: 1)
-        air.room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: false), now: air.now)
-        air.hear("2101FCCy", from: "11:00:00:00:00:01", discoverable: false)
-        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
-        air.wait(ChannelRound.listening)
-        air.hear("0101FCCarol", from: "4C:00:00:00:00:01")
-        _ = air.room.pick(.five, now: air.now)
-        air.hear("210103Cy", from: "11:00:00:00:00:01", discoverable: false)
         air.hear("310103Cy", from: "11:00:00:00:00:01", discoverable: false)  // Cy's laptop heard her vote first
         let revealedAt = air.now
         air.wait(Ballot.catchUp)
