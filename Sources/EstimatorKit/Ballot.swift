@@ -26,15 +26,12 @@ public struct Ballot: Equatable, Sendable {
     /// Whether they were revealed on demand (`estimator reveal`, here or
     /// on another laptop), voted or not, rather than by the last vote.
     public private(set) var isRevealedOnDemand = false
-    /// From when a table shows the revealed cards though someone it hears
-    /// has not voted (see `catchUp`).
-    private var showsFrom: Timestamp?
-    /// Until when a table awaits cards on their way: of votes heard sealed,
-    /// and the last vote of a reveal heard elsewhere (`showsFrom` then).
-    private var cardsDue: Timestamp?
-    /// From when a table shows the cards of a reveal heard elsewhere though
-    /// an app user it hears has not voted (see `appCatchUp`).
-    private var appShowsFrom: Timestamp?
+    /// When this round's cards were revealed here; every wait for cards
+    /// on their way counts from it (`catchUp`, `appCatchUp`).
+    private var revealedAt: Timestamp?
+    /// Whether the reveal was heard from another laptop, by its last vote:
+    /// that vote may still be on its way here.
+    private var isRevealedElsewhere = false
 
     /// A reveal heard from another laptop shows here at once when everyone
     /// heard here has voted, else after this long: the last vote, which
@@ -60,9 +57,8 @@ public struct Ballot: Equatable, Sendable {
     public mutating func restart(peers: [Peer], keepingVotes: Bool = false) {
         isRevealed = false
         isRevealedOnDemand = false
-        showsFrom = nil
-        cardsDue = nil
-        appShowsFrom = nil
+        revealedAt = nil
+        isRevealedElsewhere = false
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
@@ -131,17 +127,12 @@ public struct Ballot: Equatable, Sendable {
         if isRevealed {
             guard reason == .onDemand, !isRevealedOnDemand else { return }
             isRevealedOnDemand = true
-            showsFrom = min(showsFrom ?? now, now)
-            appShowsFrom = nil
             return
         }
         isRevealed = true
         isRevealedOnDemand = reason == .onDemand
-        showsFrom = reason == .lastVoteElsewhere ? now + Self.catchUp : now
-        appShowsFrom = reason == .lastVoteElsewhere ? now + Self.appCatchUp : nil
-        // Every sealed voter reveals as this laptop does, or on hearing it:
-        // one announcement, or two when the first was missed.
-        cardsDue = now + Self.catchUp
+        isRevealedElsewhere = reason == .lastVoteElsewhere
+        revealedAt = now
     }
 
     /// Whether every present, fresh voter this participant hears has voted
@@ -162,7 +153,12 @@ public struct Ballot: Equatable, Sendable {
         let present = entries.filter { !$0.entry.isStale && !$0.entry.isObserver }
         let voted = present.filter(\.voted)
         let appUserAwaited = present.contains { !$0.voted && $0.entry.isApp }
-        let caughtUp = (appUserAwaited ? appShowsFrom ?? showsFrom : showsFrom).map { now >= $0 } ?? true
+        // Every sealed voter reveals as this laptop does, or on hearing it:
+        // one announcement, or two when the first was missed.
+        let cardsDue = revealedAt.map { $0 + Self.catchUp }
+        let awaitsLastVote = isRevealedElsewhere && !isRevealedOnDemand
+        let catchUp: Duration = !awaitsLastVote ? .zero : appUserAwaited ? Self.appCatchUp : Self.catchUp
+        let caughtUp = revealedAt.map { now >= $0 + catchUp } ?? true
         let onItsWay = !isRevealedOnDemand && present.contains { !$0.voted && $0.entry.isApp && arriving.contains($0.entry.name) }
         let sealedCardsComing = voted.contains { $0.entry.card == .sealed } && cardsDue.map { now < $0 } ?? false
         // The last vote of a reveal heard elsewhere is awaited with no

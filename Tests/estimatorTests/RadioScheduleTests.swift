@@ -1,4 +1,5 @@
 import BlueZ
+import EstimatorKit
 import Testing
 
 @testable import estimator
@@ -16,6 +17,17 @@ import Testing
         #expect(try RadioSchedule.parse("") == .standard)
         #expect(try RadioSchedule.parse("read=0").readEvery == .zero)
         #expect(RadioSchedule.standard.readEvery == .milliseconds(50))
+    }
+
+    /// A table that heard a reveal elsewhere waits `Ballot.appCatchUp` for an
+    /// app user's vote, which this radio reads only at its next restart: the
+    /// longest a strict restart can be in coming (the longest interval, then
+    /// listening, then holding) must fit in that wait.
+    @Test func theLongestGapBetweenRestartsFitsInAnAppUsersCatchUp() {
+        let schedule = RadioSchedule.standard
+        let longest = schedule.restartEvery + schedule.jitter + schedule.listenLimit + schedule.holdLimit
+        #expect(longest == .seconds(4))
+        #expect(longest < Ballot.appCatchUp, "the restart and its scan start need the rest")
     }
 
     @Test func theModeIsTheLeastDisruptiveTheControllerAllows() {
