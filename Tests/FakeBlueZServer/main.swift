@@ -9,7 +9,7 @@ import Foundation
 // closes. Each line on standard input is a command, answered with one line,
 // "ok ..." or "error: ...":
 //
-//   advertisers N MS K [CHANNEL]   see AdvertisersCommand
+//   advertisers N MS K [CHANNEL [VERSION]]   see AdvertisersCommand
 let bus = try await TestBus.start()
 let fake = try await FakeBlueZ.start(on: bus, adapters: ["hci0"])
 print(bus.address)
