@@ -5,7 +5,7 @@
 #                                  the Bumble model (Tests/Air); fails if any fails
 #   make e2e SCENARIOS="Tests/E2E/scenarios/smoke.sh ..."   only those
 #   make e2e SCENARIOS=... REPEAT=20   the list 20 times in one boot: pass counts,
-#                                  each metric's min/median/max
+#                                  each metric's min/median/p95/max
 #   make e2e SCENARIOS=... STEADY=600  a 10-minute steady phase in `room`
 #   make e2e SCENARIOS=... CONTROLLER=bumble   on the Bumble model only (named
 #                                  scenarios run on btvirt unless told)

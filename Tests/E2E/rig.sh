@@ -203,8 +203,8 @@ suite() {
 
 # Every run of every scenario must have said PASS; a missing result (a hang,
 # a crash of the guest) is a failure too. Repeated runs are counted, and each
-# metric is summed up as its lowest, median and highest value; every metric
-# of every run goes to $metrics.
+# metric is summed up as its lowest, median, 95th percentile and highest
+# value; every metric of every run goes to $metrics.
 report() {
   local elapsed=$1; shift
   local s name line failed=0 passes runs
@@ -258,7 +258,8 @@ metrics_file() {
 }
 
 # "E2E-METRIC scenario name value unit [bound]" lines in, one line per scenario and
-# name out: the number of runs and the lowest, median and highest value.
+# name out: the number of runs and the lowest, median, 95th percentile
+# (nearest rank) and highest value.
 # Metrics whose value is words (the radio's mode, what it advertised) are
 # left out: each run's own lines have them.
 metric_ranges() {
@@ -268,7 +269,8 @@ metric_ranges() {
       for (k = 1; k <= keys; k++) {
         key = order[k]; count = split(substr(v[key], 2), xs, " ")
         for (i = 2; i <= count; i++) for (j = i; j > 1 && xs[j - 1] + 0 > xs[j] + 0; j--) { t = xs[j]; xs[j] = xs[j - 1]; xs[j - 1] = t }
-        printf "  metric  %s  %d runs: min %s, median %s, max %s%s\n", key, count, xs[1], xs[int((count + 1) / 2)], xs[count], unit[key] ? " " unit[key] : ""
+        printf "  metric  %s  %d runs: min %s, median %s, p95 %s, max %s%s\n", key, count, xs[1], xs[int((count + 1) / 2)],
+          xs[int((95 * count + 99) / 100)], xs[count], unit[key] ? " " unit[key] : ""
       }
     }'
 }
