@@ -78,6 +78,34 @@ import Testing
         #expect(ChangeLine.line(waiting).hasSuffix(" Alice has no card (-50 dBm)"))
     }
 
+    /// An observer (`join --observer`, card `F9`) is a peer whose role says
+    /// so, and whose card is no vote to show.
+    @Test func anObserverIsObservingWithTheObserversRole() {
+        let event = PeerEvent(.card, PeerID(channel: Channel(rawValue: 1), name: "Olga"), card: .observing,
+                              round: RoundNumber(wrapping: 3), rssi: -50, time: time)
+        #expect(WatchEventJSON.line(.peer(event, mark: .observing, round: RoundNumber(wrapping: 3))) == """
+            {"event":"card","channel":1,"round":3,"name":"Olga","card":"observing","cardRaw":null,"rssi":-50,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"observer","app":false,"cut":false}
+            """)
+    }
+
+    /// A reveal on demand lists the cards there are, and who had not voted.
+    @Test func aRevealWithoutSomeoneListsThem() throws {
+        var room = Room()
+        let one = Channel(rawValue: 1)
+        room.enter(Room.Me(channel: one, name: "Olga", card: .waiting, observing: true), now: time)
+        for text in ["230105Alice", "2301FCBob"] {
+            _ = room.hear(try Packet(decoding: Array(text.utf8)), rssi: -60, relayed: false, at: time)
+        }
+        let later = time + ChannelRound.listening
+        _ = room.tick(now: later)
+        let revealedNow = room.revealNow(now: later)
+        #expect(revealedNow)
+        let revealed = WatchChange.revealed(channel: one, tally: room.tally(of: one, now: later), time: time)
+        #expect(WatchEventJSON.line(revealed) == """
+            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"}],"without":["Bob"],"time":"2026-11-22T03:51:46.722Z"}
+            """)
+    }
+
     @Test func theRevealListsEveryCardAndTheRoundItsTitle() {
         let tally = Tally.revealed([(name: "Alice", card: .five), (name: "전수열", card: .eight)],
                                    round: RoundNumber(wrapping: 3))

@@ -46,6 +46,34 @@ import Testing
         #expect(lines.last == " median 5 · mean 5.33 ≈ 5 · 8: Alice explains · 3: Bob explains")
     }
 
+    /// A round revealed on demand (`estimator reveal`): whoever had not
+    /// voted shows `·`, the footer names them, and the figures count the
+    /// votes alone.
+    @Test func aRevealOnDemandShowsWhoDidNotVoteAndCountsOnlyTheVotes() throws {
+        let start = Timestamp(secondsSince1970: 1_790_000_000)
+        let one = Channel(rawValue: 1)
+        var room = Room()
+        room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: true), now: start)
+        for text in ["230105Alice", "230108Bob", "2301FCCy"] {
+            _ = room.hear(try Packet(decoding: Array(text.utf8)), rssi: -60, relayed: false, at: start)
+        }
+        let later = start + ChannelRound.listening
+        _ = room.tick(now: later)
+        #expect(!room.tally(of: one, now: later).isRevealed, "Cy has not voted")
+        let revealedNow = room.revealNow(now: later)
+        #expect(revealedNow)
+        let section = TableSection(room.view(of: one, now: later), now: later)
+        #expect(section.isRevealed)
+        #expect(section.rows.map(\.mark) == [.observing, .shown(.five), .shown(.eight), .waiting])
+        #expect(section.stats.votes == 2)
+        #expect(StatsFooter.parts(section).last == "revealed without Cy", "\(StatsFooter.parts(section))")
+        #expect(renderTable(LiveTable(sections: [section], adapter: "hci0"), size: wide).suffix(3) == [
+            " Cy        ·     ━━━     4.0s",
+            " median 6.5 · mean 6.5 ≈ 8 · 8: Bob explains · 5: Alice explains",
+            " revealed without Cy",
+        ])
+    }
+
     @Test func theFooterSaysTheAgreedEstimateUnlessTheConsensusSaysIt() {
         func footer(_ cards: [Card], agreed: Card?) -> String? {
             let rows = cards.enumerated().map { TableRow(name: "P\($0.offset)", mark: .shown($0.element), rssi: -50, lastSeen: .zero) }

@@ -256,6 +256,17 @@ import Testing
         #expect(try await sandbox.run("status").status == 69, "the session ended with the terminal")
     }
 
+    /// `v` is `estimator reveal`: the round shows at once, voted or not.
+    @Test func foregroundRevealsTheRoundOnV() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let fore = try sandbox.launch(arguments: ["join", "--foreground", "--channel", "9", "--name", "Fore"], typing: true)
+        fore.type("rvq")
+        let (outText, errText) = try await offPool { fore.finish() }
+        #expect(fore.process.terminationStatus == 0, "\(errText)")
+        #expect(outText.contains("channel 9 · round 1 · "), "r started the next round")
+        #expect(outText.contains("revealed without Fore"), "v revealed it without my vote")
+    }
+
     @Test(arguments: [false, true])
     func foregroundRingsTheBellOnceAtTheRevealUnlessQuiet(quiet: Bool) async throws {
         let sandbox = try await SessionSandbox.start()

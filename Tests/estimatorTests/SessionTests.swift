@@ -66,6 +66,28 @@ import Testing
         #expect(lastAdvertised() == "01C805Christopher", "cut to 12 bytes, no space left at the end")
     }
 
+    /// `join --observer` on a running session switches it live, as a new
+    /// channel does: it observes on the air and takes no pick; `join --voter`
+    /// brings the vote back with the card it held.
+    @Test func joinObserverThenVoterSwitchesTheRoleLive() async throws {
+        let session = try makeSession()
+        try await session.start()
+        _ = await session.handle(.pick(.five))
+        let observing = await session.handle(.join(channel: nil, name: nil, observing: true))
+        #expect(observing.message == "joined channel 1 as 전수열, observing, on hci0 (session pid 4242)")
+        await session.updatesDone()
+        #expect(lastAdvertised() == "0101F9전수열", "observing, the card off the air")
+        #expect(await session.status.observing)
+        let pick = await session.handle(.pick(.eight))
+        #expect(pick.exitCode == 64)
+        #expect(pick.message == "You are observing, so you have no card; `estimator join --voter` to vote.")
+        let voting = await session.handle(.join(channel: nil, name: nil, observing: false))
+        #expect(voting.message == "joined channel 1 as 전수열 on hci0 (session pid 4242)")
+        await session.updatesDone()
+        #expect(lastAdvertised() == "010105전수열", "a voter again, with the card held before")
+        #expect(await !session.status.observing)
+    }
+
     @Test func refusedUpdateIsReportedWithItsCode() async throws {
         let session = try makeSession()
         try await session.start()
