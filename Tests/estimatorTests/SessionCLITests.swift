@@ -242,29 +242,21 @@ import Testing
                 + " See 'estimator watch --help' for more information.\n")
     }
 
-    @Test func foregroundPicksByKeyAndLeavesOnQ() async throws {
+    /// A card's key picks it, `r` is `estimator round`, `v` is `estimator
+    /// reveal` (the round shows at once, voted or not), `q` leaves.
+    @Test func foregroundPicksStartsAndRevealsByKeyAndLeavesOnQ() async throws {
         let sandbox = try await SessionSandbox.start()
         let fore = try sandbox.launch(arguments: ["join", "--foreground", "--channel", "9", "--name", "Fore"], typing: true)
-        fore.type("5rq")
+        fore.type("5rvq")
         let (outText, errText) = try await offPool { fore.finish() }
         #expect(fore.process.terminationStatus == 0, "\(errText)")
         #expect(outText.contains("Fore (you)"), "the table was drawn")
         #expect(outText.contains("channel 9 · round 1 · "), "r started the next round")
+        #expect(outText.contains("revealed without Fore"), "v revealed it, my card cleared by the round")
         #expect(outText.hasSuffix("left channel 9\n"))
         #expect(!outText.contains("radio:"), "no log lines in the table")
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":9"#))
         #expect(try await sandbox.run("status").status == 69, "the session ended with the terminal")
-    }
-
-    /// `v` is `estimator reveal`: the round shows at once, voted or not.
-    @Test func foregroundRevealsTheRoundOnV() async throws {
-        let sandbox = try await SessionSandbox.start()
-        let fore = try sandbox.launch(arguments: ["join", "--foreground", "--channel", "9", "--name", "Fore"], typing: true)
-        fore.type("rvq")
-        let (outText, errText) = try await offPool { fore.finish() }
-        #expect(fore.process.terminationStatus == 0, "\(errText)")
-        #expect(outText.contains("channel 9 · round 1 · "), "r started the next round")
-        #expect(outText.contains("revealed without Fore"), "v revealed it without my vote")
     }
 
     @Test(arguments: [false, true])
