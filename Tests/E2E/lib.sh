@@ -281,17 +281,36 @@ bg_stop() {
 
 # When the scenario fails, shows on standard error what its reason needs:
 # each session's log (its last 40 lines, reception timings left out), the
-# last LINES lines of each watch named and the air's last 15 s.
+# last LINES lines of each watch named and the air's last 15 s; and when the
+# scenario marked the moment it measures from (`measuring`), the air, every
+# line of each session's log and each watch's lines from 1 s before that
+# moment to 4 s after it, the time a late reveal's cause lies in.
 report_failure() { # report_failure LINES WATCH...
   local lines=$1; shift
   trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || _failure_report $lines $* >&2" EXIT
 }
 _failure_report() {
-  local lines=$1 f w; shift
+  local lines=$1 f w moment from to; shift
   for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   for w in "$@"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
   echo "---- the air, the last 15 s ----"; air_timeline 15
+  moment=$(cat "$E2E_WORK/measuring" 2>/dev/null) || return 0
+  from=$(_utc_ms $((moment - 1000))) to=$(_utc_ms $((moment + 4000)))
+  echo "---- from 1 s before the moment measured to 4 s after: ${from:11} to ${to:11} ----"
+  air_timeline 5 "${to:11}"
+  for f in "$E2E_WORK"/state*/estimator/*.log; do
+    awk -v a="$from" -v b="$to" 'substr($1, 1, 23) >= a && substr($1, 1, 23) <= b' "$f" | sed "s|^|${f##*/}: |"
+  done
+  for w in "$@"; do
+    awk -v a="$from" -v b="$to" 'match($0, /"time":"[^"]*"/) { t = substr($0, RSTART + 8, 23); if (t >= a && t <= b) print }' \
+      "$E2E_WORK/$w.out" | sed "s|^|$w: |"
+  done
 }
+# Marks MS (a now_ms) as the moment the scenario measures from, for the
+# failure's report.
+measuring() { echo "$1" >"$E2E_WORK/measuring"; }
+# MS (milliseconds since the epoch) as the logs write their time, without the Z.
+_utc_ms() { echo "$(date -u -d "@$(($1 / 1000))" +%Y-%m-%dT%T).$(printf '%03d' $(($1 % 1000)))"; }
 
 # ---- the stack: radios, bluetoothd -----------------------------------------
 # Radios only hear each other when one process emulates them all (btvirt and

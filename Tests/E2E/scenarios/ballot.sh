@@ -128,6 +128,7 @@ carol_votes 1 010105Carol
 votes 1 8 5 -
 bg_expect_none watch3 '"event":"revealed"' 2
 started=$(now_ms)
+measuring "$started"
 as 2 pick --adapter hci2 3 >/dev/null || fail "pick on hci2"
 last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Ca=05 Cy=03 without:"))
 
@@ -137,6 +138,7 @@ carol_votes 2 010108Carol
 votes 2 3 3 -
 bg_expect_none watch3 '"event":"revealed"' 3
 started=$(now_ms)
+measuring "$started"
 reply=$(as 3 reveal --adapter hci3) || fail "reveal on hci3: $reply"
 [[ $reply == "round 2 revealed in channel 1 without Cy" ]] || fail "Olga's reveal said: $reply"
 reveal=($(revealed_everywhere 2 "$started" "Ann=03 Bob=03 Ca=08 without:Cy"))
@@ -152,6 +154,7 @@ votes 3 5 5 5
 # Everyone the air-only sessions hear has voted; Bob says Remy has not.
 for i in 0 2 3; do bg_expect_none watch$i '"event":"revealed"' 1; done
 started=$(now_ms)
+measuring "$started"
 as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
 relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:" \
   "Ann=05 Bob=05 Ca=02 Cy=05 Remy=08 without:"))
