@@ -127,7 +127,7 @@ next_round 1
 carol_votes 1 010105Carol
 votes 1 8 5 -
 bg_expect_none watch3 '"event":"revealed"' 2
-started=$(now_ms)
+started=$(now_ms) last_vote_started=$started
 measuring "$started"
 as 2 pick --adapter hci2 3 >/dev/null || fail "pick on hci2"
 last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Ca=05 Cy=03 without:"))
@@ -137,7 +137,7 @@ next_round 2
 carol_votes 2 010108Carol
 votes 2 3 3 -
 bg_expect_none watch3 '"event":"revealed"' 3
-started=$(now_ms)
+started=$(now_ms) reveal_started=$started
 measuring "$started"
 reply=$(as 3 reveal --adapter hci3) || fail "reveal on hci3: $reply"
 [[ $reply == "round 2 revealed in channel 1 without Cy" ]] || fail "Olga's reveal said: $reply"
@@ -153,7 +153,7 @@ carol_votes 3 010102Carol
 votes 3 5 5 5
 # Everyone the air-only sessions hear has voted; Bob says Remy has not.
 for i in 0 2 3; do bg_expect_none watch$i '"event":"revealed"' 1; done
-started=$(now_ms)
+started=$(now_ms) relayed_started=$started
 measuring "$started"
 as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
 relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:" \
@@ -164,6 +164,7 @@ relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:"
 # legs, the relay's (relay.sh) and the air's.
 for set in last_vote reveal relayed; do
   eval "values=(\"\${$set[@]}\")"
+  eval "measuring \"\$${set}_started\""  # a failure's report shows this reveal
   bound='<= 1.5'; [ "$set" != relayed ] || bound='<= 3'
   metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s "$bound"
 done
