@@ -90,16 +90,8 @@ import Testing
 
     /// A reveal on demand lists the cards there are, and who had not voted.
     @Test func aRevealWithoutSomeoneListsThem() throws {
-        var room = Room()
         let one = Channel(rawValue: 1)
-        room.enter(Room.Me(channel: one, name: "Olga", card: .waiting, observing: true), now: time)
-        for text in ["230105Alice", "2301FCBob"] {
-            _ = room.hear(try Packet(decoding: Array(text.utf8)), rssi: -60, relayed: false, at: time)
-        }
-        let later = time + ChannelRound.listening
-        _ = room.tick(now: later)
-        let revealedNow = room.revealNow(now: later)
-        #expect(revealedNow)
+        let (room, later) = try roomRevealedOnDemand(hearing: ["230105Alice", "2301FCBob"], at: time)
         let revealed = WatchChange.revealed(channel: one, tally: room.tally(of: one, now: later), time: time)
         #expect(WatchEventJSON.line(revealed) == """
             {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"}],"without":["Bob"],"time":"2026-11-22T03:51:46.722Z"}

@@ -50,18 +50,9 @@ import Testing
     /// voted shows `·`, the footer names them, and the figures count the
     /// votes alone.
     @Test func aRevealOnDemandShowsWhoDidNotVoteAndCountsOnlyTheVotes() throws {
-        let start = Timestamp(secondsSince1970: 1_790_000_000)
         let one = Channel(rawValue: 1)
-        var room = Room()
-        room.enter(Room.Me(channel: one, name: "Me", card: .waiting, observing: true), now: start)
-        for text in ["230105Alice", "230108Bob", "2301FCCy"] {
-            _ = room.hear(try Packet(decoding: Array(text.utf8)), rssi: -60, relayed: false, at: start)
-        }
-        let later = start + ChannelRound.listening
-        _ = room.tick(now: later)
-        #expect(!room.tally(of: one, now: later).isRevealed, "Cy has not voted")
-        let revealedNow = room.revealNow(now: later)
-        #expect(revealedNow)
+        let (room, later) = try roomRevealedOnDemand(hearing: ["230105Alice", "230108Bob", "2301FCCy"],
+                                                      at: Timestamp(secondsSince1970: 1_790_000_000))
         let section = TableSection(room.view(of: one, now: later), now: later)
         #expect(section.isRevealed)
         #expect(section.rows.map(\.mark) == [.observing, .shown(.five), .shown(.eight), .waiting])

@@ -1,4 +1,5 @@
 import EstimatorKit
+import Testing
 @testable import Rendering
 
 extension TableRow {
@@ -32,6 +33,23 @@ extension TableSection {
                           round: round, stats: Stats(votes: voted))
         self.init(channel: channel, title: title, rows: rows, tally: tally, unshown: unshown)
     }
+}
+
+/// An observer's room in channel 1 that heard `packets` at `start`, its round
+/// revealed on demand once the room has been heard (`estimator reveal`);
+/// returns the room and that moment.
+func roomRevealedOnDemand(hearing packets: [String], at start: Timestamp) throws -> (room: Room, at: Timestamp) {
+    var room = Room()
+    room.enter(Room.Me(channel: Channel(rawValue: 1), name: "Me", card: .waiting, observing: true), now: start)
+    for text in packets {
+        _ = room.hear(try Packet(decoding: Array(text.utf8)), rssi: -60, relayed: false, at: start)
+    }
+    let later = start + ChannelRound.listening
+    _ = room.tick(now: later)
+    #expect(!room.tally(of: Channel(rawValue: 1), now: later).isRevealed, "someone has not voted")
+    let revealedNow = room.revealNow(now: later)
+    #expect(revealedNow)
+    return (room, later)
 }
 
 /// The README's room: three have voted (cards shown, as with --open), Carol has not.
