@@ -298,19 +298,21 @@ _failure_report() {
   from=$(_utc_ms $((moment - 1000))) to=$(_utc_ms $((moment + 4000)))
   echo "---- from 1 s before the moment measured to 4 s after: ${from:11} to ${to:11} ----"
   air_timeline 5 "${to:11}"
-  for f in "$E2E_WORK"/state*/estimator/*.log; do
-    awk -v a="$from" -v b="$to" 'substr($1, 1, 23) >= a && substr($1, 1, 23) <= b' "$f" | sed "s|^|${f##*/}: |"
-  done
-  for w in "$@"; do
-    awk -v a="$from" -v b="$to" 'match($0, /"time":"[^"]*"/) { t = substr($0, RSTART + 8, 23); if (t >= a && t <= b) print }' \
-      "$E2E_WORK/$w.out" | sed "s|^|$w: |"
-  done
+  for f in "$E2E_WORK"/state*/estimator/*.log; do _lines_between "$from" "$to" "$f" "${f##*/}"; done
+  for w in "$@"; do _lines_between "$from" "$to" "$E2E_WORK/$w.out" "$w"; done
+}
+# The lines of FILE timed from FROM to TO (as _utc_ms writes them), each
+# after "NAME: ": a session log's lines begin with their time, a watch's
+# JSON lines carry it as "time".
+_lines_between() { # _lines_between FROM TO FILE NAME
+  awk -v a="$1" -v b="$2" '{ t = match($0, /"time":"[^"]*"/) ? substr($0, RSTART + 8, 23) : substr($1, 1, 23) }
+    t >= a && t <= b' "$3" | sed "s|^|$4: |"
 }
 # Marks MS (a now_ms) as the moment the scenario measures from, for the
 # failure's report.
 measuring() { echo "$1" >"$E2E_WORK/measuring"; }
 # MS (milliseconds since the epoch) as the logs write their time, without the Z.
-_utc_ms() { echo "$(date -u -d "@$(($1 / 1000))" +%Y-%m-%dT%T).$(printf '%03d' $(($1 % 1000)))"; }
+_utc_ms() { date -u -d "@$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" +%Y-%m-%dT%T.%3N; }
 
 # ---- the stack: radios, bluetoothd -----------------------------------------
 # Radios only hear each other when one process emulates them all (btvirt and

@@ -93,6 +93,13 @@ carol_votes() { # carol_votes N PACKET: Carol's new card, seen (hidden) on every
     wait_until 15 grep -aq "\"round\":$1,\"name\":\"Ca\",\"card\":\"hidden\"" "$E2E_WORK/watch$i.out"
   done
 }
+# Starts the clock of the figure NAME (last_vote, reveal, relayed): $started,
+# kept as NAME_started and marked for a failure's report.
+start_clock() { # start_clock NAME
+  started=$(now_ms)
+  printf -v "${1}_started" %s "$started"
+  measuring "$started"
+}
 # A round, begun by Olga; every session and the watches in it.
 next_round() { # next_round N
   local i reply n=$1
@@ -127,8 +134,7 @@ next_round 1
 carol_votes 1 010105Carol
 votes 1 8 5 -
 bg_expect_none watch3 '"event":"revealed"' 2
-started=$(now_ms) last_vote_started=$started
-measuring "$started"
+start_clock last_vote
 as 2 pick --adapter hci2 3 >/dev/null || fail "pick on hci2"
 last_vote=($(revealed_everywhere 1 "$started" "Ann=08 Bob=05 Ca=05 Cy=03 without:"))
 
@@ -137,8 +143,7 @@ next_round 2
 carol_votes 2 010108Carol
 votes 2 3 3 -
 bg_expect_none watch3 '"event":"revealed"' 3
-started=$(now_ms) reveal_started=$started
-measuring "$started"
+start_clock reveal
 reply=$(as 3 reveal --adapter hci3) || fail "reveal on hci3: $reply"
 [[ $reply == "round 2 revealed in channel 1 without Cy" ]] || fail "Olga's reveal said: $reply"
 reveal=($(revealed_everywhere 2 "$started" "Ann=03 Bob=03 Ca=08 without:Cy"))
@@ -153,8 +158,7 @@ carol_votes 3 010102Carol
 votes 3 5 5 5
 # Everyone the air-only sessions hear has voted; Bob says Remy has not.
 for i in 0 2 3; do bg_expect_none watch$i '"event":"revealed"' 1; done
-started=$(now_ms) relayed_started=$started
-measuring "$started"
+start_clock relayed
 as R pick --adapter none 8 >/dev/null || fail "pick without Bluetooth"
 relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:" \
   "Ann=05 Bob=05 Ca=02 Cy=05 Remy=08 without:"))
