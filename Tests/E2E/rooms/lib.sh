@@ -4,8 +4,11 @@
 # the cards they pick (the room's protocol, docs/ROOMS.md):
 #
 #   전수열 (watcher)  pings: 13 and 3 in turn; then 20: Bob, leave;
-#                     40: Bob, get killed; ?: done
-#   Alice             answers each ping: 13 -> 8, 3 -> 5; done -> 1
+#                     40: Bob, get killed; then ROUNDS rounds, each
+#                     revealed by its pick of 5 or `estimator reveal` in
+#                     turn; ?: done
+#   Alice             answers each ping: 13 -> 8, 3 -> 5; votes 8 in each
+#                     round; done -> 1
 #   Bob               leaves on 20, comes back with 2, kill -9 on 40
 #
 #   room_up NAME CARD          the air, a session joined with CARD, its watch
@@ -13,12 +16,16 @@
 #   room_steady NAME...        no stale NAME for the steady phase (E2E_STEADY)
 #   card_line NAME RAW         regex of a watch line showing NAME with card RAW
 #   event_line EVENT NAME      regex of a watch line of EVENT about NAME
+#   vote_line N NAME           regex of a watch line of NAME's vote in round N
+#   revealed_line N            regex of the watch line revealing round N
 #   stale_count NAME [LINES]   stale lines about NAME in the first LINES
 #                              lines of the watch (default: all)
 #   samples VALUE...           VALUEs comma-separated, for a *_samples metric
 #   percentile P VALUE...      nearest rank
+#   figures NAME VALUE...      the metrics NAME_samples, NAME_p50, NAME_p95 (ms)
 
 PINGS=20
+ROUNDS=10
 
 # The bridge to this guest's controller in the host's air, then bluetoothd's
 # adapter on it. bluetoothd starts first (guest.sh, "# radios: 0") and takes
@@ -62,6 +69,12 @@ card_line() { echo "\"name\":\"$1\",\"card\":\"[^\"]*\",\"cardRaw\":\"$2\""; }
 
 event_line() { echo "\"event\":\"$1\",\"channel\":1,\"round\":[^,]*,\"name\":\"$2\""; }
 
+# Hidden while sealed on the air (the light mode); 8 where the strict mode
+# sends it in clear and `--open` shows it.
+vote_line() { echo "\"channel\":1,\"round\":$1,\"name\":\"$2\",\"card\":\"(hidden|8)\""; }
+
+revealed_line() { echo "\"event\":\"revealed\",\"channel\":1,\"round\":$1,"; }
+
 stale_count() {
   local lines=${2:-$(wc -l <"$E2E_WORK/watch.out")}
   head -n "$lines" "$E2E_WORK/watch.out" | grep -c "$(event_line stale "$1")" || true
@@ -72,4 +85,11 @@ samples() { local IFS=,; echo "$*"; }
 percentile() {
   local p=$1; shift
   printf '%s\n' "$@" | sort -n | awk -v p="$p" '{ v[NR] = $1 } END { print v[int((p * NR + 99) / 100)] }'
+}
+
+figures() {
+  local name=$1; shift
+  metric "${name}_samples" "$(samples "$@")" ms
+  metric "${name}_p50" "$(percentile 50 "$@")" ms
+  metric "${name}_p95" "$(percentile 95 "$@")" ms
 }

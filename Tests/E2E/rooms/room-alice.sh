@@ -2,8 +2,8 @@
 # answers each of the watcher's pings the moment her watch shows it
 # (rooms/lib.sh) and measures her turnaround on her own clock, from her
 # watch line's `time` to her pick, for rooms.sh to take from the watcher's
-# round trips. She sees Bob leave, come back and go stale, and the watcher
-# leave.
+# round trips. She sees Bob leave, come back and go stale, votes in the
+# watcher's rounds, and sees the watcher leave.
 # radios: 0
 # timeout: 600
 . "$E2E_ROOT/rooms/lib.sh"
@@ -26,10 +26,17 @@ metric ping_turnaround_p50 "$(percentile 50 "${turns[@]}")" ms
 bg_expect watch "$(event_line left Bob)" 60 >/dev/null
 bg_expect watch "$(card_line Bob 02)" 60 >/dev/null
 killed_from=$(wc -l <"$E2E_WORK/watch.out")
-# The watcher says done once its own watch shows Bob stale; hers counts
-# Bob's silence on her own ticks and may show him stale after the watcher's
-# "?".
-bg_expect_all watch 60 "$(event_line stale Bob)" "$(card_line 전수열 FD)"
+
+# The watcher's rounds begin once its own watch shows Bob stale; hers
+# counts Bob's silence on her own ticks and may show him stale later. She
+# votes in each round and sees it revealed.
+for n in $(seq "$ROUNDS"); do
+  bg_expect watch "\"event\":\"round\",\"channel\":1,\"round\":$n," 120 >/dev/null
+  estimator pick --adapter hci0 8 >/dev/null || fail "round $n: pick 8"
+  bg_expect watch "$(revealed_line "$n")" 30 >/dev/null
+done
+wait_until 60 grep -q "$(event_line stale Bob)" "$E2E_WORK/watch.out"
+bg_expect watch "$(card_line 전수열 FD)" 60 >/dev/null
 estimator pick --adapter hci0 1 >/dev/null || fail "pick 1, done"
 bg_expect watch "$(event_line left 전수열)" 60 >/dev/null
 

@@ -2,7 +2,8 @@
 # drives the room with the cards it picks (rooms/lib.sh) and measures on its
 # own clock, to the `time` of its watch's lines (seen_ms): each ping -> the
 # answer seen, which rooms.sh pairs with Alice's turnaround; each signal ->
-# Bob gone, then stale. The other guests' clocks are not this one's.
+# Bob gone, then stale; each round's last vote or `reveal` -> revealed with
+# Alice's card. The other guests' clocks are not this one's.
 # radios: 0
 # timeout: 600
 . "$E2E_ROOT/rooms/lib.sh"
@@ -19,9 +20,7 @@ for n in $(seq "$PINGS"); do
   estimator pick --adapter hci0 $ping >/dev/null || fail "ping $n: pick $ping"
   rtts+=("$(seen_ms watch "$(event_line card Alice),\"card\":\"[^\"]*\",\"cardRaw\":\"$answer\"" 30 "$started")")
 done
-metric ping_rtt_samples "$(samples "${rtts[@]}")" ms
-metric ping_rtt_p50 "$(percentile 50 "${rtts[@]}")" ms
-metric ping_rtt_p95 "$(percentile 95 "${rtts[@]}")" ms
+figures ping_rtt "${rtts[@]}"
 
 started=$(now_ms)
 estimator pick --adapter hci0 20 >/dev/null || fail "pick 20, Bob's signal to leave"
@@ -33,11 +32,38 @@ started=$(now_ms)
 estimator pick --adapter hci0 40 >/dev/null || fail "pick 40, Bob's signal to be killed"
 metric kill_signal_to_stale_ms "$(seen_ms watch "$(event_line stale Bob)" 30 "$started")" ms
 
+# The ballot (issue 24): rounds of a vote each, Alice's first, sealed on the
+# air in the light mode. Then the watcher's last vote, or its `estimator
+# reveal` without a vote, reveals here at once, and the table shows the
+# round once Alice's card is here. In the light mode she puts it on the air
+# when she hears the reveal, so the figure is two one-way trips on this
+# clock alone; in the strict mode her card is here already.
+lasts=() reveals=()
+for n in $(seq "$ROUNDS"); do
+  reply=$(estimator round --adapter hci0) || fail "round $n: $reply"
+  [[ $reply == *"round $n began in channel 1"* ]] || fail "round $n said: $reply"
+  bg_expect watch "$(vote_line "$n" Alice)" 30 >/dev/null
+  started=$(now_ms)
+  if [ $((n % 2)) -eq 1 ]; then
+    estimator pick --adapter hci0 5 >/dev/null || fail "round $n: pick 5"
+    lasts+=("$(seen_ms watch "$(revealed_line "$n")" 30 "$started")")
+  else
+    reply=$(estimator reveal --adapter hci0) || fail "round $n: reveal: $reply"
+    [ "$reply" = "round $n revealed in channel 1 without 전수열" ] || fail "round $n: reveal said: $reply"
+    reveals+=("$(seen_ms watch "$(revealed_line "$n")" 30 "$started")")
+  fi
+  grep "$(revealed_line "$n")" "$E2E_WORK/watch.out" | grep -q '{"name":"Alice","card":"8","cardRaw":"08"}' ||
+    fail "round $n revealed without Alice's card: $(grep "$(revealed_line "$n")" "$E2E_WORK/watch.out")"
+done
+figures ballot_last_vote_to_revealed "${lasts[@]}"
+figures ballot_reveal_to_revealed "${reveals[@]}"
+
 false=$(($(stale_count Alice) + $(stale_count Bob "$killed_from")))
 metric false_stale "$false"
 [ "$false" -eq 0 ] || fail "$false stale events for peers still on the air"
 
-# Done: Alice acknowledges before this guest goes off the air, then sees it
+# Done (a vote again after the reveal goes on the air in clear at once):
+# Alice acknowledges before this guest goes off the air, then sees it
 # leave.
 estimator pick --adapter hci0 '?' >/dev/null || fail "pick ?, done"
 bg_expect watch "$(card_line Alice 01)" 30 >/dev/null
