@@ -293,11 +293,14 @@ _failure_report() {
   local lines=$1 f w moment from to; shift
   for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   for w in "$@"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
-  echo "---- the air, the last 15 s ----"; air_timeline 15
+  # btmon reads the whole record back once for both windows: in the
+  # emulated guest that takes tens of seconds after a long scenario.
+  air_text -t >"$E2E_WORK/air.txt"
+  echo "---- the air, the last 15 s ----"; air_read timeline 15 <"$E2E_WORK/air.txt"
   moment=$(cat "$E2E_WORK/measuring" 2>/dev/null) || return 0
   from=$(_utc_ms $((moment - 1000))) to=$(_utc_ms $((moment + 4000)))
   echo "---- from 1 s before the moment measured to 4 s after: ${from:11} to ${to:11} ----"
-  air_timeline 5 "${to:11}"
+  air_read timeline 5 "${to:11}" <"$E2E_WORK/air.txt"
   for f in "$E2E_WORK"/state*/estimator/*.log; do _lines_between "$from" "$to" "$f" "${f##*/}"; done
   for w in "$@"; do _lines_between "$from" "$to" "$E2E_WORK/$w.out" "$w"; done
 }

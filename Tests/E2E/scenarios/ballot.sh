@@ -168,7 +168,8 @@ relayed=($(revealed_everywhere 3 "$started" "Ann=05 Bob=05 Ca=02 Cy=05 without:"
 # legs, the relay's (relay.sh) and the air's.
 for set in last_vote reveal relayed; do
   eval "values=(\"\${$set[@]}\")"
-  eval "measuring \"\$${set}_started\""  # a failure's report shows this reveal
+  started_name=${set}_started
+  measuring "${!started_name}"  # a failure's report shows this reveal
   bound='<= 1.5'; [ "$set" != relayed ] || bound='<= 3'
   metric "ballot_${set}_to_revealed_max" "$(printf '%s\n' "${values[@]}" | sort -n | tail -1 | seconds)" s "$bound"
 done
