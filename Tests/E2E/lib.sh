@@ -16,6 +16,8 @@
 #   line_ms NAME REGEX SECS START the same for NAME's first such line since its
 #                                 mark, consuming nothing (lines in any order)
 #   time_ms LINE                  a `watch --json` line's own time, in ms
+#   percentile P                  of the numbers on standard input, nearest rank
+#   seconds                       milliseconds on standard input as seconds
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
@@ -165,6 +167,9 @@ time_ms() {
   [ -n "$time" ] || fail "no time in the line: $(printf '%s' "$1" | cat -v)"
   date -d "$time" +%s%3N
 }
+
+percentile() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'; }
+seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
 
 # Polls a condition outside our control (a daemon, the kernel) with a
 # deadline; the condition's output is discarded.

@@ -29,7 +29,6 @@ report_failure 30 watch0 watch1 watch2 watch3
 air_record
 
 names=(Ann Bob Cy Olga)
-seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
 
 # The guest's init brings no network up, not even loopback.
 ip link set lo up

@@ -84,10 +84,6 @@ for n in $(seq 1 20); do
   samples+=($(seen_ms watch0 "\"event\":\"card\",\"channel\":1,\"round\":null,\"name\":\"Alice\",\"card\":\"[^\"]*\",\"cardRaw\":\"$hex\"" 10 "$started"))
   noticed+=($(($(now_ms) - started)))
 done
-percentile() { # P of the numbers on standard input, nearest rank
-  sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 99) / 100); print v[r] }'
-}
-seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
 # The target every pick is held to: visible within 1.5 s (docs/MEASUREMENTS.md,
 # In the VM).
 metric pick_to_visible_p50 "$(printf '%s\n' "${samples[@]}" | percentile 50 | seconds)" s '<= 1.5'
