@@ -33,6 +33,9 @@
 #   mgmt ARGS...                  btmgmt ARGS (on a pty, else it prints nothing)
 #   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
 #   adapter_power N on|off        through the kernel's management interface
+#   radio_says ADAPTER TEXT       its session's `status` says "radio: TEXT..."
+#   radio_becomes SECS ADAPTER TEXT  until radio_says, or fail with what the
+#                                 status and the session's log said last
 #   advertise N NAME              service UUID + NAME as scan response, by btmgmt
 #                                 (a laptop's whole packet, or a future app's)
 #   advertise_raw N SCANRSP_HEX   service UUID + raw scan-response bytes
@@ -459,6 +462,22 @@ adapter_powered() {
 adapter_power() {
   mgmt --index "$1" power "$2" >/dev/null || fail "btmgmt could not power hci$1 $2"
   if [ "$2" = on ]; then adapter_ready "$1"; else wait_until 10 eval "! adapter_powered $1"; fi
+}
+
+# The last status is kept for radio_becomes' reason.
+radio_says() { estimator status --adapter "$1" 2>&1 | tee "$E2E_WORK/status-$1" | grep -q "radio: $2"; }
+# A timeout's reason carries the session's own words: CI's summary shows
+# the reason alone.
+radio_becomes() {
+  local deadline=$((${EPOCHREALTIME/[.,]/} + $1 * 1000000)) said lines
+  until radio_says "$2" "$3"; do
+    if [ "${EPOCHREALTIME/[.,]/}" -ge "$deadline" ]; then
+      said=$(tr '\n' ' ' <"$E2E_WORK/status-$2")
+      lines=$(grep -a ' radio: ' "$XDG_STATE_HOME/estimator/$2.log" 2>/dev/null | tail -n 3 | cut -c 12-120 | tr '\n' '|' || true)
+      fail "$2's radio not \"$3\" within $1s; status: $said; its log's last radio lines: ${lines:-none}"
+    fi
+    nap 0.1
+  done
 }
 
 # Called by guest.sh before each scenario with its number of radios, in the
