@@ -7,15 +7,22 @@ import Synchronization
 /// session core (the CLI's subprocess tests run the BlueZ radio against a
 /// fake org.bluez instead). Nothing of D-Bus or BlueZ is imitated.
 final class MemoryRadio: SessionRadio {
+    /// Where calls of one kind wait while the test holds them.
+    private struct Gate {
+        var holding = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        /// Tests waiting for a call to be held.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
     private struct State {
         var advertised: [[UInt8]] = []
         var isRunning = false
         var isScanning = false
         var startFailure: RadioError?
         var updateFailure: RadioError?
-        var holding = false
-        var held: [CheckedContinuation<Void, Never>] = []
-        var holdWaiters: [CheckedContinuation<Void, Never>] = []
+        var updates = Gate()
+        var starts = Gate()
         var updating = 0
         var mostUpdating = 0
         var take: @Sendable (Reception) -> Void = { _ in }
@@ -71,33 +78,62 @@ final class MemoryRadio: SessionRadio {
             state.isScanning = true
             state.advertised.append(localName)
         }
+        await pass(\.starts)
     }
 
     /// The most updates that ran at the same time.
     var mostConcurrentUpdates: Int { state.withLock { $0.mostUpdating } }
 
     /// Makes updates wait in the radio until `releaseUpdates`.
-    func holdUpdates() { state.withLock { $0.holding = true } }
+    func holdUpdates() { state.withLock { $0.updates.holding = true } }
 
     /// Returns once an update waits in the radio.
-    func updateHeld() async {
+    func updateHeld() async { await held(\.updates) }
+
+    /// Lets held updates and all later ones through.
+    func releaseUpdates() { release(\.updates) }
+
+    /// Makes starts that worked wait in the radio before they return, until
+    /// `releaseStarts`: as when BlueZ's reply is on its way.
+    func holdStarts() { state.withLock { $0.starts.holding = true } }
+
+    /// Returns once a start waits in the radio.
+    func startHeld() async { await held(\.starts) }
+
+    /// Lets held starts and all later ones through.
+    func releaseStarts() { release(\.starts) }
+
+    private func held(_ gate: WritableKeyPath<State, Gate> & Sendable) async {
         await withCheckedContinuation { waiter in
             let ready = state.withLock { state in
-                if state.held.isEmpty { state.holdWaiters.append(waiter) }
-                return !state.held.isEmpty
+                if state[keyPath: gate].held.isEmpty { state[keyPath: gate].waiters.append(waiter) }
+                return !state[keyPath: gate].held.isEmpty
             }
             if ready { waiter.resume() }
         }
     }
 
-    /// Lets held updates and all later ones through.
-    func releaseUpdates() {
+    private func release(_ gate: WritableKeyPath<State, Gate> & Sendable) {
         let held = state.withLock { state in
-            state.holding = false
-            defer { state.held = [] }
-            return state.held
+            state[keyPath: gate].holding = false
+            defer { state[keyPath: gate].held = [] }
+            return state[keyPath: gate].held
         }
-        for update in held { update.resume() }
+        for call in held { call.resume() }
+    }
+
+    /// Waits while the test holds calls of this kind.
+    private func pass(_ gate: WritableKeyPath<State, Gate> & Sendable) async {
+        await withCheckedContinuation { call in
+            let waiters = state.withLock { state in
+                guard state[keyPath: gate].holding else { return nil as [CheckedContinuation<Void, Never>]? }
+                state[keyPath: gate].held.append(call)
+                defer { state[keyPath: gate].waiters = [] }
+                return state[keyPath: gate].waiters
+            }
+            guard let waiters else { return call.resume() }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
@@ -106,16 +142,7 @@ final class MemoryRadio: SessionRadio {
             state.mostUpdating = max(state.mostUpdating, state.updating)
         }
         defer { state.withLock { $0.updating -= 1 } }
-        await withCheckedContinuation { update in
-            let waiters = state.withLock { state in
-                guard state.holding else { return nil as [CheckedContinuation<Void, Never>]? }
-                state.held.append(update)
-                defer { state.holdWaiters = [] }
-                return state.holdWaiters
-            }
-            guard let waiters else { return update.resume() }
-            for waiter in waiters { waiter.resume() }
-        }
+        await pass(\.updates)
         try state.withLock { state throws(RadioError) in
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)

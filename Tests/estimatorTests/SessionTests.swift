@@ -286,6 +286,34 @@ import Testing
         await listening.value
     }
 
+    /// A restart under way when a new loss is reported (here a retry,
+    /// which runs beside the radio's events) describes a radio that is
+    /// gone by the time it returns: the session starts once more, and the
+    /// loss stands while that start is refused.
+    @Test func aLossWhileARestartRunsOutlivesThatRestart() async throws {
+        let (session, listening, watched) = try await watchedSession()
+        radio.report(.unavailable(.bluetoothdAbsent))
+        radio.failNextStart(with: .failed("Failed to register advertisement"))
+        radio.report(.available)
+        await watched.wait(count: 4)
+        radio.holdStarts()
+        await clock.waitForSleepers()  // the retry's
+        clock.advance(by: RadioSchedule.standard.restartRetry)
+        await radio.startHeld()
+        radio.report(.unavailable(.adapterPoweredOff("hci0")))
+        await watched.wait(count: 5)
+        radio.failNextStart(with: .adapterPoweredOff("hci0"))
+        radio.releaseStarts()
+        await watched.wait(count: 6)
+        try #require(await session.status.radio == RadioError.adapterPoweredOff("hci0").description)
+        radio.report(.available)  // powered on
+        await watched.wait(count: 7)
+        #expect(await session.status.radio == "advertising and scanning")
+        #expect(radio.advertised.count == 3)
+        await clock.leave(session)
+        await listening.value
+    }
+
     @Test func aFailureNothingWillAnnounceTheEndOfIsRestartedAtOnce() async throws {
         let (session, listening, watched) = try await watchedSession()
         // As when a discovery restart fails and ends the discovery.

@@ -1,8 +1,13 @@
-/// The radio's restarts after a loss: one runs at a time, and a refused one
-/// is tried again later, unless a new loss or the leave calls the try off.
+/// The radio's restarts after a loss: one runs at a time; a refused one
+/// is tried again later, unless a new loss or the leave calls the try off;
+/// and one that a new loss overtook is not taken for a working radio.
 struct RadioRestarts {
     /// Set while the radio is being started again.
     private var running = false
+    /// Whether a loss was reported while the running restart ran: the radio
+    /// it started may be gone already (the adapter powered off while
+    /// BlueZ's reply was on its way), and no further sign says so.
+    private var overtaken = false
     /// The next try after a refused restart, if one is due.
     private var retry: Task<Void, Never>?
 
@@ -10,7 +15,21 @@ struct RadioRestarts {
     mutating func begin() -> Bool {
         guard !running else { return false }
         running = true
+        overtaken = false
         return true
+    }
+
+    /// Notes a new loss, and calls off the try that is due.
+    mutating func lost() {
+        overtaken = running
+        retry?.cancel()
+    }
+
+    /// Whether the running restart's start, which worked, was overtaken by
+    /// a loss and must start again; clears it for that start.
+    mutating func startsAgain() -> Bool {
+        defer { overtaken = false }
+        return overtaken
     }
 
     /// Notes that the running restart is over.

@@ -143,7 +143,7 @@ actor Session {
         for await event in radio.events {
             switch event {
             case let .unavailable(problem):
-                restarts.cancelRetry()
+                restarts.lost()
                 radioProblem = problem
                 broadcast(.radio(radioState))
                 // No sign of recovery will follow (BlueZ released the
@@ -163,12 +163,17 @@ actor Session {
     /// again every `restartRetry` until it works or a new loss is reported:
     /// after bluetoothd is killed the controller goes on with the dead
     /// daemon's scan for a few seconds and refuses a new advertisement
-    /// meanwhile, and nothing else announces its end.
+    /// meanwhile, and nothing else announces its end. A loss reported while
+    /// a start runs (a retry runs beside the radio's events) makes it start
+    /// once more, so the radio it reports working is the one there now.
     private func restartRadio() async {
         guard restarts.begin() else { return }
         defer { restarts.end() }
         do {
-            try await radio.start(localName: ownership.advertising(localName))
+            repeat {
+                try await radio.start(localName: ownership.advertising(localName))
+            } while restarts.startsAgain()
+            restarts.cancelRetry()  // a try still due would find nothing to mend
             radioProblem = nil
             fitBallotToRadio()
         } catch {
