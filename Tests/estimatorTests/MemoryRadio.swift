@@ -79,6 +79,8 @@ final class MemoryRadio: SessionRadio {
             state.advertised.append(localName)
         }
         await pass(\.starts)
+        // As the BlueZ radio's calls do when their task is cancelled.
+        if Task.isCancelled { throw .failed("cancelled") }
     }
 
     /// The most updates that ran at the same time.

@@ -287,9 +287,9 @@ import Testing
     }
 
     /// A restart under way when a new loss is reported (here a retry,
-    /// which runs beside the radio's events) describes a radio that is
-    /// gone by the time it returns: the session starts once more, and the
-    /// loss stands while that start is refused.
+    /// which runs beside the radio's events) is not cancelled halfway, and
+    /// describes a radio that is gone by the time it returns: the session
+    /// starts once more, and the loss stands while that start is refused.
     @Test func aLossWhileARestartRunsOutlivesThatRestart() async throws {
         let (session, listening, watched) = try await watchedSession()
         radio.report(.unavailable(.bluetoothdAbsent))

@@ -19,7 +19,7 @@ struct RadioRestarts {
         return true
     }
 
-    /// Notes a new loss, and calls off the try that is due.
+    /// Notes a new loss, and calls off the try that is due if it has not begun.
     mutating func lost() {
         overtaken = running
         retry?.cancel()
@@ -36,13 +36,17 @@ struct RadioRestarts {
     mutating func end() { running = false }
 
     /// Runs `again` after `delay` of `clock`, unless called off before.
+    /// Once due, the try runs to its end whatever comes: cancelling it would
+    /// cancel its BlueZ calls halfway (`Connection.call` throws on
+    /// cancellation), one registering an advertisement and the next, meant
+    /// to take it back, refused; a loss meanwhile makes it start again.
     mutating func retry(after delay: Duration, clock: any SessionClock, _ again: @escaping @Sendable () async -> Void) {
         retry = Task {
             do { try await clock.sleep(for: delay) } catch { return }
-            await again()
+            await Task { await again() }.value
         }
     }
 
-    /// Calls off the try that is due, if any.
+    /// Calls off the try that is due, if it has not begun.
     func cancelRetry() { retry?.cancel() }
 }

@@ -184,7 +184,7 @@ actor Session {
     }
 
     private func retryRestart() async {
-        guard !Task.isCancelled, !hasEnded, radioProblem != nil else { return }
+        guard !hasEnded, radioProblem != nil else { return }
         await restartRadio()
         changed()
     }
