@@ -9,7 +9,8 @@
 #                                 file (UNIT - for a count), and the bound it
 #                                 must keep, "OP LIMIT" with OP one of <= < >= =:
 #                                 the scenario fails outside it
-#   wait_until SECONDS CMD...     until CMD succeeds, or fail
+#   wait_until SECONDS CMD...     until CMD succeeds, or fail (with what CMD
+#                                 left in $E2E_WORK/said, if anything)
 #   now_ms                        milliseconds, for latencies
 #   seen_ms NAME REGEX SECS START bg_expect for a `watch --json` line, then ms
 #                                 from START (now_ms) to the line's own time
@@ -34,8 +35,6 @@
 #   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
 #   adapter_power N on|off        through the kernel's management interface
 #   radio_says ADAPTER TEXT       its session's `status` says "radio: TEXT..."
-#   radio_becomes SECS ADAPTER TEXT  until radio_says, or fail with what the
-#                                 status and the session's log said last
 #   advertise N NAME              service UUID + NAME as scan response, by btmgmt
 #                                 (a laptop's whole packet, or a future app's)
 #   advertise_raw N SCANRSP_HEX   service UUID + raw scan-response bytes
@@ -175,12 +174,16 @@ percentile() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { r = int((p * NR + 9
 seconds() { awk '{ printf "%.3f", $1 / 1000 }'; }
 
 # Polls a condition outside our control (a daemon, the kernel) with a
-# deadline; the condition's output is discarded.
+# deadline; the condition's output is discarded. A condition that knows
+# what it saw leaves it in $E2E_WORK/said: a timeout's reason carries it,
+# as CI's summary shows the reason alone.
 wait_until() {
   local seconds=$1; shift
   local deadline=$((${EPOCHREALTIME/[.,]/} + seconds * 1000000))
+  : >"$E2E_WORK/said"
   until "$@" >/dev/null; do
-    [ "${EPOCHREALTIME/[.,]/}" -lt "$deadline" ] || fail "not within ${seconds}s: $*"
+    [ "${EPOCHREALTIME/[.,]/}" -lt "$deadline" ] ||
+      fail "not within ${seconds}s: $*$([ ! -s "$E2E_WORK/said" ] || printf '; it saw: %s' "$(tr '\n' '|' <"$E2E_WORK/said" | tail -c 600 | cat -v)")"
     nap 0.1
   done
 }
@@ -464,20 +467,13 @@ adapter_power() {
   if [ "$2" = on ]; then adapter_ready "$1"; else wait_until 10 eval "! adapter_powered $1"; fi
 }
 
-# The last status is kept for radio_becomes' reason.
-radio_says() { estimator status --adapter "$1" 2>&1 | tee "$E2E_WORK/status-$1" | grep -q "radio: $2"; }
-# A timeout's reason carries the session's own words: CI's summary shows
-# the reason alone.
-radio_becomes() {
-  local deadline=$((${EPOCHREALTIME/[.,]/} + $1 * 1000000)) said lines
-  until radio_says "$2" "$3"; do
-    if [ "${EPOCHREALTIME/[.,]/}" -ge "$deadline" ]; then
-      said=$(tr '\n' ' ' <"$E2E_WORK/status-$2")
-      lines=$(grep -a ' radio: ' "$XDG_STATE_HOME/estimator/$2.log" 2>/dev/null | tail -n 3 | cut -c 12-120 | tr '\n' '|' || true)
-      fail "$2's radio not \"$3\" within $1s; status: $said; its log's last radio lines: ${lines:-none}"
-    fi
-    nap 0.1
-  done
+# When it does not, what the status said and the session's last radio
+# lines are left for wait_until's reason.
+radio_says() {
+  estimator status --adapter "$1" >"$E2E_WORK/said" 2>&1 || true
+  grep -q "radio: $2" "$E2E_WORK/said" && return
+  grep -a ' radio: ' "$XDG_STATE_HOME/estimator/$1.log" 2>/dev/null | tail -n 3 >>"$E2E_WORK/said" || true
+  return 1
 }
 
 # Called by guest.sh before each scenario with its number of radios, in the

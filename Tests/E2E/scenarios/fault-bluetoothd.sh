@@ -32,7 +32,7 @@ kill "-$signal" "$bluetoothd_pid"
 killed=$(now_ms)
 wait_until 10 eval "! bus_has_name org.bluez"
 wait "$bluetoothd_pid" 2>/dev/null || true
-radio_becomes 10 hci0 'bluetoothd is not running'
+wait_until 10 radio_says hci0 'bluetoothd is not running'
 estimator status --adapter hci0 | sed 's/^/status while gone: /'
 reply=$(estimator pick --adapter hci0 8) || fail "pick while bluetoothd is gone failed"
 [[ $reply == *"on the air once the radio is back"* ]] || fail "pick while bluetoothd is gone said: $reply"
@@ -52,5 +52,5 @@ seen=$(seen_ms peer2 '"round":null,"name":"Ann","card":"8"' 20 "$back")
 # The card seen on the peer within 5 s of bluetoothd's return
 # (docs/MEASUREMENTS.md, Recovery).
 metric "after_${signal,,}_card_seen" "$(awk -v ms=$seen 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
-radio_becomes 10 hci0 'advertising and scanning'
+wait_until 10 radio_says hci0 'advertising and scanning'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the $signal, not 1"

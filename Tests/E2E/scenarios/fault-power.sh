@@ -19,7 +19,7 @@ bg_start watch1 estimator watch --adapter hci1 --open --json
 bg_expect watch1 '"round":null,"name":"Ann","card":"5"' 20 >/dev/null
 
 adapter_power 0 off
-radio_becomes 10 hci0 'hci0 is powered off'
+wait_until 10 radio_says hci0 'hci0 is powered off'
 reply=$(estimator pick --adapter hci0 13) || fail "pick while powered off failed"
 [[ $reply == *"on the air once the radio is back"* ]] || fail "pick while powered off said: $reply"
 
@@ -31,5 +31,5 @@ adapter_power 0 on
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"0D"' 15 "$on")
 # Within the recovery bound (docs/MEASUREMENTS.md, Recovery: 5 s).
 metric power_on_to_card_seen "$(awk -v ms="$seen" 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
-radio_becomes 10 hci0 'advertising and scanning'
+wait_until 10 radio_says hci0 'advertising and scanning'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after power on, not 1"

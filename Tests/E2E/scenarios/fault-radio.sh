@@ -21,7 +21,7 @@ estimator pick --adapter "hci$extra" 8 >/dev/null
 wait_until 10 eval '[ "$(active_instances "$extra")" = 1 ]'
 
 radio_remove "$extra"
-radio_becomes 10 "hci$extra" "There is no Bluetooth adapter hci$extra"
+wait_until 10 radio_says "hci$extra" "There is no Bluetooth adapter hci$extra"
 radio_says hci0 'advertising and scanning' || fail "hci0's session was disturbed by hci$extra's removal"
 
 again=$(radio_add)
@@ -30,7 +30,7 @@ ready=$(now_ms)  # radio_add returns once BlueZ has the adapter powered with its
 wait_until 10 eval '[ "$(active_instances "$extra")" = 1 ]'
 # Within the recovery bound (docs/MEASUREMENTS.md, Recovery: 5 s).
 metric adapter_back_to_advertising "$(awk -v ms=$(($(now_ms) - ready)) 'BEGIN { printf "%.2f", ms / 1000 }')" s '<= 5'
-radio_becomes 10 "hci$extra" 'advertising and scanning'
+wait_until 10 radio_says "hci$extra" 'advertising and scanning'
 wait_until 10 discovering "$extra"
 estimator status --adapter "hci$extra" | grep -q 'card 8' || fail "the session forgot its card"
 radio_says hci0 'advertising and scanning' || fail "hci0's session was disturbed by hci$extra's return"
