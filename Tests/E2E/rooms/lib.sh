@@ -21,7 +21,7 @@
 #   stale_count NAME [LINES]   stale lines about NAME in the first LINES
 #                              lines of the watch (default: all)
 #   samples VALUE...           VALUEs comma-separated, for a *_samples metric
-#   percentile P VALUE...      nearest rank
+#   values VALUE...            one a line, for lib.sh's percentile
 #   figures NAME VALUE...      the metrics NAME_samples, NAME_p50, NAME_p95 (ms)
 
 PINGS=20
@@ -82,14 +82,11 @@ stale_count() {
 
 samples() { local IFS=,; echo "$*"; }
 
-percentile() {
-  local p=$1; shift
-  printf '%s\n' "$@" | sort -n | awk -v p="$p" '{ v[NR] = $1 } END { print v[int((p * NR + 99) / 100)] }'
-}
+values() { printf '%s\n' "$@"; }
 
 figures() {
   local name=$1; shift
   metric "${name}_samples" "$(samples "$@")" ms
-  metric "${name}_p50" "$(percentile 50 "$@")" ms
-  metric "${name}_p95" "$(percentile 95 "$@")" ms
+  metric "${name}_p50" "$(values "$@" | percentile 50)" ms
+  metric "${name}_p95" "$(values "$@" | percentile 95)" ms
 }

@@ -21,7 +21,7 @@ for n in $(seq "$PINGS"); do
   estimator pick --adapter hci0 $answer >/dev/null || fail "answer $n: pick $answer"
 done
 metric ping_turnaround_samples "$(samples "${turns[@]}")" ms
-metric ping_turnaround_p50 "$(percentile 50 "${turns[@]}")" ms
+metric ping_turnaround_p50 "$(values "${turns[@]}" | percentile 50)" ms
 
 bg_expect watch "$(event_line left Bob)" 60 >/dev/null
 bg_expect watch "$(card_line Bob 02)" 60 >/dev/null

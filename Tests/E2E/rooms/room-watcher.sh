@@ -59,7 +59,7 @@ figures ballot_last_vote_to_revealed "${lasts[@]}"
 figures ballot_reveal_to_revealed "${reveals[@]}"
 # Each round within the bound ballot.sh holds a reveal to on one guest (the
 # round's pick -> visible, 1.5 s), here with a bluetoothd per laptop.
-metric ballot_to_revealed_max "$(percentile 100 "${lasts[@]}" "${reveals[@]}")" ms '<= 1500'
+metric ballot_to_revealed_max "$(values "${lasts[@]}" "${reveals[@]}" | percentile 100)" ms '<= 1500'
 
 false=$(($(stale_count Alice) + $(stale_count Bob "$killed_from")))
 metric false_stale "$false"
