@@ -22,6 +22,7 @@
 #
 #   bg_start NAME CMD...          CMD in the background, output in $E2E_WORK/NAME.out
 #   bg_expect NAME REGEX [SECS]   next output line matching REGEX (printed), or fail
+#                                 (with NAME's last lines)
 #   bg_await NAME REGEX [SECS]    the same, but returns 1 instead of failing
 #   bg_expect_none NAME REGEX SECS  fail if such a line comes within SECS
 #   bg_expect_all NAME SECS REGEX...  bg_expect for each, in any order
@@ -183,10 +184,14 @@ wait_until() {
   : >"$E2E_WORK/said"
   until "$@" >/dev/null; do
     [ "${EPOCHREALTIME/[.,]/}" -lt "$deadline" ] ||
-      fail "not within ${seconds}s: $*$([ ! -s "$E2E_WORK/said" ] || printf '; it saw: %s' "$(tr '\n' '|' <"$E2E_WORK/said" | tail -c 600 | cat -v)")"
+      fail "not within ${seconds}s: $*$([ ! -s "$E2E_WORK/said" ] || printf '; it saw: %s' "$(_gist "$E2E_WORK/said")")"
     nap 0.1
   done
 }
+
+# The end of FILE on one line for a reason: lines joined by "|", the last
+# 600 bytes, as cat -v shows them.
+_gist() { tr '\n' '|' <"$1" | tail -c 600 | cat -v; }
 
 # ---- background processes -------------------------------------------------
 # Each has NAME.out (stdout and stderr), NAME.in (a fifo on its stdin),
@@ -239,16 +244,14 @@ bg_await() {
   return 1
 }
 
-# bg_await, or the scenario fails showing NAME's last lines.
+# bg_await, or the scenario fails with NAME's last lines in its reason.
 bg_expect() {
   bg_await "$@" && return
-  printf '\nlast lines of %s:\n' "$1" >&2
-  tail -n 15 "$E2E_WORK/$1.out" | cat -v >&2
-  echo >&2
+  local printed; printed=$(_gist "$E2E_WORK/$1.out")
   if bg_alive "$1"; then
-    fail "$1 printed no line matching /$2/ within ${3:-10}s"
+    fail "$1 printed no line matching /$2/ within ${3:-10}s; its last lines: $printed"
   fi
-  fail "$1 ended without printing a line matching /$2/"
+  fail "$1 ended without printing a line matching /$2/; its last lines: $printed"
 }
 
 # bg_expect for each REGEX, each looked for from the same unconsumed line:
@@ -302,7 +305,9 @@ report_failure() { # report_failure LINES WATCH...
 }
 _failure_report() {
   local lines=$1 f w moment from to; shift
-  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
+  local logs=("$E2E_WORK"/state*/estimator/*.log)
+  [ -e "${logs[0]}" ] || logs=()  # a scenario without sessions
+  for f in "${logs[@]}"; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
   for w in "$@"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
   # btmon reads the whole record back once for both windows: in the
   # emulated guest that takes tens of seconds after a long scenario.
@@ -312,7 +317,7 @@ _failure_report() {
   from=$(_utc_ms $((moment - 1000))) to=$(_utc_ms $((moment + 4000)))
   echo "---- from 1 s before the moment measured to 4 s after: ${from:11} to ${to:11} ----"
   air_read timeline 5 "${to:11}" <"$E2E_WORK/air.txt"
-  for f in "$E2E_WORK"/state*/estimator/*.log; do _lines_between "$from" "$to" "$f" "${f##*/}"; done
+  for f in "${logs[@]}"; do _lines_between "$from" "$to" "$f" "${f##*/}"; done
   for w in "$@"; do _lines_between "$from" "$to" "$E2E_WORK/$w.out" "$w"; done
 }
 # The lines of FILE timed from FROM to TO (as _utc_ms writes them), each
