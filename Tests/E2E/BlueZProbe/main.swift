@@ -5,8 +5,8 @@
 //
 //   bluez-probe advertise hciN NAME UUID    "registered T MS" then, per stdin line
 //                                           "name X": "updated T X"; "stop": "stopped T"
-//   bluez-probe discover hciN UUID SECONDS  "seen T ADDRESS RSSI NAME", "restarted T" (its own
-//                                           restart of the scan every SECONDS)
+//   bluez-probe discover hciN UUID          "seen T ADDRESS RSSI NAME"; per stdin line
+//                                           "restart": the scan restarted, "restarted T"
 //   bluez-probe adapters                    "adapter T hciN ADDRESS powered=… free=…"
 //   bluez-probe kernel                      "controller T hciN ADDRESS up=… running=…"
 //
@@ -66,17 +66,22 @@ func advertise(adapter name: String, localName: String, uuid: String) async thro
     }
 }
 
-func discover(adapter name: String, uuid: String, seconds: Double) async throws {
+func discover(adapter name: String, uuid: String) async throws {
     let adapter = try await BlueZ.system().adapter(name)
     let discovery = try await adapter.discover(serviceUUIDs: [uuid])
     say("discovering")
-    // The module restarts nothing by itself: the probe restarts the scan at
-    // its cadence, so advertisers still on the air are reported anew.
+    // The module restarts nothing by itself, and the scenario says when: a
+    // restart makes advertisers still on the air reported anew, and between
+    // restarts an advertiser's start is heard as it happens (air.sh), which a
+    // restart's gap could hide.
     let restarts = Task {
-        while !Task.isCancelled {
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            try await discovery.pause()
-            try await discovery.resume()
+        for await line in standardInputLines() where line == "restart" {
+            do {
+                try await discovery.pause()
+                try await discovery.resume()
+            } catch {
+                fail(error)
+            }
             say("restarted")
         }
     }
@@ -91,8 +96,8 @@ do {
     switch (arguments.first, arguments.count) {
     case ("advertise", 4):
         try await advertise(adapter: arguments[1], localName: arguments[2], uuid: arguments[3])
-    case ("discover", 4):
-        try await discover(adapter: arguments[1], uuid: arguments[2], seconds: Double(arguments[3]) ?? 1)
+    case ("discover", 3):
+        try await discover(adapter: arguments[1], uuid: arguments[2])
     case ("adapters", 1):
         for adapter in try await BlueZ.system().adapters() {
             say("adapter", adapter.name, adapter.address, "powered=\(adapter.isPowered)",

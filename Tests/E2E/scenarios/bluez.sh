@@ -1,7 +1,7 @@
 # The BlueZ module on the real stack, through bluez-probe: hci0 advertises
-# through LEAdvertisingManager1, hci1 discovers with periodic restarts; the
-# name is seen, changed by PropertiesChanged and seen changed; after stop()
-# the advertiser is not heard through several restarts.
+# through LEAdvertisingManager1, hci1 discovers, restarting its scan when
+# told; the name is seen, changed by PropertiesChanged and seen changed; the
+# advertiser is heard again after restarts, and after stop() it is not.
 # radios: 2
 # timeout: 180
 
@@ -25,9 +25,15 @@ bluez-probe advertise hci9 010108Nobody "$E2E_UUID" >"$E2E_WORK/missing.out" || 
 [ "$status" -eq 1 ] && grep -q '^error [0-9]* adapterNotFound' "$E2E_WORK/missing.out" ||
   fail "advertising on hci9 did not fail with adapterNotFound: $(cat "$E2E_WORK/missing.out")"
 
-bg_start scanner bluez-probe discover hci1 "$E2E_UUID" 1
+report_failure 20 scanner advertiser
+air_record
+bg_start scanner bluez-probe discover hci1 "$E2E_UUID"
 bg_expect scanner '^discovering' 10 >/dev/null
 
+# The scan runs unbroken until the restarts below: a scanner hears an
+# advertiser as its advertising starts, which a restart's gap would hide
+# (air.sh), and each name change starts it again (with a new address).
+measuring "$(now_ms)"
 bg_start advertiser bluez-probe advertise hci0 010108Probe "$E2E_UUID"
 bg_expect advertiser '^registered' 10 >/dev/null
 bg_expect scanner '^seen .* 010108Probe$' 15 >/dev/null
@@ -41,14 +47,27 @@ for card in 01 02 03 05 08; do
   bg_expect scanner "^seen .* 0101${card}Probe\$" 15 >/dev/null
 done
 
-# Still there: the restarts make the advertiser heard again, and the
-# discovery runs on through 8 s of 1 s restarts without an error.
-bg_mark scanner
-bg_expect scanner '^restarted' 5 >/dev/null
-# An advertiser already on the air is heard at only some scan starts in the
-# emulated air (see air.sh), so "heard again" gets several restarts.
-bg_expect scanner '^seen .* 010108Probe$' 15 >/dev/null
-bg_expect_none scanner '^error' 8
+# Restarts the scan; true if a line matching REGEX comes within SECONDS of
+# it. The report may come before the restart's own line (bluetoothd's signal
+# before its reply), so both are looked for from the same mark.
+heard_after_restart() { # heard_after_restart REGEX SECONDS
+  local mark; bg_mark scanner; mark=$(cat "$E2E_WORK/scanner.seen")
+  bg_send scanner restart
+  bg_expect scanner '^restarted' 10 >/dev/null
+  echo "$mark" >"$E2E_WORK/scanner.seen"
+  bg_await scanner "$1" "$2" >/dev/null
+}
+
+# Still there: heard again after a restart. An advertiser already on the air
+# is heard only at some scan starts in the emulated air: the kernel drops a
+# report that comes before its discovery state is set (air.sh), about half
+# of them on btvirt, several in a row at times (docs/MEASUREMENTS.md, The
+# air). So up to thirty restarts; each one must work.
+restarts=0
+until heard_after_restart '^seen .* 010108Probe$' 1; do
+  restarts=$((restarts + 1))
+  [ "$restarts" -lt 30 ] || fail "hci1 did not hear the advertiser again in 30 restarts of its scan"
+done
 
 # Gone after stop(): not heard through the restarts that follow.
 bg_send advertiser stop
@@ -57,16 +76,14 @@ bg_expect advertiser '^stopped' 10 >/dev/null
 slot_freed() { bluez-probe adapters >"$E2E_WORK/after-stop.out" && grep -q "^adapter [0-9]* hci0 .* free=$free_before\\b" "$E2E_WORK/after-stop.out"; }
 wait_until 5 slot_freed
 # Now and then a report of it still arrives one or two scans after the stop
-# (seen in this rig, after BlueZ had freed the slot). So: gone means a quiet
-# window of 4 s (about four restarts) within 12 s of the stop.
-quiet_for() {
-  local from; from=$(wc -l <"$E2E_WORK/scanner.out")
-  sleep "$1"  # a window of observation: absence takes time to show
-  ! tail -n "+$((from + 1))" "$E2E_WORK/scanner.out" | grep -q 'Probe$'
-}
-for window in 1 2 3; do
-  quiet_for 4 && break
-  [ "$window" -lt 3 ] || fail "hci1 still hears the advertiser 12 s after stop()"
+# (seen in this rig, after BlueZ had freed the slot). So: gone means four
+# restarts in a row, each followed by 1 s without a report of it, within
+# twelve restarts of the stop.
+quiet=0 restarts=0
+while [ "$quiet" -lt 4 ]; do
+  [ "$restarts" -lt 12 ] || fail "hci1 still hears the advertiser 12 restarts after stop()"
+  restarts=$((restarts + 1))
+  if heard_after_restart 'Probe$' 1; then quiet=0; else quiet=$((quiet + 1)); fi
 done
 
 # bluetoothd going away ends the advertisement and the discovery with an event.
