@@ -32,7 +32,8 @@ bg_expect scanner '^discovering' 10 >/dev/null
 
 # The scan runs unbroken until the restarts below: a scanner hears an
 # advertiser as its advertising starts, which a restart's gap would hide
-# (air.sh), and each name change starts it again (with a new address).
+# (air.sh), and on btvirt each name change starts it again, from a new
+# address (the Bumble model repeats advertisers anyway).
 measuring "$(now_ms)"
 bg_start advertiser bluez-probe advertise hci0 010108Probe "$E2E_UUID"
 bg_expect advertiser '^registered' 10 >/dev/null
