@@ -31,6 +31,11 @@
 #   bg_stop NAME [SIGNAL]         signal it (TERM) and wait for it to end
 #   bg_pid NAME
 #
+#   as N COMMAND...               estimator as teammate N, with configuration and
+#                                 state of their own, as on a laptop
+#   join_as N OPTION...           teammate N joins channel 1 on hciN as
+#                                 ${names[N]} (the scenario's array), or fail
+#
 #   radio_add / radio_remove N    an extra radio (hears nobody) / unplug it
 #   mgmt ARGS...                  btmgmt ARGS (on a pty, else it prints nothing)
 #   bluetoothd_restart            (and bluetoothd_stop, bluetoothd_start)
@@ -50,6 +55,8 @@
 #   scan_expect_name REGEX [SECS] object path of the device with that name
 #   scan_await_name REGEX [SECS]  whether such a device is reported in time
 #   bluez_property PATH IFACE PROP   dbus-send's reply, e.g. Device1 UUIDs
+#   discovering N                 whether BlueZ says hciN is discovering
+#   active_instances N            how many advertisements BlueZ says hciN has on
 #   name_hex PATH                 hex of a device's Name as BlueZ has it
 #   air_record                    btmon records every radio from now on
 #   air_timeline SECONDS [UNTIL]  what the radios did in the SECONDS before
@@ -192,6 +199,21 @@ wait_until() {
 # The end of FILE on one line for a reason: lines joined by "|", the last
 # 600 bytes, as cat -v shows them.
 _gist() { tr '\n' '|' <"$1" | tail -c 600 | cat -v; }
+
+# ---- teammates -------------------------------------------------------------
+# Each teammate's configuration and state in folders of their own: a session
+# log in $E2E_WORK/stateN/estimator (report_failure shows them).
+
+as() { # as N COMMAND...
+  local n=$1; shift
+  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
+}
+
+join_as() { # join_as N OPTION...
+  local n=$1; shift
+  as "$n" join --adapter "hci$n" --channel 1 --name "${names[$n]}" "$@" >"$E2E_WORK/join$n.out" 2>&1 ||
+    fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
+}
 
 # ---- background processes -------------------------------------------------
 # Each has NAME.out (stdout and stderr), NAME.in (a fifo on its stdin),
@@ -617,6 +639,11 @@ adapter_address() {
 bluez_property() {
   dbus-send --system --print-reply --dest=org.bluez "$1" \
     org.freedesktop.DBus.Properties.Get "string:org.bluez.$2" "string:$3"
+}
+
+discovering() { bluez_property "/org/bluez/hci$1" Adapter1 Discovering | grep -q 'boolean true'; }
+active_instances() {
+  bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
 }
 
 # Hex of the bytes of the Name of device object $1: dbus-send prints the

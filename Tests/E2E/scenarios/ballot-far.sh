@@ -26,13 +26,8 @@ report_failure 30 watch0 watch1 watch2 watch3
 air_record
 
 names=(Ann Bob Cy Fay)
-as() { # as N COMMAND...: estimator as teammate N, with a laptop's own configuration and state
-  local n=$1; shift
-  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
-}
 for i in 0 1 2 3; do
-  as $i join --adapter "hci$i" --channel 1 --name "${names[$i]}" >"$E2E_WORK/join$i.out" 2>&1 ||
-    fail "join on hci$i: $(cat "$E2E_WORK/join$i.out")"
+  join_as $i
   bg_start watch$i as $i watch --adapter hci$i --json
 done
 

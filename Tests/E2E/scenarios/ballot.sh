@@ -40,16 +40,6 @@ url=mqtt://127.0.0.1:1883/ballot
 bg_start broker mosquitto -c "$E2E_WORK/mosquitto.conf"
 bg_expect broker ' running' 15 >/dev/null
 
-# Each teammate has configuration and state of their own, as on a laptop.
-as() { # as N COMMAND...: estimator as teammate N (0-3, R for Remy)
-  local n=$1; shift
-  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
-}
-join_as() { # join_as N OPTION...
-  local n=$1; shift
-  as "$n" join --adapter "hci$n" --channel 1 --name "${names[$n]}" "$@" >"$E2E_WORK/join$n.out" 2>&1 ||
-    fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
-}
 # Carol's phone (estimator_air.iphone, as in room.sh): one address, as iOS
 # keeps its own for about 15 minutes, and her card changed between stories
 # as the app does. An advertisement re-added every second would take a new

@@ -22,10 +22,6 @@ estimator pick --adapter hci0 5 >/dev/null
 bg_start peer estimator watch --adapter hci1 --channel 1 --open --json
 bg_expect peer '"round":null,"name":"Ann","card":"5"' 20 >/dev/null
 
-active_instances() {
-  bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
-}
-
 signal=${signal:-TERM}
 bluetoothd_pid=$(cat "$E2E_WORK/bluetoothd.pid")
 kill "-$signal" "$bluetoothd_pid"

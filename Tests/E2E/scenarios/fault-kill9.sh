@@ -8,11 +8,7 @@
 # timeout: 120
 
 trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
-active_instances() {
-  bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
-}
 kernel_instances() { mgmt --index "$1" advinfo | sed -n 's/.*Instances list with \([0-9]*\) item.*/\1/p'; }
-seconds() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
@@ -31,7 +27,7 @@ wait_until 10 eval '[ "$(active_instances 0)" = 0 ]'
 [ "$(kernel_instances 0)" = 0 ] || fail "the kernel still lists $(kernel_instances 0) instances on hci0"
 stale=$(seen_ms watch1 '"event":"stale","channel":1,"round":null,"name":"Ann"' 10 "$killed")
 # Stale after the stale time (6 s) and the tick that notices it, as in room.sh.
-metric kill_to_stale "$(seconds "$stale")" s '<= 7'
+metric kill_to_stale "$(seconds <<<"$stale")" s '<= 7'
 [ -S "$XDG_RUNTIME_DIR/estimator/hci0.sock" ] && echo "the dead session's socket is still there, as expected"
 
 joined=$(now_ms)
@@ -40,5 +36,5 @@ out=$(estimator join --adapter hci0 --channel 1 --name Ann 2>&1) || fail "join a
 estimator pick --adapter hci0 3 >/dev/null || fail "pick in the new session"
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"03"' 15 "$joined")
 # Back on the air as a recovery is (docs/MEASUREMENTS.md, Recovery: 5 s).
-metric join_to_seen "$(seconds "$seen")" s '<= 5'
+metric join_to_seen "$(seconds <<<"$seen")" s '<= 5'
 [ "$(active_instances 0)" = 1 ] || fail "hci0 holds $(active_instances 0) advertisements after the new join, not 1"

@@ -8,10 +8,6 @@
 # timeout: 120
 
 trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
-active_instances() {
-  bluez_property "/org/bluez/hci$1" LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }'
-}
-
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
 estimator pick --adapter hci0 5 >/dev/null

@@ -22,15 +22,6 @@ report_failure 20 watch0 watch1 watch2 watch3
 air_record
 
 names=(Olga Ann Bob Cy)
-as() { # as N COMMAND...: estimator as teammate N, with configuration and state of their own
-  local n=$1; shift
-  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
-}
-join_as() { # join_as N OPTION...
-  local n=$1; shift
-  as "$n" join --adapter "hci$n" --channel 1 --name "${names[$n]}" "$@" >"$E2E_WORK/join$n.out" 2>&1 ||
-    fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
-}
 join_as 0 --observer
 join_as 1
 join_as 2 --deck powers

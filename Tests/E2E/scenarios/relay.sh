@@ -34,13 +34,10 @@ url=mqtt://127.0.0.1:$port/e2e
 bg_start broker mosquitto -c "$E2E_WORK/mosquitto.conf"
 bg_expect broker ' running' 15 >/dev/null
 
-# Each teammate has configuration and state of their own, as on their own
-# laptop: the relay URL one remembers is not the others'. The control
-# sockets share the runtime folder; each session has its own adapter.
-as() { # as N COMMAND...: estimator as teammate N (0 Ann, 1 Bob, R Remy)
-  local n=$1; shift
-  XDG_CONFIG_HOME=$E2E_WORK/config$n XDG_STATE_HOME=$E2E_WORK/state$n estimator "$@"
-}
+# Each teammate (`as`: 0 Ann, 1 Bob, R Remy) has configuration and state of
+# their own, as on their own laptop: the relay URL one remembers is not the
+# others'. The control sockets share the runtime folder; each session has
+# its own adapter.
 # Jo's phone: one address, as iOS keeps its own (ballot.sh); before the
 # laptops (iphone_advertise).
 iphone_advertise 2 0101DJo

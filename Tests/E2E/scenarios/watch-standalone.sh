@@ -6,7 +6,10 @@
 # radios: 3
 # timeout: 120
 
+# Scan first, advertise after: the raw advertiser starts once, and an
+# advertiser already on the air is heard only at some scan starts (air.sh).
 bg_start watch estimator watch --json --open --adapter hci1
+wait_until 10 discovering 1
 advertise 0 010105Raw
 bg_expect watch '"event":"joined","channel":1,"round":null,"name":"Raw","card":"5","cardRaw":"05"' 15 >/dev/null
 
@@ -20,7 +23,7 @@ estimator pick 8 --adapter hci2 >/dev/null
 bg_expect watch '"event":"card","channel":2,"round":null,"name":"Sess","card":"8","cardRaw":"08"' 30 >/dev/null
 
 # It advertises nothing: hci1 holds no advertising instance.
-active=$(bluez_property /org/bluez/hci1 LEAdvertisingManager1 ActiveInstances | awk '/byte/ { print $NF }')
+active=$(active_instances 1)
 [ "$active" = 0 ] || fail "watch without a session registered an advertisement on hci1 ($active active)"
 
 estimator leave --adapter hci2 >/dev/null
