@@ -270,16 +270,44 @@ import Testing
         await listening.value
     }
 
-    @Test func aRefusedRestartIsTriedAgain() async throws {
-        let (session, listening, watched) = try await watchedSession()
+    /// A loss, then a start BlueZ refuses as the radio comes back: the
+    /// session's fourth watched line says so, and a try is due.
+    private func refuseARestart(_ watched: Lines) async {
         radio.report(.unavailable(.bluetoothdAbsent))
         radio.failNextStart(with: .failed("Failed to register advertisement"))
         radio.report(.available)
         await watched.wait(count: 4)
+    }
+
+    @Test func aRefusedRestartIsTriedAgain() async throws {
+        let (session, listening, watched) = try await watchedSession()
+        await refuseARestart(watched)
         #expect(await session.status.radio == RadioError.failed("Failed to register advertisement").description)
         await clock.waitForSleepers()  // the retry's
         clock.advance(by: RadioSchedule.standard.restartRetry)
         await watched.wait(count: 5)
+        #expect(await session.status.radio == "advertising and scanning")
+        #expect(radio.advertised.count == 2)
+        await clock.leave(session)
+        await listening.value
+    }
+
+    /// A second sign of recovery for one loss (bluetoothd back, then its
+    /// adapter) refused while a try is due replaces that try: one chain of
+    /// tries, not two.
+    @Test func aSecondRefusalReplacesTheTryDue() async throws {
+        let (session, listening, watched) = try await watchedSession()
+        let retry = RadioSchedule.standard.restartRetry
+        await refuseARestart(watched)
+        await clock.waitForSleepers()  // the first try's
+        clock.advance(by: retry / 2)
+        radio.failNextStart(with: .failed("Failed to register advertisement"))
+        radio.report(.available)
+        await watched.wait(count: 5)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [retry / 2 + retry], "the second refusal's try alone")
+        clock.advance(by: retry)
+        await watched.wait(count: 6)
         #expect(await session.status.radio == "advertising and scanning")
         #expect(radio.advertised.count == 2)
         await clock.leave(session)
@@ -292,10 +320,7 @@ import Testing
     /// starts once more, and the loss stands while that start is refused.
     @Test func aLossWhileARestartRunsOutlivesThatRestart() async throws {
         let (session, listening, watched) = try await watchedSession()
-        radio.report(.unavailable(.bluetoothdAbsent))
-        radio.failNextStart(with: .failed("Failed to register advertisement"))
-        radio.report(.available)
-        await watched.wait(count: 4)
+        await refuseARestart(watched)
         radio.holdStarts()
         await clock.waitForSleepers()  // the retry's
         clock.advance(by: RadioSchedule.standard.restartRetry)

@@ -35,12 +35,15 @@ struct RadioRestarts {
     /// Notes that the running restart is over.
     mutating func end() { running = false }
 
-    /// Runs `again` after `delay` of `clock`, unless called off before.
+    /// Runs `again` after `delay` of `clock`, unless called off before; it
+    /// replaces the try that is due, as two signs of recovery for one loss
+    /// (bluetoothd back, then its adapter) can each be refused.
     /// Once due, the try runs to its end whatever comes: cancelling it would
     /// cancel its BlueZ calls halfway (`Connection.call` throws on
     /// cancellation), one registering an advertisement and the next, meant
     /// to take it back, refused; a loss meanwhile makes it start again.
     mutating func retry(after delay: Duration, clock: any SessionClock, _ again: @escaping @Sendable () async -> Void) {
+        retry?.cancel()
         retry = Task {
             do { try await clock.sleep(for: delay) } catch { return }
             await Task { await again() }.value
