@@ -17,6 +17,9 @@
 #   line_ms NAME REGEX SECS START the same for NAME's first such line since its
 #                                 mark, consuming nothing (lines in any order)
 #   time_ms LINE                  a `watch --json` line's own time, in ms
+#   report_failure LINES WATCH... on failure, the sessions' logs, the watches'
+#                                 last LINES lines and the air (failure_report)
+#   measuring MS                  the moment the report shows in full
 #   percentile P                  of the numbers on standard input, nearest rank
 #   seconds                       milliseconds on standard input as seconds
 #
@@ -315,32 +318,40 @@ bg_stop() {
   return "$status"
 }
 
-# When the scenario fails, shows on standard error what its reason needs:
-# each session's log (its last 40 lines, reception timings left out), the
-# last LINES lines of each watch named and the air's last 15 s; and when the
-# scenario marked the moment it measures from (`measuring`), the air, every
-# line of each session's log and each watch's lines from 1 s before that
-# moment to 4 s after it, the time a late reveal's cause lies in.
+# When the scenario fails, shows on standard error what its reason needs
+# (failure_report): each session's log (its last 40 lines, reception timings
+# left out), the last LINES lines of each watch named and, when the scenario
+# records the air (air_record), the air's last 15 s; and when the scenario
+# marked the moment it measures from (`measuring`), every line of each
+# session's log, each watch's lines and the air from 1 s before that moment
+# to 4 s after it, the time a late reveal's or a recovery's cause lies in.
 report_failure() { # report_failure LINES WATCH...
   local lines=$1; shift
-  trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || _failure_report $lines $* >&2" EXIT
+  trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || failure_report $lines $* >&2" EXIT
 }
-_failure_report() {
-  local lines=$1 f w moment from to; shift
-  local logs=("$E2E_WORK"/state*/estimator/*.log)
-  [ -e "${logs[0]}" ] || logs=()  # a scenario without sessions
+# What report_failure shows, for a scenario whose own trap adds to it.
+failure_report() { # failure_report LINES WATCH...
+  local lines=$1 f w moment from to air= logs=() watches=(); shift
+  # Sessions joined plainly log in the guest's home, those of `as` apart.
+  for f in "$XDG_STATE_HOME"/estimator/*.log "$E2E_WORK"/state*/estimator/*.log; do
+    [ ! -e "$f" ] || logs+=("$f")
+  done
+  for w in "$@"; do [ ! -e "$E2E_WORK/$w.out" ] || watches+=("$w"); done  # one not started yet
   for f in "${logs[@]}"; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
-  for w in "$@"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
-  # btmon reads the whole record back once for both windows: in the
-  # emulated guest that takes tens of seconds after a long scenario.
-  air_text -t >"$E2E_WORK/air.txt"
-  echo "---- the air, the last 15 s ----"; air_read timeline 15 <"$E2E_WORK/air.txt"
+  for w in "${watches[@]}"; do echo "---- $w ----"; tail -n "$lines" "$E2E_WORK/$w.out"; done
+  if [ -s "$E2E_WORK/air.snoop" ]; then
+    # btmon reads the whole record back once for both windows: in the
+    # emulated guest that takes tens of seconds after a long scenario.
+    air=$E2E_WORK/air.txt
+    air_text -t >"$air"
+    echo "---- the air, the last 15 s ----"; air_read timeline 15 <"$air"
+  fi
   moment=$(cat "$E2E_WORK/measuring" 2>/dev/null) || return 0
   from=$(_utc_ms $((moment - 1000))) to=$(_utc_ms $((moment + 4000)))
   echo "---- from 1 s before the moment measured to 4 s after: ${from:11} to ${to:11} ----"
-  air_read timeline 5 "${to:11}" <"$E2E_WORK/air.txt"
+  [ -z "$air" ] || air_read timeline 5 "${to:11}" <"$air"
   for f in "${logs[@]}"; do _lines_between "$from" "$to" "$f" "${f##*/}"; done
-  for w in "$@"; do _lines_between "$from" "$to" "$E2E_WORK/$w.out" "$w"; done
+  for w in "${watches[@]}"; do _lines_between "$from" "$to" "$E2E_WORK/$w.out" "$w"; done
 }
 # The lines of FILE timed from FROM to TO (as _utc_ms writes them), each
 # after "NAME: ": a session log's lines begin with their time, a watch's

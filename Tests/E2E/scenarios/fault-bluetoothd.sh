@@ -12,10 +12,11 @@
 # radios: 2
 # timeout: 120
 
-# Shown with the output when the scenario fails.
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2
+# Shown with the output when the scenario fails, with bluetoothd's own
+# account of its discovery and advertising across the restart.
+trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || { failure_report 20 peer peer2
   grep -a -E "^----|discovering_callback|_discovery\(\)|add_client_complete|register_advertisement|Failed|Refreshing" \
-    "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /" >&2' EXIT
+    "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /"; } >&2' EXIT
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator pick --adapter hci0 5 >/dev/null
@@ -42,6 +43,7 @@ echo "---- bluetoothd started $(date +%T.%3N)" >>"$E2E_WORK/bluetoothd.log"
 echo $! >"$E2E_WORK/bluetoothd.pid"
 until bus_has_name org.bluez; do nap 0.05; done
 back=$(now_ms)
+measuring "$back"
 adapter_ready 1
 bg_start peer2 estimator watch --adapter hci1 --channel 1 --open --json
 seen=$(seen_ms peer2 '"round":null,"name":"Ann","card":"8"' 20 "$back")

@@ -7,7 +7,7 @@
 # radios: 2
 # timeout: 120
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+report_failure 20 watch1
 kernel_instances() { mgmt --index "$1" advinfo | sed -n 's/.*Instances list with \([0-9]*\) item.*/\1/p'; }
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
@@ -22,6 +22,7 @@ pid=$(estimator status --adapter hci0 | sed -n 's/^session pid \([0-9]*\).*/\1/p
 [ -n "$pid" ] || fail "no pid in hci0's status"
 bg_mark watch1
 killed=$(now_ms)
+measuring "$killed"
 kill -9 "$pid"
 wait_until 10 eval '[ "$(active_instances 0)" = 0 ]'
 [ "$(kernel_instances 0)" = 0 ] || fail "the kernel still lists $(kernel_instances 0) instances on hci0"

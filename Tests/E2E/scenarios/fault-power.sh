@@ -7,7 +7,7 @@
 # radios: 2
 # timeout: 120
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+report_failure 20 watch1
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 1 --name Bob >/dev/null || fail "join on hci1"
 estimator pick --adapter hci0 5 >/dev/null
@@ -23,6 +23,7 @@ bg_mark watch1
 # From before the command: the session can have the card on the air before
 # adapter_power returns, and seen_ms fails a card seen before its start.
 on=$(now_ms)
+measuring "$on"
 adapter_power 0 on
 seen=$(seen_ms watch1 '"round":null,"name":"Ann","card":"[^"]*","cardRaw":"0D"' 15 "$on")
 # Within the recovery bound (docs/MEASUREMENTS.md, Recovery: 5 s).

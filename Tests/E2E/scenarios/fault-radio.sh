@@ -8,7 +8,7 @@
 # timeout: 120
 # not-on-bumble: the unplugged radio is a btvirt process of its own (radio_add)
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+report_failure 0
 extra=$(radio_add)
 estimator join --adapter hci0 --channel 1 --name Stays >/dev/null || fail "join on hci0"
 estimator join --adapter "hci$extra" --channel 1 --name Solo >/dev/null || fail "join on hci$extra"

@@ -9,7 +9,7 @@
 # radios: 4
 # timeout: 600
 
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+report_failure 20 json
 total=500 cap=64
 
 estimator join --adapter hci0 --channel 2 --name Host --stale 600 >/dev/null || fail "join on hci0"

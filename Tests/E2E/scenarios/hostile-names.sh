@@ -13,7 +13,7 @@
 # timeout: 240
 
 command -v jq >/dev/null || fail "jq is not installed (make e2e installs it)"
-trap 'for f in "$XDG_STATE_HOME"/estimator/*.log; do sed "s|^|${f##*/}: |" "$f"; done >&2' EXIT
+report_failure 20 json
 
 estimator join --adapter hci0 --channel 1 --name Host >/dev/null || fail "join on hci0"
 bg_start json estimator watch --adapter hci0 --open --json

@@ -7,10 +7,7 @@
 # radios: 3
 # timeout: 180
 
-trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
-  for i in 0 1 2; do echo "---- watch$i ----"; tail -n 20 "$E2E_WORK/watch$i.out"; done
-  echo "---- the air, the last 10 s ----"; air_timeline 10 | grep -a "to advertise"
-} >&2' EXIT
+report_failure 20 watch0 watch1 watch2
 air_record
 
 names=(Ann Bob Cy)

@@ -24,11 +24,7 @@
 # radios: 4
 # timeout: 300
 
-trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || {
-  for f in "$E2E_WORK"/state*/estimator/*.log; do sed "s|^|${f##*/}: |" "$f" | grep -v "timing row" | tail -n 40; done
-  for i in 0 1 2; do echo "---- watch$i ----"; tail -n 30 "$E2E_WORK/watch$i.out"; done
-  echo "---- the air, the last 15 s ----"; air_timeline 15
-} >&2' EXIT
+report_failure 30 watch0 watch1 watch2
 air_record
 
 names=(Ann Bob Cy)
