@@ -14,7 +14,7 @@ private let propertiesInterface = "org.freedesktop.DBus.Properties"
 /// A stand-in for bluetoothd on a private bus (the BlueZ tests, and the CLI tests
 /// that run the built binary with `DBUS_SYSTEM_BUS_ADDRESS` pointed at that bus), for what the real one cannot be
 /// made to do on demand: refuse with each of its errors, release an advertisement,
-/// lose an adapter, go away and come back.
+/// lose an adapter, go away and come back, hold a registration's reply.
 ///
 /// It owns `org.bluez`, serves `GetManagedObjects`, `Adapter1` and
 /// `LEAdvertisingManager1` the way BlueZ 5.66 does (including reading a registered
@@ -53,6 +53,8 @@ public final class FakeBlueZ: Sendable {
     /// How many `PropertiesChanged` of advertisements this BlueZ has read so far.
     public var advertisementChangesRead: Int { changesRead.load(ordering: .sequentiallyConsistent) }
     private let changesRead = Atomic<Int>(0)
+    /// The `RegisterAdvertisement` replies held back (`holdRegistrations`).
+    private let heldReplies = Mutex<(holding: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Starts a fake bluetoothd with adapters `hci0`, `hci1`, … on `bus`;
     /// those in `extended` have controllers with extended advertising.
@@ -223,6 +225,32 @@ public final class FakeBlueZ: Sendable {
         }
         changeHandlers.withLock { $0.append(changes) }
         watchers.withLock { $0.append(ownerWatch) }
+        await replyWhenReleased()
+    }
+
+    /// Holds the reply of every `RegisterAdvertisement` from now on until
+    /// `releaseRegistrations`, the registration itself made and reported
+    /// (`Call.registered`): bluetoothd's reply on its way (the kernel's
+    /// Add Advertising under way) while the adapter changes.
+    public func holdRegistrations() { heldReplies.withLock { $0.holding = true } }
+
+    /// Sends the replies held, and holds no more.
+    public func releaseRegistrations() {
+        let waiting = heldReplies.withLock { held in
+            defer { held = (false, []) }
+            return held.waiting
+        }
+        for reply in waiting { reply.resume() }
+    }
+
+    private func replyWhenReleased() async {
+        await withCheckedContinuation { reply in
+            let held = heldReplies.withLock { held in
+                if held.holding { held.waiting.append(reply) }
+                return held.holding
+            }
+            if !held { reply.resume() }
+        }
     }
 
     private func dropAdvertisements(of owner: String) {
@@ -270,13 +298,25 @@ public final class FakeBlueZ: Sendable {
         try exported.withLock { $0[Self.adapterPath(name)] }?.setProperty("Powered", .boolean(powered), interface: adapterInterface)
     }
 
+    /// The owner of the advertisements `fillAdvertisingSlots` makes.
+    private static let otherPrograms = ":0.0"
+
     /// Fills every advertising slot of `name`, as other programs would.
     public func fillAdvertisingSlots(of name: String) {
         adapters.withLock { adapters in
             guard var state = adapters[name] else { return }
             while state.advertisements.count < state.supportedInstances {
-                state.advertisements[ObjectPath("/other/ad\(state.advertisements.count)")!] = ":0.0"
+                state.advertisements[ObjectPath("/other/ad\(state.advertisements.count)")!] = Self.otherPrograms
             }
+            adapters[name] = state
+        }
+    }
+
+    /// The other programs' advertisements gone: the slots they held are free.
+    public func freeAdvertisingSlots(of name: String) {
+        adapters.withLock { adapters in
+            guard var state = adapters[name] else { return }
+            state.advertisements = state.advertisements.filter { $0.value != Self.otherPrograms }
             adapters[name] = state
         }
     }

@@ -92,6 +92,45 @@ import Testing
         try await Self.leaveOnceRecovered(sandbox, watch)
     }
 
+    /// A loss while a retried restart waits for bluetoothd's reply to its
+    /// registration (the adapter powered off and on again): that start
+    /// works, but the radio it started may be gone with the power, so the
+    /// session starts once more (`RadioRestarts`), and ends with one
+    /// advertisement, working. A retry runs beside the radio's events,
+    /// which the watch shows taken while its reply is held.
+    @Test func aRetryOvertakenByAPowerCycleStartsAgain() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let watch = try await Self.joinAndWatch(sandbox, picking: "3")
+        let fake = try sandbox.system.fake
+        let off = "radio: \(RadioError.adapterPoweredOff("hci0").description)"
+
+        // Powered off, the advertisement dropped, and every slot taken
+        // meanwhile: the adapter's return is refused, and tried again.
+        try fake.setPowered("hci0", false)
+        #expect(try await watch.nextLine(matching: off) != nil)
+        try await fake.releaseAdvertisements(of: "hci0")
+        #expect(try await watch.nextLine(matching: "radio: \(RadioError.advertisementReleased.description)") != nil)
+        #expect(try await watch.nextLine(matching: off) != nil, "its restart is refused")
+        fake.fillAdvertisingSlots(of: "hci0")
+        try fake.setPowered("hci0", true)
+        #expect(try await watch.nextLine(matching: "radio: \(RadioError.noAdvertisingSlot("hci0").description)") != nil)
+
+        fake.holdRegistrations()
+        fake.freeAdvertisingSlots(of: "hci0")
+        #expect(await Self.registration(of: "010103Ann", on: fake), "the retry registers; its reply is held")
+        try fake.setPowered("hci0", false)
+        #expect(try await watch.nextLine(matching: off) != nil, "the loss is taken while the retry runs")
+        try fake.setPowered("hci0", true)
+        fake.releaseRegistrations()
+        #expect(try await watch.nextLine(matching: Self.ok) != nil)
+        // Every call of the restart was made by then; the last wait on the calls.
+        let again = await fake.calls.next(within: .seconds(5)) { if case .unregistered = $0 { true } else { false } }
+        #expect(again != nil, "the overtaken start's advertisement is taken back, to register again")
+        #expect(fake.interfaces(of: "hci0")?["org.bluez.LEAdvertisingManager1"]?["ActiveInstances"] == .byte(1))
+        try await sandbox.run("leave")
+        _ = try await offPool { watch.finish() }
+    }
+
     /// A system bus that is not there, one with nobody owning org.bluez, one
     /// whose policy refuses us: `join` and `watch` say so in one sentence
     /// with their sysexits code, and `join` leaves nothing behind.
