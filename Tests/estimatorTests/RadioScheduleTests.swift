@@ -16,7 +16,7 @@ import Testing
         #expect((schedule.scheduler() as? StrictScheduler)?.schedule.restartEvery == .seconds(2))
         #expect(try RadioSchedule.parse("") == .standard)
         #expect(try RadioSchedule.parse("read=0").readEvery == .zero)
-        #expect(RadioSchedule.standard.readEvery == .milliseconds(50))
+        #expect(RadioSchedule.standard.readEvery == .milliseconds(100))
     }
 
     /// A table that heard a reveal elsewhere waits `Ballot.appCatchUp` for an

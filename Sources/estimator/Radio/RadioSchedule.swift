@@ -109,9 +109,11 @@ struct RadioSchedule: Equatable, Sendable {
     /// peers (BlueZ signals each advertising report) waking the reading
     /// thread for each was most of the session's CPU time. A reception then
     /// shows up to this much later, small beside the 0.25–0.5 s a missed
-    /// announcement costs. A quiet room, and BlueZ's replies, are read at
-    /// once.
-    var readEvery: Duration = .milliseconds(50)
+    /// announcement costs; at 50 ms a room of 30 still cost the session
+    /// about 1.5 times what libdbus alone costs, at 100 ms about as much
+    /// (docs/MEASUREMENTS.md, session). A quiet room, and BlueZ's replies,
+    /// are read at once.
+    var readEvery: Duration = .milliseconds(100)
 
     /// The values above.
     static let standard = RadioSchedule()
