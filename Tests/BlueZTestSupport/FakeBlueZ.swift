@@ -301,6 +301,11 @@ public final class FakeBlueZ: Sendable {
     /// The owner of the advertisements `fillAdvertisingSlots` makes.
     private static let otherPrograms = ":0.0"
 
+    /// How many advertisements `name` holds (its `ActiveInstances`).
+    public func activeAdvertisements(of name: String) -> Int {
+        adapters.withLock { $0[name]?.advertisements.count ?? 0 }
+    }
+
     /// Fills every advertising slot of `name`, as other programs would.
     public func fillAdvertisingSlots(of name: String) {
         adapters.withLock { adapters in
@@ -378,33 +383,5 @@ public final class FakeBlueZ: Sendable {
 
     public func devicePath(_ id: String, on adapter: String) -> ObjectPath {
         ObjectPath("/org/bluez/\(adapter)/dev_" + id.replacingOccurrences(of: ":", with: "_"))!
-    }
-}
-
-extension AsyncStream<FakeBlueZ.Call> {
-    /// The next call the fake saw that `matches`, skipping others.
-    public func next(where matches: (FakeBlueZ.Call) -> Bool) async -> FakeBlueZ.Call? {
-        for await call in self where matches(call) { return call }
-        return nil
-    }
-
-    /// The next call that `matches` if it comes within `limit`, else nil:
-    /// for a call that may never come, so that its absence fails the test
-    /// instead of hanging it. When the limit passes first the stream ends
-    /// (an `AsyncStream` ends when its waiting consumer is cancelled), so it
-    /// is a test's last wait on the calls.
-    public func next(within limit: Duration, where matches: @escaping @Sendable (FakeBlueZ.Call) -> Bool) async
-        -> FakeBlueZ.Call?
-    {
-        await withTaskGroup(of: FakeBlueZ.Call?.self) { group in
-            group.addTask { await self.next(where: matches) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 }

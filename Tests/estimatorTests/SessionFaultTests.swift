@@ -126,7 +126,7 @@ import Testing
         // Every call of the restart was made by then; the last wait on the calls.
         let again = await fake.calls.next(within: .seconds(5)) { if case .unregistered = $0 { true } else { false } }
         #expect(again != nil, "the overtaken start's advertisement is taken back, to register again")
-        #expect(fake.interfaces(of: "hci0")?["org.bluez.LEAdvertisingManager1"]?["ActiveInstances"] == .byte(1))
+        #expect(fake.activeAdvertisements(of: "hci0") == 1)
         try await sandbox.run("leave")
         _ = try await offPool { watch.finish() }
     }
