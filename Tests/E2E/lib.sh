@@ -18,7 +18,7 @@
 #                                 mark, consuming nothing (lines in any order)
 #   time_ms LINE                  a `watch --json` line's own time, in ms
 #   report_failure LINES WATCH... on failure, the sessions' logs, the watches'
-#                                 last LINES lines and the air (failure_report)
+#                                 last LINES lines, the air and failure_extra's
 #   measuring MS                  the moment the report shows in full
 #   percentile P                  of the numbers on standard input, nearest rank
 #   seconds                       milliseconds on standard input as seconds
@@ -318,19 +318,20 @@ bg_stop() {
   return "$status"
 }
 
-# When the scenario fails, shows on standard error what its reason needs
-# (failure_report): each session's log (its last 40 lines, reception timings
-# left out), the last LINES lines of each watch named and, when the scenario
-# records the air (air_record), the air's last 15 s; and when the scenario
-# marked the moment it measures from (`measuring`), every line of each
-# session's log, each watch's lines and the air from 1 s before that moment
-# to 4 s after it, the time a late reveal's or a recovery's cause lies in.
+# When the scenario fails, shows on standard error what its reason needs:
+# each session's log (its last 40 lines, reception timings left out), the
+# last LINES lines of each watch named and, when the scenario records the
+# air (air_record), the air's last 15 s; when the scenario marked the
+# moment it measures from (`measuring`), every line of each session's log,
+# each watch's lines and the air from 1 s before that moment to 4 s after
+# it, the time a late reveal's or a recovery's cause lies in; and what the
+# scenario's own `failure_extra` prints, if it defines one.
 report_failure() { # report_failure LINES WATCH...
   local lines=$1; shift
-  trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || failure_report $lines $* >&2" EXIT
+  trap "trap - EXIT; [ ! -s \"\$E2E_WORK/reason\" ] || {
+    _failure_report $lines $*; ! declare -F failure_extra >/dev/null || failure_extra; } >&2" EXIT
 }
-# What report_failure shows, for a scenario whose own trap adds to it.
-failure_report() { # failure_report LINES WATCH...
+_failure_report() {
   local lines=$1 f w moment from to air= logs=() watches=(); shift
   # Sessions joined plainly log in the guest's home, those of `as` apart.
   for f in "$XDG_STATE_HOME"/estimator/*.log "$E2E_WORK"/state*/estimator/*.log; do

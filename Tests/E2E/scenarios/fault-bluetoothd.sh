@@ -14,9 +14,11 @@
 
 # Shown with the output when the scenario fails, with bluetoothd's own
 # account of its discovery and advertising across the restart.
-trap 'trap - EXIT; [ ! -s "$E2E_WORK/reason" ] || { failure_report 20 peer peer2
+report_failure 20 peer peer2
+failure_extra() {
   grep -a -E "^----|discovering_callback|_discovery\(\)|add_client_complete|register_advertisement|Failed|Refreshing" \
-    "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /"; } >&2' EXIT
+    "$E2E_WORK/bluetoothd.log" | tail -n 120 | sed "s/^/bluetoothd: /"
+}
 
 estimator join --adapter hci0 --channel 1 --name Ann >/dev/null || fail "join on hci0"
 estimator pick --adapter hci0 5 >/dev/null
