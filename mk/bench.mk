@@ -1,4 +1,4 @@
-# `make bench` (issue 8): every benchmark in one run, then a table of their
+# `make bench`: every benchmark in one run, then a table of their
 # RATIO lines (Benchmarks/summary.sh) with the machine and the date. Each
 # benchmark compares us with a reference measured in the same run; none is a
 # pass/fail test (CI does not run them). The log: .build/bench/bench.log.

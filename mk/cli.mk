@@ -1,4 +1,4 @@
-# The CLI's own targets: the `pick` benchmark (issue 8, item 1).
+# The CLI's own targets: the `pick` benchmark.
 #
 # `estimator pick 8` against a running session, whole process, against
 # /bin/true in the same hyperfine run, with the binary `make build` ships

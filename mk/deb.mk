@@ -1,4 +1,4 @@
-# The Debian package (issue 17): `make deb` stages `make install` under
+# The Debian package: `make deb` stages `make install` under
 # /usr, adds what Debian asks of a package (copyright, changelog.gz as a
 # native package's, gzipped man pages, zsh's vendor folder, the lintian
 # override for the static binary) and builds estimator_<version>_<arch>.deb

@@ -1,4 +1,4 @@
-# Man pages (issue 17): Tools/ManualPages writes one mdoc(7) page per
+# Man pages: Tools/ManualPages writes one mdoc(7) page per
 # visible command from `estimator --experimental-dump-help` (ArgumentParser's
 # generate-manual plugin keeps ASCII only and lists hidden commands).
 #

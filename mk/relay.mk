@@ -1,4 +1,4 @@
-# The relay's benchmark (issue 18): ROOMS rooms of RELAY_PEOPLE sessions
+# The relay's benchmark: ROOMS rooms of RELAY_PEOPLE sessions
 # without Bluetooth on one local mosquitto, each room picking every 2–3 s,
 # against mosquitto_pub → mosquitto_sub on the same broker in the same run
 # (Benchmarks/Relay/run.sh says what each figure spans). The release build,

@@ -1,4 +1,4 @@
-# The long run of issue 7: a session with 30 peers changing cards every
+# The long run: a session with 30 peers changing cards every
 # second, against the fake bluetoothd, memory and descriptors printed at the
 # start and the end (Tests/Soak/soak.sh). Too long for `make test`.
 #

@@ -1,4 +1,4 @@
-# The live table (issue 8, item 5): redrawing 100 peers with one card
+# The live table: redrawing 100 peers with one card
 # changed, against a full redraw measured in the same run. Prints µs per
 # frame, bytes per update and RATIO lines.
 .PHONY: bench-table

@@ -1,6 +1,6 @@
 #!/bin/bash
 # `estimator pick 8` against a running session vs /bin/true, one hyperfine
-# run (issue 8, item 1; `make bench-pick`). The session runs against the fake
+# run (`make bench-pick`). The session runs against the fake
 # org.bluez of FAKE_BLUEZ on a private bus, in a throw-away XDG environment.
 # C_PICK (c_pick.c) makes the same round trip with nothing else, so the
 # session's share of the time and the client's are apart.

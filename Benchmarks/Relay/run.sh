@@ -2,7 +2,7 @@
 # Pick → visible through one local mosquitto, ROOMS rooms of PEOPLE sessions
 # without Bluetooth (`--adapter none --relay`), every room picking at once,
 # beside mosquitto_pub → mosquitto_sub on the same broker in the same run as
-# the floor (issue 18; `make bench-relay`).
+# the floor (`make bench-relay`).
 #
 #   run.sh BIN_DIR ROOMS PEOPLE PICKS
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A session's cost in a room (issue 8, item 2; `make bench-session`): our
+# A session's cost in a room (`make bench-session`): our
 # session, bleak's BleakScanner and libdbus's floor (c_follower.c: the least a
 # libdbus client does to follow the room) follow the same fake org.bluez, on
 # one private bus, at the same time, for SECONDS in each of two rooms (the

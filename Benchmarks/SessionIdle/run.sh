@@ -1,5 +1,5 @@
 #!/bin/bash
-# How often an idle session wakes (issue 26; `make bench-idle`): the context
+# How often an idle session wakes (`make bench-idle`): the context
 # switches a second of every thread of our session, beside libdbus's floor
 # (Benchmarks/SessionCost/c_follower.c, which wakes only for a signal), on a
 # fake org.bluez, for SECONDS each: first with no peers at all, then in a quiet

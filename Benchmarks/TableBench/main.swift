@@ -1,4 +1,4 @@
-// Live-table redraw cost (issue 8, item 5): a table of 100 peers where one
+// Live-table redraw cost: a table of 100 peers where one
 // card changes per update, drawn the way `watch` draws it (render the
 // frame, send only the changed lines), against the naive way measured in
 // the same run (render the frame, clear the screen, send every line).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long run (issue 7): a session in channel 1 with 30 peers, each
+# The long run: a session in channel 1 with 30 peers, each
 # changing its card every second, for SECONDS seconds, against the fake
 # bluetoothd (fake-bluez's `advertisers` command) on a private bus, with a
 # `watch --json` attached. The session's and the watch's resident memory and

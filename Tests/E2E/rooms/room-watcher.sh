@@ -32,7 +32,7 @@ started=$(now_ms)
 estimator pick --adapter hci0 40 >/dev/null || fail "pick 40, Bob's signal to be killed"
 metric kill_signal_to_stale_ms "$(seen_ms watch "$(event_line stale Bob)" 30 "$started")" ms
 
-# The ballot (issue 24): rounds of a vote each, Alice's first, sealed on the
+# The ballot: rounds of a vote each, Alice's first, sealed on the
 # air in the light mode. Then the watcher's last vote, or its `estimator
 # reveal` without a vote, reveals here at once, and the table shows the
 # round once Alice's card is here. In the light mode she puts it on the air

@@ -1,4 +1,4 @@
-# Issue 6, scenario 6, and issue 25: the Estimator app's format on the air.
+# The Estimator app's format on the air.
 # First a whole packet as a future app might send it (raw btmgmt on hci5:
 # service UUID + the complete local name "010008" + a name longer than 12
 # bytes, which the app does not cut), discoverable like the app, from a new

@@ -1,4 +1,4 @@
-# Issue 24: a voter at the far end of the room. Ann, Bob and Cy (hci0-hci2)
+# A voter at the far end of the room. Ann, Bob and Cy (hci0-hci2)
 # hear each other; Fay (hci3) is heard by Bob's laptop alone, faintly
 # (-88 dBm), and hears only Bob's. Each session has a `watch --json`.
 # 1. Ann begins a round; Fay learns it from Bob's packets. Ann, Bob and Cy

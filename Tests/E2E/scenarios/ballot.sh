@@ -1,4 +1,4 @@
-# Issue 24: the ballot on the real stack. Three voting sessions (Ann,
+# The ballot on the real stack. Three voting sessions (Ann,
 # Bob, Cy on hci0-hci2), an observer (Olga on hci3, `join --observer`, who
 # runs the meeting), an iPhone running the app on hci4 (Carol, protocol 01,
 # her card in clear, her name cut to "Ca"), each session with a `watch

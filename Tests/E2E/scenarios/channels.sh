@@ -1,4 +1,4 @@
-# Issue 6, scenario 5: a session in channel 2 is not shown in channel 1,
+# A session in channel 2 is not shown in channel 1,
 # while a session in channel 1 on the same air is. The watch is --open: the
 # watcher has no card, so Bob's would otherwise stay hidden.
 # radios: 3

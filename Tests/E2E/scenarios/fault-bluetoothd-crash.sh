@@ -1,4 +1,4 @@
-# Issue 7: fault-bluetoothd.sh with bluetoothd killed (KILL, a crash)
+# fault-bluetoothd.sh with bluetoothd killed (KILL, a crash)
 # instead of stopped. The dead daemon leaves the controller powered and
 # scanning: until the kernel ends that scan (DISCOV_LE_TIMEOUT, 10.24 s after
 # its last start, so at most 10.24 s after the kill) the controller refuses

@@ -1,4 +1,4 @@
-# Issue 7: bluetoothd stopped (TERM, as `systemctl restart bluetooth` does;
+# bluetoothd stopped (TERM, as `systemctl restart bluetooth` does;
 # fault-bluetoothd-crash.sh runs this with KILL, a crash) and started again.
 # The session on hci0 (Ann) says so in `status` while it is gone and keeps a
 # pick made meanwhile; when org.bluez returns it re-registers and rescans by

@@ -1,4 +1,4 @@
-# Issue 7: kill -9 of a session. BlueZ drops its advertisement when its
+# kill -9 of a session. BlueZ drops its advertisement when its
 # D-Bus connection closes (ActiveInstances and the kernel's instance list go
 # to 0), the peer on hci1 turns it stale, and the next `join` on hci0 works
 # (the dead session's socket and lock do not block it) and is seen.

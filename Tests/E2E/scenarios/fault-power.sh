@@ -1,4 +1,4 @@
-# Issue 7: an adapter powered off and on again (btmgmt, the kernel's
+# An adapter powered off and on again (btmgmt, the kernel's
 # management interface). The session on hci0 says so in `status`, keeps a
 # card picked meanwhile and, once powered, advertises and scans again by
 # itself: the session on hci1 sees the new card. Figure: from power on

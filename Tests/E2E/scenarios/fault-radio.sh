@@ -1,4 +1,4 @@
-# Issue 7: a radio unplugged and plugged in again. The radio is a btvirt
+# A radio unplugged and plugged in again. The radio is a btvirt
 # process of its own (radio_add), so it hears nobody: what is checked is
 # the session's own account. While it is gone `status` says so; when the
 # kernel brings hciN back the session re-registers its advertisement and

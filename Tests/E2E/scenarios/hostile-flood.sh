@@ -1,4 +1,4 @@
-# Issue 7, hostile input over the air: 500 distinct names in one channel.
+# Hostile input over the air: 500 distinct names in one channel.
 # Three radios rotate through them (advertise, wait until heard, replace).
 # Memory stays bounded: the session and its watches keep at most 64 peers per
 # channel (EstimatorKit's PeerTable) and count the rest, not shown: the

@@ -1,4 +1,4 @@
-# Issue 7, hostile input over the air: advertisers made with raw `btmgmt
+# Hostile input over the air: advertisers made with raw `btmgmt
 # add-adv` scan responses send names carrying ESC[2J, OSC 52 (a clipboard
 # write), BEL, bidi overrides, C1 controls, invalid UTF-8 and the maximum
 # length, an unknown card, a wrong version and non-hex fields. One session on

@@ -1,4 +1,4 @@
-# Issue 27: a planning meeting on the real stack. Olga runs it (hci0,
+# A planning meeting on the real stack. Olga runs it (hci0,
 # `join --observer`) from a backlog of three stories, a Jira export; Ann,
 # Bob and Cy vote (hci1-hci3), Bob with the powers-of-2 deck. Each session
 # has a `watch --json`.

@@ -1,4 +1,4 @@
-# Issue 6, scenario 7: `join` with no adapter present exits 69 (unavailable)
+# `join` with no adapter present exits 69 (unavailable)
 # with one clear sentence naming the adapter, and leaves no session behind.
 # radios: 0
 # timeout: 60

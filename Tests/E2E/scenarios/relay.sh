@@ -1,4 +1,4 @@
-# Issue 18: remote teammates through an MQTT broker, on the real stack. A
+# Remote teammates through an MQTT broker, on the real stack. A
 # mosquitto inside the guest (plain mqtt:// on loopback: TLS and passwords
 # are covered by RelayCLITests against a real mosquitto on the host); Ann on
 # hci0 with the air alone; Bob on hci1 with the air and the relay (the

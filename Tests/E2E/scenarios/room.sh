@@ -1,4 +1,4 @@
-# Issue 6, scenarios 1-4: three sessions on hci0-hci2 in channel 1 (one named
+# Three sessions on hci0-hci2 in channel 1 (one named
 # 전수열). Each watch --json sees the other two with the right cards (everyone
 # has picked, so each watch reveals them once it has heard the room); pick ->
 # visible latency (20 picks on hci1, seen by hci0's watch); leave is seen at

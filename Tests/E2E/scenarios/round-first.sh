@@ -1,4 +1,4 @@
-# Issue 15, the room's first `estimator round`: three sessions on hci0-hci2
+# The room's first `estimator round`: three sessions on hci0-hci2
 # vote before anyone has started a round (the packets carry no round), their
 # cards are revealed, then `estimator round "ABC-1"` on hci2 starts round 1.
 # Every watch announces the round (hci2's with its title), and every watch

@@ -1,4 +1,4 @@
-# Issue 15: a planning-poker round on the real stack. Three sessions on
+# A planning-poker round on the real stack. Three sessions on
 # hci0-hci2 (Ann, Bob, Cy) in channel 1, each with a `watch --json`, and
 # Jo's iPhone running the app on hci3 (Tests/Air's iPhone model,
 # iphone_advertise: protocol 01, no round, card 13 sent as the app sends it,
