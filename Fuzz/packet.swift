@@ -7,7 +7,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     do throws(PacketDecodeError) {
         let packet = try Packet(decoding: bytes)
         check(!actsOnTerminal(TerminalText.sanitize(packet.name)), "a sanitised name keeps a control: \(bytes)")
-        check((try? Packet(decoding: packet.localName)) == packet, "re-encoding changes \(bytes)")
+        // `bytes`, not `localName`: a name cut inside a character is sent on
+        // with a lone lead byte, so it decodes cut again (docs/PROTOCOL.md, Packet).
+        check((try? Packet(decoding: packet.bytes)) == packet, "re-encoding changes \(bytes)")
         check(!actsOnTerminal(JSONText.quoted(packet.name)), "JSON leaves a control in \(bytes)")
     } catch {
         check(!actsOnTerminal(error.description), "an error message holds a control for \(bytes)")
