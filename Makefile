@@ -23,8 +23,20 @@ BUILD_DEBS := pkg-config libdbus-1-dev libbluetooth-dev dbus-daemon libmosquitto
 # The relay tests' broker, its clients, and openssl for their test CA.
 TEST_DEBS := mosquitto mosquitto-clients openssl
 
-.PHONY: all build test fuzz install deps clean
+.PHONY: all build test fuzz install deps clean swift-check
 all: build
+
+# Building needs a Swift toolchain, which Debian does not package: every
+# target that builds checks for one first and says where it comes from.
+# Package.swift's tools version is the oldest Swift that reads it.
+SWIFT_NEEDED := 6.1
+swift-check:
+	@version=$$($(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1); \
+	if [ -z "$$version" ]; then \
+	  echo "make: building estimator needs Swift $(SWIFT_NEEDED) or later, and '$(SWIFT)' is not found: install a toolchain from https://www.swift.org/install/linux/ (Debian does not package Swift) and put its usr/bin on PATH, or set SWIFT=/path/to/swift." >&2; exit 69; \
+	elif [ "$$(printf '%s\n' $(SWIFT_NEEDED) $$version | sort -V | head -n 1)" != $(SWIFT_NEEDED) ]; then \
+	  echo "make: building estimator needs Swift $(SWIFT_NEEDED) or later, and '$(SWIFT)' is Swift $$version: install a newer toolchain from https://www.swift.org/install/linux/ and put its usr/bin on PATH, or set SWIFT=/path/to/swift." >&2; exit 69; \
+	fi
 
 # Installs what is missing, once per package set; apt-get update only when needed.
 deps-%:
@@ -35,7 +47,7 @@ deps-%:
 	  $$SUDO apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing >/dev/null; \
 	fi
 
-deps:
+deps: swift-check
 	@$(MAKE) --no-print-directory deps-build DEBS="$(BUILD_DEBS)"
 
 build: deps
@@ -48,6 +60,7 @@ test: deps
 	@$(MAKE) --no-print-directory deps-test DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@Tests/Scripts/swift-check.sh
 	@$(MAKE) --no-print-directory man-check
 	@$(MAKE) --no-print-directory air-test
 

@@ -14,7 +14,7 @@ leaks: leaks-dbus
 # Ours, a minimal C receiver on libdbus-1 and dbus-fast (PyPI) on one private bus,
 # same signals, same run, with the bus's own delivery ceiling beside them; prints
 # msgs/s and CPU per message (medians over the rounds), RATIO lines and our resident memory.
-bench-dbus:
+bench-dbus: swift-check
 	@$(MAKE) --no-print-directory deps-build DEBS="$(BUILD_DEBS) gcc libc6-dev python3 python3-venv"
 	$(SWIFT) build $(RELEASE_FLAGS) --product dbus-signal-bench
 	@mkdir -p $(DBUS_BENCH_DIR)

@@ -50,7 +50,7 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
 
 # The Swift toolchain ships libFuzzer, the ASan runtimes and lld (gold warns
 # about every ASan helper symbol); nothing else to install.
-$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift
+$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift | swift-check
 	@mkdir -p $(@D)
 	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -package-name estimator -use-ld=lld \
 	    $(FUZZ_KIT) Fuzz/$*.swift -o $@
