@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the generated man pages (mk/man.mk): every visible command has one
 # and the hidden `session` none; text beyond ASCII survives, in the source
-# and as man renders it; SEE ALSO never names the hidden command; EXIT STATUS
-# is the sysexits table; man(1) finds nothing to warn about.
+# and as man renders it; SEE ALSO never names the hidden command; every
+# page has ENVIRONMENT and FILES; EXIT STATUS is the sysexits table; man(1)
+# finds nothing to warn about.
 #
 #   Tests/Scripts/man-check.sh MAN_DIR
 set -euo pipefail
@@ -27,6 +28,8 @@ for page in "$dir"/*.1; do
     grep -qx "\.It $code" "$page" || fail "$(basename "$page"): EXIT STATUS does not list $code"
   done
   ! grep -q "^\.Ex" "$page" || fail "$(basename "$page"): the generic EXIT STATUS text"
+  grep -qx '\.It Pa $XDG_CONFIG_HOME/estimator/config.json' "$page" || fail "$(basename "$page"): FILES does not list config.json"
+  grep -qx '\.It Ev ESTIMATOR_RELAY_PASSWORD' "$page" || fail "$(basename "$page"): ENVIRONMENT does not list ESTIMATOR_RELAY_PASSWORD"
   warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 "$page" 2>&1 >/dev/null)
   [ -z "$warnings" ] || fail "$(basename "$page"): $warnings"
 done
@@ -34,4 +37,4 @@ done
 rendered=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -E UTF-8 -l "$dir/estimator.join.1" "$dir/estimator.pick.1" 2>&1)
 [[ $rendered == *"joined channel 1 as 전수열 on hci0"* ]] || fail "man does not render 전수열"
 [[ $rendered == *"☕"* ]] || fail "man does not render ☕"
-echo "man-check: $(ls "$dir"/*.1 | wc -l) pages, UTF-8 kept, sysexits table, no hidden command"
+echo "man-check: $(ls "$dir"/*.1 | wc -l) pages, UTF-8 kept, ENVIRONMENT and FILES, sysexits table, no hidden command"

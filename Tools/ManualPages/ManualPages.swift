@@ -128,6 +128,22 @@ struct Page {
             mdoc.raw(".El")
         }
 
+        mdoc.raw(".Sh ENVIRONMENT")
+        mdoc.raw(".Bl -tag -width 6n")
+        for (name, meaning) in Environment.table {
+            mdoc.raw(".It Ev \(name)")
+            mdoc.text(meaning)
+        }
+        mdoc.raw(".El")
+
+        mdoc.raw(".Sh FILES")
+        mdoc.raw(".Bl -tag -width 6n")
+        for (path, meaning) in Files.table {
+            mdoc.raw(".It Pa \(MDoc.argument(path))")
+            mdoc.text(meaning)
+        }
+        mdoc.raw(".El")
+
         mdoc.raw(".Sh EXIT STATUS")
         mdoc.text("estimator exits with a sysexits(3) code and, for every failure, one sentence on standard error:")
         mdoc.raw(".Bl -tag -width 6n")
@@ -174,6 +190,33 @@ enum ExitStatus {
         (69, "Unavailable (EX_UNAVAILABLE): no session, no system bus, no bluetoothd, no such adapter, the adapter powered off or out of advertising slots; for doctor, a check that failed."),
         (70, "Software (EX_SOFTWARE): a bug in estimator, such as a session that ended before it was ready."),
         (77, "Permission (EX_NOPERM): the D-Bus policy refused this user, or a file or directory estimator needs cannot be written."),
+    ]
+}
+
+/// What estimator reads from its environment, on every page: a page is
+/// often read alone (`man estimator-join`).
+enum Environment {
+    static let table: [(String, String)] = [
+        ("XDG_CONFIG_HOME", "Where config.json is kept (an absolute path; else ~/.config)."),
+        ("XDG_STATE_HOME", "Where the history, the backlog and the session logs are kept (an absolute path; else ~/.local/state)."),
+        ("XDG_RUNTIME_DIR", "Where the session's control socket and lock are (an absolute path; else /tmp/estimator-UID)."),
+        ("ESTIMATOR_RELAY_PASSWORD", "The relay broker's password, when no --relay-password-file is given; it is never written to config.json."),
+        ("DBUS_SYSTEM_BUS_ADDRESS", "The system bus bluetoothd is on, if not the usual one."),
+        ("ESTIMATOR_SCHEDULE", "The radio's timings in milliseconds, as name=ms pairs separated by commas (estimator doctor shows the schedule in force); for testing a controller, not for everyday use."),
+        ("NO_COLOR", "When set to anything, tables and the board are drawn without color."),
+        ("TERM", "When dumb, watch prints lines instead of drawing a table."),
+        ("LC_ALL , LC_CTYPE , LANG", "The first one set decides whether the terminal shows text beyond ASCII: unless it names UTF-8, tables and lines are folded to ASCII (names beyond it shown as ?)."),
+    ]
+}
+
+/// The files estimator keeps, on every page.
+enum Files {
+    static let table: [(String, String)] = [
+        ("$XDG_CONFIG_HOME/estimator/config.json", "The remembered settings: channel, name, adapter, role, deck, the relay, watch --open and --quiet."),
+        ("$XDG_STATE_HOME/estimator/history.jsonl", "Every revealed round, one JSON object a line, with its story and agreed estimate."),
+        ("$XDG_STATE_HOME/estimator/backlog.json", "The stories that estimator backlog loaded."),
+        ("$XDG_STATE_HOME/estimator/ADAPTER.log", "The session's log: what it hears and its radio's troubles."),
+        ("$XDG_RUNTIME_DIR/estimator/ADAPTER.sock", "The session's control socket, mode 0600, for your user only."),
     ]
 }
 
