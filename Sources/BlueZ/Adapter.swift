@@ -89,7 +89,7 @@ public struct AdvertisingCapacity: Sendable, Hashable {
         self.extended = extended
     }
 
-    init(_ properties: [String: Value]) {
+    package init(_ properties: [String: Value]) {
         let features = properties["SupportedFeatures"]?.elements ?? []
         let secondary = properties["SupportedSecondaryChannels"]?.elements ?? []
         self.init(
