@@ -80,8 +80,7 @@ let package = Package(
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "SessionDaemon", "Watch", "Diagnostics", "Radio", "RadioScheduling", "Clocks",
-                "EstimatorKit", "Rendering", "BlueZ", "Threads", "CSpawn",
+                "SessionDaemon", "Watch", "Diagnostics", "Clocks", "EstimatorKit", "BlueZ", "Threads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

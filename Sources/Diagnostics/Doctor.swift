@@ -1,5 +1,6 @@
 import BlueZ
 import Glibc
+import Radio
 import RadioScheduling
 import SessionDaemon
 
