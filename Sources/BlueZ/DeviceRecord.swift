@@ -17,8 +17,10 @@ package struct DeviceRecord: Sendable {
     /// Paired, trusted or connected, by key: a device someone keeps.
     var kept: Set<String> = []
 
+    /// A record of nothing yet.
     package init() {}
 
+    /// A record of the device's `properties`, as BlueZ reports them.
     package init(properties: [String: Value]) {
         for (key, value) in properties { set(key, value) }
     }

@@ -109,6 +109,7 @@ extension ObjectChange {
 package struct ObjectCache: Sendable {
     package private(set) var objects: [ObjectPath: InterfaceProperties]
 
+    /// A cache holding `objects`, none by default.
     package init(_ objects: [ObjectPath: InterfaceProperties] = [:]) { self.objects = objects }
 
     /// The properties of `interface` on `path`, if the object has that interface.

@@ -9,6 +9,7 @@ package struct SystemClock: SessionClock {
     /// The origin of `elapsed`: the first use of a system clock in the process.
     private static let origin = ContinuousClock.now
 
+    /// The system's clocks.
     package init() {}
 
     package var now: Timestamp {

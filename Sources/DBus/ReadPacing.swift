@@ -25,6 +25,7 @@ package struct ReadPacing {
     /// Whether reads are paced at all.
     package var isOn: Bool { interval > 0 }
 
+    /// Pacing at `interval` milliseconds; 0 reads whenever the socket is readable.
     package init(interval: UInt64 = 0) { self.interval = interval }
 
     /// Notes a read of the socket at `now`.

@@ -2,6 +2,7 @@ import EstimatorKit
 
 /// One link of the chain `doctor` checks, and what it found.
 package struct DoctorCheck: Equatable, Sendable {
+    /// How a check came out.
     package enum Outcome: Equatable, Sendable {
         case passed
         /// Broken; `fix` says what to do.
@@ -20,6 +21,7 @@ package struct DoctorCheck: Equatable, Sendable {
         DoctorCheck(name: name, finding: finding, outcome: .passed)
     }
 
+    /// A check named `name` that failed: what it found, and the fix.
     package static func fail(_ name: String, _ finding: String, fix: String) -> DoctorCheck {
         DoctorCheck(name: name, finding: finding, outcome: .failed(fix: fix))
     }

@@ -6,6 +6,7 @@ import SessionDaemon
 /// estimator, and each running session's connection to its broker (as the
 /// session's `status` reports it). Only when a relay is remembered or runs.
 package enum RelayDoctor {
+    /// The checks of the relay `remembered` in config.json and of the sessions running in `directory`.
     package static func checks(remembered: RelaySettings?, directory: RuntimeDirectory = .current()) -> [DoctorCheck] {
         var running: [(adapter: String, state: String)] = []
         for adapter in directory.adaptersWithSockets() {

@@ -21,6 +21,7 @@ package struct UserError: Error, Equatable, CustomStringConvertible {
     /// One sentence: what is wrong and what to do.
     package let sentence: String
 
+    /// The error with `code` and its one `sentence`.
     package init(_ code: Code, _ sentence: String) {
         self.code = code
         self.sentence = sentence

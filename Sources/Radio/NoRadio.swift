@@ -10,6 +10,7 @@ package final class NoRadio: SessionRadio {
     private let sink: AsyncStream<RadioEvent>.Continuation
     private let clock: any SessionClock
 
+    /// No radio; `clock` times its updates, which are sent at once.
     package init(clock: any SessionClock = SystemClock()) {
         self.clock = clock
         (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)

@@ -35,6 +35,7 @@ package struct LightScheduler: RadioScheduler {
     /// announcement), done once the scan starts again.
     private var afterStart: RadioStep?
 
+    /// A scheduler on `schedule`; `random` draws the intervals' jitter.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
         self.schedule = schedule
         self.random = random

@@ -50,6 +50,7 @@ package struct StrictScheduler: RadioScheduler {
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
 
+    /// A scheduler on `schedule`; `random` draws the jitter, the backoff and the listening span.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
         self.schedule = schedule
         self.random = random

@@ -15,6 +15,7 @@ package struct CardKeys {
     /// Whether some of the deck's cards have no key.
     private let isPartial: Bool
 
+    /// The keys of `deck`'s cards.
     package init(deck: Deck) {
         var keys: [(key: UInt8, card: Card)] = []
         if deck == .app {

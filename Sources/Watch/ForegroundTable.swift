@@ -12,6 +12,7 @@ import SessionDaemon
 package enum ForegroundTable {
     private enum Input: Sendable { case key(UInt8), changed, tick, ended }
 
+    /// Draws `session`'s table until `q`, the end of input or of the session.
     package static func run(_ session: Session, quiet: Bool) async {
         let clock = session.clock
         let keyboard = Keyboard()

@@ -9,6 +9,7 @@ import Threads
 /// session's lines, or its own scan), a periodic tick for stale times and
 /// redraws, terminal resizes, Ctrl-C or `q`, and the end of `--once`.
 package final class WatchInputs {
+    /// One input, in the order it came.
     package enum Input: Sendable {
         case line(ControlWatchLine)
         /// The feed sent something that is not a watch line (a session bug).
@@ -88,6 +89,7 @@ package final class SessionFeed: WatchFeed, @unchecked Sendable {
     // The client is used by the reader thread alone once started.
     private let client: ControlClient
 
+    /// A feed of the session's lines through `client`.
     package init(client: ControlClient) { self.client = client }
 
     package func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation) {

@@ -10,6 +10,7 @@ import SessionDaemon
 /// (or the board, `--board`) on a terminal, a line per change on a pipe, or
 /// `--json`. On a terminal the bell rings when a round's cards are revealed.
 package struct WatchViewer {
+    /// What the viewer writes: the live table, a line per change, or JSON lines.
     package enum Output { case table, lines, json }
 
     /// What a terminal shows: the table, or the board.

@@ -13,6 +13,7 @@ package struct BacklogFile {
     /// The file's path.
     let path: String
 
+    /// The backlog at `path`.
     package init(path: String = BacklogFile.defaultPath) { self.path = path }
 
     /// `$XDG_STATE_HOME/estimator/backlog.json`, else under `~/.local/state`.

@@ -63,6 +63,7 @@ package enum AdapterName {
     /// The adapter of a session without Bluetooth, heard only through its relay.
     package static let none = "none"
 
+    /// Whether `name` is an adapter name (`hci` and digits) or `none`.
     package static func isValid(_ name: String) -> Bool {
         if name == none { return true }
         let bytes = Array(name.utf8)
@@ -79,6 +80,7 @@ package enum AdapterName {
     /// What `--adapter` takes.
     package static let rule = "an adapter is a name, like hci0, or an address, like 00:1A:7D:DA:71:13 (or none, for a session with a relay and no Bluetooth)"
 
+    /// The usage error for `name`, which is no adapter.
     package static func invalid(_ name: String) -> UserError {
         UserError(.usage, "'\(TerminalText.echo(name))' is not an adapter; \(rule).")
     }
@@ -86,6 +88,7 @@ package enum AdapterName {
 
 /// The process environment, read without Foundation.
 package enum Environment {
+    /// The variable `name`, or nil when unset.
     package static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         let text = String(cString: raw)

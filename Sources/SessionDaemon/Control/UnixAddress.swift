@@ -4,6 +4,7 @@ import Glibc
 package struct UnixAddress {
     private var storage = sockaddr_un()
 
+    /// The address of the socket at `path`; refused when the path is too long for one.
     package init(path: String) throws(SystemCallError) {
         storage.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)

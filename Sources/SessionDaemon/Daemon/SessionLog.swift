@@ -5,6 +5,7 @@ import EstimatorKit
 /// `join` opened), written at once, so the file is current even if the
 /// session is killed.
 package enum SessionLog {
+    /// Writes `line`, sanitised, after the time.
     package static func write(_ line: String) {
         let text = RFC3339.string(SystemClock().now) + " " + TerminalText.sanitize(line) + "\n"
         try? Descriptor.writeAll(1, Array(text.utf8))

@@ -18,6 +18,7 @@ package struct HistoryFile {
     /// The file's path.
     package let path: String
 
+    /// The history at `path`.
     package init(path: String = HistoryFile.defaultPath) { self.path = path }
 
     /// `$XDG_STATE_HOME/estimator/history.jsonl`, else under `~/.local/state`.

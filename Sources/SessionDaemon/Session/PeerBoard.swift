@@ -45,6 +45,7 @@ package final class PeerBoard: Sendable {
     package let changes: AsyncStream<Change>
     private let sink: AsyncStream<Change>.Continuation
 
+    /// A board holding `room`, timed by `clock`.
     package init(room: Room, clock: any SessionClock) {
         state = Mutex(State(room: room))
         self.clock = clock
