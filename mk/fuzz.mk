@@ -52,5 +52,5 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
 # about every ASan helper symbol); nothing else to install.
 $(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift
 	@mkdir -p $(@D)
-	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -use-ld=lld \
+	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -package-name estimator -use-ld=lld \
 	    $(FUZZ_KIT) Fuzz/$*.swift -o $@

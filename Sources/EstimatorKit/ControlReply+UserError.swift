@@ -1,5 +1,3 @@
-import EstimatorKit
-
 /// A control reply's exit code is a `UserError.Code` (or 0): the session
 /// answers with one, and `join`, `pick` and the others exit with it.
 extension ControlReply {
