@@ -45,11 +45,42 @@ let package = Package(
         .target(name: "Retry"),
         // Cards, packets, peer table, stats, terminal text: pure, no I/O.
         .target(name: "EstimatorKit"),
-        // Commands, session daemon, control socket, rendering.
+        // When the radio restarts, pauses, announces and ticks: a state
+        // machine over events and the time they came, pure. Knows nothing of
+        // BlueZ, files or threads.
+        .target(name: "RadioScheduling", dependencies: ["EstimatorKit"]),
+        // The one clock of a process: the system's (on the session's task
+        // thread when it has one); the tests bring a manual one. Knows
+        // nothing of the radio or the session.
+        .target(name: "Clocks", dependencies: ["EstimatorKit", "Threads"]),
+        // The session's radio: runs the schedule on BlueZ (the executor, its
+        // restarts after a loss), or no radio at all. Knows nothing of the
+        // session, its control socket or the command line.
+        .target(name: "Radio", dependencies: ["RadioScheduling", "Clocks", "BlueZ", "EstimatorKit"]),
+        // The session process: the `Session` actor, its control socket and
+        // client, config, history and backlog files, the relay's supervision,
+        // the process's wiring. Knows nothing of the command line.
+        .target(
+            name: "SessionDaemon",
+            dependencies: [
+                "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Retry", "Threads",
+                "CSpawn",
+            ]),
+        // `watch` and `join --foreground`: the live table and board from a
+        // session's stream or the air, the keyboard. Knows nothing of the
+        // command line.
+        .target(
+            name: "Watch",
+            dependencies: ["SessionDaemon", "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Threads"]),
+        // `doctor`'s checks of bluetoothd, the adapter, rfkill and the relay.
+        // Knows nothing of the command line.
+        .target(name: "Diagnostics", dependencies: ["SessionDaemon", "Radio", "RadioScheduling", "BlueZ", "EstimatorKit"]),
+        // The commands and their wiring: reads the command line, runs the
+        // libraries above.
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "EstimatorKit", "Rendering", "BlueZ", "Retry", "Threads", "CSpawn",
+                "SessionDaemon", "Watch", "Diagnostics", "Clocks", "EstimatorKit", "BlueZ", "Threads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -68,8 +99,8 @@ let package = Package(
         .testTarget(
             name: "estimatorTests",
             dependencies: [
-                "estimator", "EstimatorKit", "Rendering", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "estimator", "SessionDaemon", "Watch", "Diagnostics", "Radio", "RadioScheduling", "Clocks",
+                "EstimatorKit", "Rendering", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
             ]),
 
         // Live-table redraw cost against a full redraw (issue 8 item 5).

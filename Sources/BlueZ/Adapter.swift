@@ -89,7 +89,8 @@ public struct AdvertisingCapacity: Sendable, Hashable {
         self.extended = extended
     }
 
-    init(_ properties: [String: Value]) {
+    /// The capacity the adapter's `properties` (org.bluez.LEAdvertisingManager1) report.
+    package init(_ properties: [String: Value]) {
         let features = properties["SupportedFeatures"]?.elements ?? []
         let secondary = properties["SupportedSecondaryChannels"]?.elements ?? []
         self.init(

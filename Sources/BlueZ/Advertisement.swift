@@ -20,7 +20,7 @@ public struct Advertisement: Sendable, Hashable {
         self.interval = interval
     }
 
-    static let interface = "org.bluez.LEAdvertisement1"
+    package static let interface = "org.bluez.LEAdvertisement1"
 
     /// The object's properties, as BlueZ reads them with `GetAll`.
     var properties: [String: Value] {

@@ -51,7 +51,7 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     static let fileNotFound: DBusError.Name = "org.freedesktop.DBus.Error.FileNotFound"
 
     /// Classifies a D-Bus error from a call to BlueZ.
-    init(_ error: DBusError) {
+    package init(_ error: DBusError) {
         let kind: Kind
         switch error.name {
         case .serviceUnknown, .nameHasNoOwner: kind = .bluetoothdAbsent

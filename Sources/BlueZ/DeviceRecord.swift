@@ -6,7 +6,7 @@ import DBus
 /// decoding every property into dictionaries and merging them into a copy of
 /// BlueZ's object tree costs most of a session's work (make bench-session;
 /// docs/MEASUREMENTS.md, session).
-struct DeviceRecord: Sendable {
+package struct DeviceRecord: Sendable {
     var address = ""
     var name: String?
     var rssi: Int64?
@@ -17,9 +17,11 @@ struct DeviceRecord: Sendable {
     /// Paired, trusted or connected, by key: a device someone keeps.
     var kept: Set<String> = []
 
-    init() {}
+    /// A record of nothing yet.
+    package init() {}
 
-    init(properties: [String: Value]) {
+    /// A record of the device's `properties`, as BlueZ reports them.
+    package init(properties: [String: Value]) {
         for (key, value) in properties { set(key, value) }
     }
 
@@ -41,7 +43,7 @@ struct DeviceRecord: Sendable {
     /// read from `reader` (just after the interface name). Returns whether the
     /// change means the device was heard again: a change of RSSI, Name, UUIDs,
     /// ManufacturerData, ServiceData or TxPower.
-    mutating func apply(_ reader: inout MessageReader) throws(DBusError) -> Bool {
+    package mutating func apply(_ reader: inout MessageReader) throws(DBusError) -> Bool {
         var heard = false
         // Each value is read from inside its variant: `readValue` would box it in an
         // indirect `.variant` (a heap allocation per property per signal).
@@ -83,7 +85,7 @@ struct DeviceRecord: Sendable {
 
     /// A sighting, or nil when it has no signal strength (a remembered
     /// device, not one on the air) or lacks every wanted UUID.
-    func sighting(device: ObjectPath, wanted: Set<String>) -> Sighting? {
+    package func sighting(device: ObjectPath, wanted: Set<String>) -> Sighting? {
         guard let rssi else { return nil }
         guard offers(wanted) else { return nil }
         return Sighting(device: device, address: address, localName: name,

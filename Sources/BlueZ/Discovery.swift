@@ -48,7 +48,7 @@ extension Adapter {
     }
 
     /// Calls a method of `Adapter1` on this adapter.
-    func call<each Argument: DBusEncodable>(_ member: String, _ arguments: repeat each Argument) async throws {
+    package func call<each Argument: DBusEncodable>(_ member: String, _ arguments: repeat each Argument) async throws {
         try await BlueZError.mapping {
             _ = try await bus.call(
                 destination: ObjectManager.service, path: path, interface: Self.interface, member: member,

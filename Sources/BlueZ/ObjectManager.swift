@@ -1,10 +1,10 @@
 import DBus
 
 /// An object's interfaces and their properties, as `GetManagedObjects` gives them.
-typealias InterfaceProperties = [String: [String: Value]]
+package typealias InterfaceProperties = [String: [String: Value]]
 
 /// One change to BlueZ's object tree, from the ObjectManager and Properties signals.
-enum ObjectChange: Sendable {
+package enum ObjectChange: Sendable {
     case added(ObjectPath, InterfaceProperties)
     case removed(ObjectPath, interfaces: [String])
     case propertiesChanged(ObjectPath, interface: String, changed: [String: Value], invalidated: [String])
@@ -106,17 +106,18 @@ extension ObjectChange {
 }
 
 /// A local copy of BlueZ's objects, kept current by applying `ObjectChange`s.
-struct ObjectCache: Sendable {
-    private(set) var objects: [ObjectPath: InterfaceProperties]
+package struct ObjectCache: Sendable {
+    package private(set) var objects: [ObjectPath: InterfaceProperties]
 
-    init(_ objects: [ObjectPath: InterfaceProperties] = [:]) { self.objects = objects }
+    /// A cache holding `objects`, none by default.
+    package init(_ objects: [ObjectPath: InterfaceProperties] = [:]) { self.objects = objects }
 
     /// The properties of `interface` on `path`, if the object has that interface.
-    subscript(path: ObjectPath, interface: String) -> [String: Value]? { objects[path]?[interface] }
+    package subscript(path: ObjectPath, interface: String) -> [String: Value]? { objects[path]?[interface] }
 
     /// Applies a change; returns the interface's properties after it (nil when removed).
     @discardableResult
-    mutating func apply(_ change: ObjectChange) -> [String: Value]? {
+    package mutating func apply(_ change: ObjectChange) -> [String: Value]? {
         switch change {
         case .added(let path, let interfaces):
             objects[path, default: [:]].merge(interfaces) { _, new in new }

@@ -48,7 +48,7 @@ public struct Sighting: Sendable, Hashable {
 
     /// A sighting from a `Device1`'s properties, or nil when it has no signal
     /// strength (a remembered device, not one on the air) or lacks every wanted UUID.
-    init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>) {
+    package init?(device: ObjectPath, properties: [String: Value], wanted: Set<String>) {
         guard let sighting = DeviceRecord(properties: properties).sighting(device: device, wanted: wanted)
         else { return nil }
         self = sighting

@@ -118,7 +118,7 @@ public final class Connection: Sendable {
     public func close() { core.close() }
 
     /// Where the system bus is, given a way to read the environment.
-    static func systemBusAddress(environment: (String) -> String?) -> String {
+    package static func systemBusAddress(environment: (String) -> String?) -> String {
         environment("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/var/run/dbus/system_bus_socket"
     }
 

@@ -16,25 +16,26 @@
 ///   here), whatever the hold.
 ///
 /// Times are milliseconds of the monotonic clock, passed in.
-struct ReadPacing {
+package struct ReadPacing {
     /// The least time between reads while messages come faster; 0: no pacing.
     var interval: UInt64 = 0
     private var lastRead: UInt64?
     private var holding = false
 
     /// Whether reads are paced at all.
-    var isOn: Bool { interval > 0 }
+    package var isOn: Bool { interval > 0 }
 
-    init(interval: UInt64 = 0) { self.interval = interval }
+    /// Pacing at `interval` milliseconds; 0 reads whenever the socket is readable.
+    package init(interval: UInt64 = 0) { self.interval = interval }
 
     /// Notes a read of the socket at `now`.
-    mutating func read(at now: UInt64) {
+    package mutating func read(at now: UInt64) {
         holding = lastRead.map { now &- $0 < interval } ?? false
         lastRead = now
     }
 
     /// When reading may resume, if it is held at `now`; nil: read now.
-    func heldUntil(_ now: UInt64) -> UInt64? {
+    package func heldUntil(_ now: UInt64) -> UInt64? {
         guard holding, let lastRead, now < lastRead + interval else { return nil }
         return lastRead + interval
     }

@@ -29,6 +29,11 @@ public enum Agreement {
 public struct AgreementError: Error, Equatable, Sendable, CustomStringConvertible {
     public let card: Card
 
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(card: Card) {
+        self.card = card
+    }
+
     public var description: String {
         let shown = card == .waiting ? "none" : card.description
         return "\(shown) is no estimate; settle on a number or a size the team agreed on."

@@ -111,5 +111,10 @@ public struct CSVReadError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The line where the field opens.
     public let line: Int
 
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(line: Int) {
+        self.line = line
+    }
+
     public var description: String { "the quoted field that opens on line \(line) is never closed" }
 }

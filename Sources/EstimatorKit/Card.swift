@@ -175,13 +175,19 @@ extension Card {
 /// What a person typed is not a card.
 public struct CardParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
+
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(input: String) {
+        self.input = input
+    }
+
     public var description: String {
         "'\(input)' is not a card; a card is \(Card.typedForms)."
     }
 }
 
 extension String {
-    func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         let start = firstIndex(where: { !$0.isWhitespace }) ?? endIndex
         let end = lastIndex(where: { !$0.isWhitespace }).map(index(after:)) ?? start
         return self[start..<end]

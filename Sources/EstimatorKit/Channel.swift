@@ -36,6 +36,12 @@ extension Channel {
 /// What a person typed is not a channel.
 public struct ChannelParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
+
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(input: String) {
+        self.input = input
+    }
+
     public var description: String {
         "'\(TerminalText.echo(input))' is not a channel; a channel is a whole number from 0 to 255."
     }

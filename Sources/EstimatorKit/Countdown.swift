@@ -67,6 +67,11 @@ public struct Countdown: Hashable, Sendable, CustomStringConvertible {
 public struct CountdownParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
 
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(input: String) {
+        self.input = input
+    }
+
     public var description: String {
         "'\(TerminalText.echo(input))' is not a timer; \(Self.forms)."
     }

@@ -91,6 +91,12 @@ public struct DeckParseError: Error, Equatable, Sendable, CustomStringConvertibl
     /// What is wrong in a list of integers; `nil` when it is no list.
     public let reason: String?
 
+    /// The error for `input`, with `reason` when it is a list.
+    package init(input: String, reason: String?) {
+        self.input = input
+        self.reason = reason
+    }
+
     public var description: String { "'\(input)' is not a deck\(reason.map { ": \($0)" } ?? ""); \(Self.forms)." }
 
     /// What a deck may be, for error text.
@@ -102,6 +108,12 @@ public struct DeckParseError: Error, Equatable, Sendable, CustomStringConvertibl
 public struct DeckCardError: Error, Equatable, Sendable, CustomStringConvertible {
     public let card: Card
     public let deck: Deck
+
+    /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
+    package init(card: Card, deck: Deck) {
+        self.card = card
+        self.deck = deck
+    }
 
     public var description: String {
         "\(card) is not in \(deck.phrase); its cards are \(deck.shown) (and none); `estimator join --deck` changes deck."

@@ -7,9 +7,9 @@
 /// after the drop time like any peer. The hashes are capped too
 /// (`trackedLimit`), after which the count stops growing: memory stays
 /// bounded whatever arrives.
-struct PeerTableOverflow {
+package struct PeerTableOverflow {
     /// Most hashed names remembered per channel.
-    static let trackedLimit = 1024
+    package static let trackedLimit = 1024
 
     private var lastHeard: [Channel: [Int: Timestamp]] = [:]
 

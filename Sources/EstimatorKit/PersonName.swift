@@ -108,7 +108,7 @@ public enum PersonNameWarning: Equatable, Sendable, CustomStringConvertible {
 
 extension Unicode.Scalar {
     /// `U+001B`: how a character that should not be printed is named.
-    var codePoint: String {
+    package var codePoint: String {
         let hex = String(value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }

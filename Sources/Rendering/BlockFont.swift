@@ -6,13 +6,13 @@ import EstimatorKit
 /// card's face needs (digits, the sizes' letters, `?`, `/` for ½, a cup for
 /// coffee, and hex digits for a byte that is no card) and `:` for the
 /// timer's clock.
-enum BlockFont {
+package enum BlockFont {
     /// Rows of a glyph at scale 1.
     static let height = 5
 
     /// The text a card's face shows in large letters: `13`, `XL`, `1/2`,
     /// `?`, a cup for coffee, and `?` with the hex byte for anything else.
-    static func face(of card: Card) -> String {
+    package static func face(of card: Card) -> String {
         switch card {
         case .half: return "1/2"
         case .coffee: return "☕"
@@ -23,7 +23,7 @@ enum BlockFont {
     }
 
     /// The width of `text` in cells at `scale`: glyphs are one scaled cell apart.
-    static func width(_ text: String, scale: Int) -> Int {
+    package static func width(_ text: String, scale: Int) -> Int {
         let cells = text.compactMap { glyphs[$0]?.first?.count }
         return (cells.reduce(0, +) + max(cells.count - 1, 0)) * scale
     }
@@ -31,7 +31,7 @@ enum BlockFont {
     /// `text` as `height * scale` rows, each `width(text, scale:)` cells
     /// wide, with `ink` for a set cell; characters without a glyph are left
     /// out.
-    static func rows(_ text: String, scale: Int, ink: Character) -> [String] {
+    package static func rows(_ text: String, scale: Int, ink: Character) -> [String] {
         let drawn = text.compactMap { glyphs[$0] }
         var rows: [String] = []
         for row in 0..<height {

@@ -58,5 +58,5 @@ public struct Board: Equatable, Sendable {
 
     /// The people whose cards the board shows: present, fresh voters (the
     /// observers and stale people are not waited for, and do not count).
-    var voters: [Tally.Entry] { tally.entries.filter { !$0.isStale && !$0.isObserver } }
+    package var voters: [Tally.Entry] { tally.entries.filter { !$0.isStale && !$0.isObserver } }
 }

@@ -1,6 +1,6 @@
 /// How long ago a peer was heard, short: `now`, `0.4s`, `12s`, `3m`.
-enum SeenAge {
-    static func text(_ age: Duration) -> String {
+package enum SeenAge {
+    package static func text(_ age: Duration) -> String {
         // Under a tenth of a second (or a clock that went backwards) is now.
         if age < .milliseconds(100) { return "now" }
         let (seconds, attoseconds) = age.components

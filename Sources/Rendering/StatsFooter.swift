@@ -6,11 +6,11 @@ import EstimatorKit
 /// (`agreed 8 · median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
 /// explains · ☕ 1`, or `median M · S to XL` for T-shirt sizes), on as many
 /// lines as the terminal's width needs.
-enum StatsFooter {
+package enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
     /// wider than a whole line is cut with ….
-    static func lines(_ section: TableSection, width: Int, ascii: Bool = false) -> [String] {
+    package static func lines(_ section: TableSection, width: Int, ascii: Bool = false) -> [String] {
         lines(parts(section), width: width, ascii: ascii)
     }
 
@@ -39,7 +39,7 @@ enum StatsFooter {
     private static let separator = " · "
 
     /// The footer's parts; names in them are shown as `ShownName` does.
-    static func parts(_ section: TableSection) -> [String] {
+    package static func parts(_ section: TableSection) -> [String] {
         guard section.voters > 0 || section.isRevealed else { return ["nobody heard yet"] }
         guard section.isRevealed else {
             var parts = ["\(section.voted) of \(section.voters) voted"]
@@ -58,7 +58,7 @@ enum StatsFooter {
 
     /// What revealed votes add up to: numbers (`median 5 · mean 6.5 ≈ 8`),
     /// sizes (`median M · S to XL`), or a mixed room said to be one.
-    static func parts(_ stats: Stats) -> [String] {
+    package static func parts(_ stats: Stats) -> [String] {
         var parts: [String] = []
         if stats.isMixed {
             let counted = "\(stats.numericVotes) \(stats.numericVotes == 1 ? "number" : "numbers") and "
@@ -87,7 +87,7 @@ enum StatsFooter {
     }
 
     /// `5`, `6.5`, `34.67`: at most two decimals, no trailing zeros.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         // Half away from zero, in integers (card values are small and finite).
         let scaled = value * 100
         let hundredths = Int(scaled < 0 ? scaled - 0.5 : scaled + 0.5)

@@ -2,10 +2,10 @@ import EstimatorKit
 
 /// Fitting sanitised text into terminal columns by display width, so Hangul,
 /// CJK and emoji (two columns each) keep a table's columns straight.
-enum TextFitting {
+package enum TextFitting {
     /// `text` cut to at most `width` columns, ending in `…` when cut. Cuts
     /// fall between grapheme clusters, so no syllable or emoji is split.
-    static func truncate(_ text: String, toWidth width: Int) -> String {
+    package static func truncate(_ text: String, toWidth width: Int) -> String {
         guard width > 0 else { return "" }
         // One pass: remember where the text would be cut for the ellipsis,
         // and return it whole if it turns out to fit.
@@ -23,7 +23,7 @@ enum TextFitting {
     }
 
     /// `text` cut or padded with spaces to exactly `width` columns.
-    static func fit(_ text: String, toWidth width: Int) -> String {
+    package static func fit(_ text: String, toWidth width: Int) -> String {
         let cut = truncate(text, toWidth: width)
         return pad(cut, width: TerminalText.displayWidth(cut), to: width)
     }
@@ -63,7 +63,7 @@ enum TextFitting {
     /// neighbouring cell: a leading mark or emoji modifier joins the space
     /// before it, a trailing prepended mark the space after, and the pair
     /// would be measured, and drawn, as one cluster. Alone they mean nothing.
-    static func standalone(_ text: String) -> String {
+    package static func standalone(_ text: String) -> String {
         var scalars = Substring(text).unicodeScalars
         while let first = scalars.first, !first.isASCII, (" " + String(scalars)).first != " " {
             scalars.removeFirst()

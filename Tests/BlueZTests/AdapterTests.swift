@@ -1,9 +1,8 @@
-import DBus
+import BlueZ
 import BlueZTestSupport
+import DBus
 import DBusTestSupport
 import Testing
-
-@testable import BlueZ
 
 @Suite(.timeLimit(.minutes(2))) struct AdapterTests {
     @Test func listsAndPicksAdapters() async throws {

@@ -1,9 +1,8 @@
-import DBus
+import BlueZ
 import BlueZTestSupport
+import DBus
 import DBusTestSupport
 import Testing
-
-@testable import BlueZ
 
 @Suite(.timeLimit(.minutes(2))) struct AdvertisingTests {
     static let uuid = "FB3367FD-09F8-4E08-9F6B-07E309FD2576"

@@ -1,7 +1,6 @@
+import BlueZ
 import DBus
 import Testing
-
-@testable import BlueZ
 
 /// A discovery's record of a device, updated straight from `PropertiesChanged`.
 @Suite struct DeviceRecordTests {

@@ -1,9 +1,8 @@
-import DBus
+import BlueZ
 import BlueZTestSupport
+import DBus
 import DBusTestSupport
 import Testing
-
-@testable import BlueZ
 
 @Suite(.timeLimit(.minutes(2))) struct DiscoveryTests {
     static let uuid = "fb3367fd-09f8-4e08-9f6b-07e309fd2576"

@@ -1,10 +1,9 @@
+import BlueZ
 import BlueZTestSupport
 import DBus
-import Glibc
 import DBusTestSupport
+import Glibc
 import Testing
-
-@testable import BlueZ
 
 @Suite(.timeLimit(.minutes(2))) struct ErrorTests {
     @Test(arguments: [

@@ -1,7 +1,6 @@
+import BlueZ
 import DBus
 import Testing
-
-@testable import BlueZ
 
 @Suite struct ObjectCacheTests {
     let device: ObjectPath = "/org/bluez/hci0/dev_11_22_33_44_55_66"

@@ -1,4 +1,5 @@
-@testable import DBus
+
+import DBus
 import DBusTestSupport
 import Testing
 

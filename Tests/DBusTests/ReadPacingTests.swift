@@ -1,4 +1,5 @@
-@testable import DBus
+
+import DBus
 import Testing
 
 /// `ReadPacing`'s rules, with the time passed in (milliseconds).

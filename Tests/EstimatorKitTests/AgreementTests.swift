@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// The agreed estimate of a revealed round.
 @Suite struct AgreementTests {

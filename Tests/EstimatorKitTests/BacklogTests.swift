@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// Reading a backlog file: trackers' exports found by their headers, plain
 /// lists, and files refused whole with one sentence.

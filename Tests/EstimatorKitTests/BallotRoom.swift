@@ -1,4 +1,6 @@
-@testable import EstimatorKit
+import EstimatorKit
+
+
 
 /// Me (`Me`, channel 1) in a room of other sessions, heard by their local
 /// names (docs/PROTOCOL.md, Ballot): what I put on the air and what my

@@ -1,4 +1,5 @@
-@testable import EstimatorKit
+
+import EstimatorKit
 import PropertyBased
 import Testing
 

@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 @Suite struct CountdownTests {
     @Test(arguments: [("90s", 90), ("2m", 120), ("1m30s", 90), (" 1M5S ", 65), ("1s", 1), ("60m", 3600), ("0m45s", 45),

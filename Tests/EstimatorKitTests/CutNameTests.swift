@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// Names an iPhone cut to the 8 bytes its advertisement leaves the app's
 /// local name (docs/PROTOCOL.md, The Estimator app): shown up to the last

@@ -1,6 +1,6 @@
+import EstimatorKit
 import Glibc
 import Testing
-@testable import EstimatorKit
 
 /// `displayWidth` is computed from Unicode properties; the C library's
 /// `wcwidth` is an independent implementation, so agreement on every

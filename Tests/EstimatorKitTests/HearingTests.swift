@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 private let t0 = Timestamp(secondsSince1970: 1_790_000_000)
 

@@ -1,6 +1,6 @@
+import EstimatorKit
 import PropertyBased
 import Testing
-@testable import EstimatorKit
 
 /// Records with any names, titles and stories (`anyText`: controls, bidi,
 /// Hangul, emoji …), any card bytes, any time a Timestamp holds, to the

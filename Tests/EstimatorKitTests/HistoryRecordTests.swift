@@ -1,6 +1,6 @@
+import EstimatorKit
 import Foundation
 import Testing
-@testable import EstimatorKit
 
 /// A record as a session makes one: round 3 of channel 1, revealed 2026-11-22T03:51:46.722Z.
 func sampleRecord(

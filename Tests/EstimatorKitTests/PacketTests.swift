@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 @Suite struct PacketTests {
     @Test func theAppsBlogVectorIsVersion00Channel1CoffeeFromJeon() throws {

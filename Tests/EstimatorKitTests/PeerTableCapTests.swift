@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 @Suite struct PeerTableCapTests {
     let one = Channel(rawValue: 1)

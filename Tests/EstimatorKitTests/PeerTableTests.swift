@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// Time is injected: `t(s)` is an instant `s` seconds after a fixed origin.
 func t(_ seconds: Double) -> Timestamp {

@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 @Suite struct PersonNameTests {
     @Test func aShortNameIsKeptAsTyped() throws {

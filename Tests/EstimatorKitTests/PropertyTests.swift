@@ -1,6 +1,6 @@
+import EstimatorKit
 import PropertyBased
 import Testing
-@testable import EstimatorKit
 
 /// Scalars from the places names and attacks come from: ASCII, controls,
 /// Latin with combining marks, Hangul (syllables and jamo), CJK, emoji with

@@ -1,7 +1,7 @@
+import EstimatorKit
 import Foundation
 import PropertyBased
 import Testing
-@testable import EstimatorKit
 
 @Suite struct RFC3339Tests {
     @Test(arguments: [

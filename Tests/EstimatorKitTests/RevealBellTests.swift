@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 @Suite struct RevealBellTests {
     private typealias State = (channel: UInt8, round: Int?, decided: Bool, shown: Bool)

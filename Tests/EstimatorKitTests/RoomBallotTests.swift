@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 private let channel = BallotRoom.channel
 private let t0 = BallotRoom.t0

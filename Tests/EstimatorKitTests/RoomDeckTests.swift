@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// A room whose members use different decks: a card byte is one card in
 /// every deck, so every table shows every card it hears, and my deck

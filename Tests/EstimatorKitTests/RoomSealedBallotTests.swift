@@ -1,5 +1,5 @@
+import EstimatorKit
 import Testing
-@testable import EstimatorKit
 
 /// A sealed ballot (the light mode, and sessions without Bluetooth): a vote
 /// goes on the air as `FB` until its round is revealed (docs/PROTOCOL.md,

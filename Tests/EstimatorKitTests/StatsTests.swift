@@ -1,6 +1,6 @@
-import Testing
+import EstimatorKit
 import PropertyBased
-@testable import EstimatorKit
+import Testing
 
 @Suite struct StatsTests {
     private func stats(_ entries: [(String, Card)]) -> Stats {

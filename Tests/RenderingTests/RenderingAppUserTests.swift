@@ -1,6 +1,6 @@
 import EstimatorKit
+import Rendering
 import Testing
-@testable import Rendering
 
 /// App users as the table and `watch` show them (docs/PROTOCOL.md, Peers):
 /// marked `(app)`, a cut name ending in `…`, never U+FFFD.

@@ -1,6 +1,6 @@
 import EstimatorKit
+import Rendering
 import Testing
-@testable import Rendering
 
 /// Boards the tests draw.
 enum BoardRooms {

@@ -1,7 +1,7 @@
 import EstimatorKit
 import Foundation
+import Rendering
 import Testing
-@testable import Rendering
 
 @Suite struct RenderingEventLineTests {
     let time = Timestamp(secondsSince1970: 1_795_319_506, nanoseconds: 722_999_999)  // 2026-11-22T03:51:46.722Z

@@ -1,6 +1,6 @@
 import EstimatorKit
+import Rendering
 import Testing
-@testable import Rendering
 
 /// Names come from the air: whatever they hold, a frame holds no control
 /// byte but the renderer's own SGR sequences and the differ's cursor moves.

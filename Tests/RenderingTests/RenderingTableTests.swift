@@ -1,6 +1,6 @@
 import EstimatorKit
+import Rendering
 import Testing
-@testable import Rendering
 
 @Suite struct RenderingTableTests {
     let wide = TerminalSize(columns: 80, rows: 24)

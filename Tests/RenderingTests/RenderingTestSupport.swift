@@ -1,6 +1,6 @@
 import EstimatorKit
+import Rendering
 import Testing
-@testable import Rendering
 
 extension TableRow {
     /// A row whose card shows as it is, or as not voted for waiting and none.

@@ -1,8 +1,7 @@
 import EstimatorKit
 import Foundation
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// `estimator backlog` as a process, with its own `XDG_STATE_HOME`: trackers'
 /// exports and plain lists loaded, bad files refused whole, the list shown

@@ -2,9 +2,9 @@ import BlueZ
 import BlueZTestSupport
 import DBus
 import DBusTestSupport
+import Radio
+import RadioScheduling
 import Testing
-
-@testable import estimator
 
 /// The session's BlueZ radio against the fake bluetoothd, on the test's
 /// clock: every step and timer of both modes of the schedule, seen in the

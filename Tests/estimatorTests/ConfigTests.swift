@@ -1,9 +1,7 @@
-import ArgumentParser
 import EstimatorKit
 import Glibc
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 @Suite struct ConfigTests {
     let account = Account(login: "sy", fullName: "전수열", home: "/home/sy")
@@ -93,26 +91,9 @@ import Testing
         #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
     }
 
-    @Test func aDeckTypedOnTheCommandLineIsReadOrRefusedWithItsReason() throws {
-        #expect(try Deck.argument("powers") == .powers)
-        #expect {
-            try Deck.argument("1,200")
-        } throws: { error in
-            (error as? ValidationError)?.message
-                == "'200' is not an integer from 0 to 126; a deck is app, fibonacci, powers, tshirt or integers from 0 to 126 such as 1,2,4,8."
-        }
-    }
-
     @Test func loginWhenThereIsNoFullName() async throws {
         #expect(try await settings(account: Account(login: "sy", fullName: "", home: "/")).name.text == "sy")
         await #expect(throws: UserError.self) { try await settings(account: Account(login: "", fullName: "", home: "/")) }
-    }
-
-    @Test(arguments: ["256", "-1", "abc", "", "1.5", "+1", "٣"])
-    func badChannelSaysWhatAChannelIs(text: String) {
-        #expect { try Channel.argument(text) } throws: { error in
-            (error as? ValidationError)?.message == "a channel is a whole number from 0 to 255."
-        }
     }
 
     @Test(arguments: ["", "  ", "a\u{7}b", "a\u{1B}[31mb", "x\u{202E}y", String(repeating: "é", count: 500)])
@@ -128,21 +109,5 @@ import Testing
         let long = try await settings(name: "Christopher Robin")
         #expect(long.name.text == "Christopher")
         #expect(long.warnings == ["'Christopher Robin' is longer than 12 bytes; it was shortened to 'Christopher'."])
-    }
-
-    @Test func adaptersAreNamesOrAddresses() throws {
-        for bad in ["hci", "hcix", "../hci0", "hci0/..", "HCI0", "hci123456", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AABBCCDDEEFF"] {
-            #expect(throws: ValidationError.self) { try AdapterChoice.argument(bad) }
-        }
-        #expect(try AdapterChoice.argument("hci12") == .name("hci12"))
-        #expect(try AdapterChoice.argument("aa:bb:cc:dd:ee:0f") == .address("AA:BB:CC:DD:EE:0F"))
-    }
-
-    @Test func typosFindTheNearestCommand() {
-        let names = ["join", "pick", "watch", "status", "leave", "doctor", "packet"]
-        #expect(CommandLineCheck.nearest(to: "pik", among: names) == "pick")
-        #expect(CommandLineCheck.nearest(to: "stauts", among: names) == "status")
-        #expect(CommandLineCheck.nearest(to: "wat", among: names) == "watch")
-        #expect(CommandLineCheck.nearest(to: "xyzzy", among: names) == nil)
     }
 }

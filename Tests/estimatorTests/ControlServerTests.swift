@@ -1,11 +1,10 @@
 import Dispatch
 import EstimatorKit
 import Glibc
+import SessionDaemon
 import Synchronization
 import Testing
 import Threads
-
-@testable import estimator
 
 /// A server in a fresh temporary directory that answers every request with
 /// its own serialization, so a test can see exactly what arrived, and

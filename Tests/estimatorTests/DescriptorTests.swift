@@ -1,7 +1,6 @@
 import Glibc
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// `Descriptor.writeAll`, the one loop behind the log, the terminal, the
 /// history file, the config and standard error.

@@ -1,9 +1,8 @@
 import BlueZTestSupport
 import DBusTestSupport
+import Diagnostics
 import Foundation
 import Testing
-
-@testable import estimator
 
 /// `estimator doctor`, the built binary, against the fake bluetoothd on a
 /// private bus. This machine's kernel has no AF_BLUETOOTH, so the kernel

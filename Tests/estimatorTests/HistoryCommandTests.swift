@@ -1,8 +1,7 @@
 import EstimatorKit
 import Foundation
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// `estimator history` as a process, with its own `XDG_STATE_HOME` and
 /// `TZ=UTC`, on a history file written by `HistoryFile`.

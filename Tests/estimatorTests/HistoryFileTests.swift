@@ -2,9 +2,8 @@ import Dispatch
 import EstimatorKit
 import Foundation
 import Glibc
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// A revealed round for the history tests, `minute` minutes after
 /// 2026-11-22T03:00:00.250Z.

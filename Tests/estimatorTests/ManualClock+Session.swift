@@ -1,4 +1,7 @@
-@testable import estimator
+import RadioScheduling
+import SessionDaemon
+
+
 
 /// Moving the clock through what a session sleeps for: its ticks and its
 /// leave broadcast.

@@ -1,8 +1,7 @@
+import Clocks
 import DBusTestSupport
 import EstimatorKit
 import Synchronization
-
-@testable import estimator
 
 /// The one test clock: it moves only when a test advances it (swift-nio's
 /// `advanceTime(by:)` style). Sleepers wake when time reaches their

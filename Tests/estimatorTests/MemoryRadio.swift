@@ -1,6 +1,5 @@
+import Radio
 import Synchronization
-
-@testable import estimator
 
 /// A radio that lives in memory: it records what it is asked to advertise
 /// and reports whatever events it is given, for the in-process tests of the

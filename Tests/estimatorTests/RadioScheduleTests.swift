@@ -1,8 +1,7 @@
 import BlueZ
 import EstimatorKit
+import RadioScheduling
 import Testing
-
-@testable import estimator
 
 @Suite struct RadioScheduleTests {
     @Test func overridesAreMillisecondsByName() throws {

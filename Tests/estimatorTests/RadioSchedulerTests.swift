@@ -1,6 +1,5 @@
+import RadioScheduling
 import Testing
-
-@testable import estimator
 
 /// The radio's schedulers on their own, without I/O: events in, actions
 /// out, on the test clock. `Driver` keeps the timers they arm as deadlines

@@ -1,7 +1,6 @@
 import EstimatorKit
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// `join`'s relay options: remembered without the password, dropped with
 /// `--relay none`, checked before anything starts.

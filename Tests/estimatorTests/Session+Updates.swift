@@ -1,4 +1,6 @@
-@testable import estimator
+import SessionDaemon
+
+
 
 extension Session {
     /// Returns once no advertisement update is under way: the tests' point

@@ -1,7 +1,7 @@
 import EstimatorKit
+import SessionDaemon
 import Testing
-
-@testable import estimator
+import Watch
 
 /// `join --deck`: the cards a session lets me pick, switched like the role.
 @Suite(.timeLimit(.minutes(2))) struct SessionDeckTests: SessionSuite {

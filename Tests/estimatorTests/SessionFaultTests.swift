@@ -2,9 +2,8 @@ import BlueZTestSupport
 import DBus
 import DBusTestSupport
 import Foundation
+import Radio
 import Testing
-
-@testable import estimator
 
 /// Issue 7's faults, fast, over the real binary: the session's BlueZ radio
 /// against the fake bluetoothd going away and coming back, its adapter

@@ -1,8 +1,7 @@
 import EstimatorKit
+import SessionDaemon
 import Synchronization
 import Testing
-
-@testable import estimator
 
 /// A meeting on one session: rounds taken from the backlog, agreed
 /// estimates settled by consensus and by `settle`, reported for the

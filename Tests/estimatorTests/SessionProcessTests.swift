@@ -1,9 +1,8 @@
 import DBusTestSupport
 import EstimatorKit
 import Glibc
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// The session process in this process: real lock, real control socket,
 /// the in-memory radio.

@@ -1,7 +1,7 @@
 import EstimatorKit
+import Radio
+import RadioScheduling
 import Testing
-
-@testable import estimator
 
 /// The session's recovery after a radio loss (`RadioRestarts`): each order
 /// of losses, signs of recovery, refusals and retries, on the test clock.

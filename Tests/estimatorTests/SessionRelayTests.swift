@@ -1,7 +1,7 @@
 import EstimatorKit
+import Radio
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// Packets from the relay in the session core: the same table as the air,
 /// marked as relayed, and the relay's state in `status`.

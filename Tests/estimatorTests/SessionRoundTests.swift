@@ -1,8 +1,7 @@
 import EstimatorKit
+import SessionDaemon
 import Synchronization
 import Testing
-
-@testable import estimator
 
 /// The session in a round: rounds heard and started, the reveal reported
 /// for the history, and a jump of the clock, on an injected radio and clock.

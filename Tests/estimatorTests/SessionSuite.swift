@@ -1,6 +1,5 @@
 import EstimatorKit
-
-@testable import estimator
+import SessionDaemon
 
 /// A suite of tests of the session core: a session on an in-memory radio
 /// and a manual clock (Swift Testing makes a suite value per test, so each

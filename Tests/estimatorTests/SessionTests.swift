@@ -1,9 +1,9 @@
 import DBusTestSupport
 import EstimatorKit
+import Radio
+import RadioScheduling
 import Synchronization
 import Testing
-
-@testable import estimator
 
 @Suite(.timeLimit(.minutes(2))) struct SessionTests: SessionSuite {
     let radio = MemoryRadio()

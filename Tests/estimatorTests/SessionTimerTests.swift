@@ -1,7 +1,6 @@
 import EstimatorKit
+import SessionDaemon
 import Testing
-
-@testable import estimator
 
 /// The timer (`round --timer`, `reveal --in`) on the session's injected
 /// clock: it reveals the round as `estimator reveal` does when it runs out,

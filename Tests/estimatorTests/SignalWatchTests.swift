@@ -1,8 +1,7 @@
 import Glibc
+import SessionDaemon
 import Synchronization
 import Testing
-
-@testable import estimator
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct SignalWatchTests {
     /// A signal sent the moment the watch exists is caught: a session's

@@ -1,8 +1,7 @@
 import EstimatorKit
 import Rendering
 import Testing
-
-@testable import estimator
+import Watch
 
 /// `watch` as a value: its feed's lines and ticks in, on a manual clock,
 /// and the JSON lines it writes out.

@@ -181,7 +181,7 @@ struct Page {
     }
 }
 
-/// The exit codes of `UserError.Code` (Sources/estimator/Support/UserError.swift).
+/// The exit codes of `UserError.Code` (Sources/EstimatorKit/UserError.swift).
 enum ExitStatus {
     static let table: [(Int, String)] = [
         (0, "Success."),

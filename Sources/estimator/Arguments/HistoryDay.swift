@@ -1,5 +1,7 @@
 import ArgumentParser
+import Clocks
 import EstimatorKit
+import SessionDaemon
 
 /// `history --since DATE`: a day, `2026-11-24` or `today`, read as the
 /// moment it began in the local time zone.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator backlog [FILE]`: load the stories to estimate, or show them.
 struct BacklogCommand: ParsableCommand {

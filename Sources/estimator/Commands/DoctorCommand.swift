@@ -1,6 +1,9 @@
 import ArgumentParser
+import Diagnostics
 import EstimatorKit
 import Glibc
+import SessionDaemon
+import Watch
 
 /// `estimator doctor`: what stands between this machine and a session.
 struct DoctorCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EstimatorKit
 import Glibc
+import SessionDaemon
 
 /// `estimator history`: the rounds revealed so far.
 struct HistoryCommand: ParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BlueZ
 import EstimatorKit
+import SessionDaemon
 import Threads
+import Watch
 
 /// `estimator join`: start my session, or switch the running one.
 struct JoinCommand: AsyncParsableCommand {

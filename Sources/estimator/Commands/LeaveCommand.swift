@@ -1,4 +1,5 @@
 import ArgumentParser
+import SessionDaemon
 
 /// `estimator leave`: say goodbye and end the session.
 struct LeaveCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator packet encode`: the local name estimator would broadcast.
 struct PacketEncodeCommand: ParsableCommand {

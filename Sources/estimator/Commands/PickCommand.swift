@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator pick CARD`: set my card in the running session.
 struct PickCommand: AsyncParsableCommand {

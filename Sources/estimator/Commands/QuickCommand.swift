@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import SessionDaemon
 
 /// The start-up fast path for `estimator pick CARD [--adapter hciN]`: a
 /// pick is typed many times a meeting and must feel instant, so its plain

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SessionDaemon
 
 /// `--relay`, `--relay-user`, `--relay-password-file` and `--relay-ca`:
 /// declared once for `join` and for the `session` it starts, and written

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator reveal`: show the round's cards to the whole room now.
 struct RevealCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator round [TITLE]`: move the whole room on to the next story.
 struct RoundCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EstimatorKit
 import Glibc
+import SessionDaemon
 import Threads
 
 /// `estimator session`: the background session process that `join` starts.

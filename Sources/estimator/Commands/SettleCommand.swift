@@ -1,5 +1,6 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
 
 /// `estimator settle [CARD]`: record the estimate the team agreed on.
 struct SettleCommand: AsyncParsableCommand {

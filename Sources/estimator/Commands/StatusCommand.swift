@@ -1,5 +1,7 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
+import Watch
 
 /// `estimator status`: what the session is doing.
 struct StatusCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import EstimatorKit
+import SessionDaemon
+import Watch
 
 /// `estimator watch`: the live table.
 struct WatchCommand: AsyncParsableCommand {

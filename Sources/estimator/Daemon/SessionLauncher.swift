@@ -1,5 +1,6 @@
 import EstimatorKit
 import Glibc
+import SessionDaemon
 
 /// Starts a session as a detached background process (`estimator session`,
 /// re-executing this binary) and waits until it reports ready or failed

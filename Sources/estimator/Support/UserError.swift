@@ -1,36 +1,6 @@
 import ArgumentParser
 import EstimatorKit
-
-/// A failure the person at the keyboard can act on: reported as one sentence
-/// on standard error, and the process exits with a sysexits(3) code.
-///
-/// Commands throw it; `Estimator.main()` reports it (see `exit(reporting:)`).
-struct UserError: Error, Equatable, CustomStringConvertible {
-    /// The sysexits(3) codes estimator uses.
-    enum Code: Int32, Sendable {
-        /// EX_USAGE: the command was used wrongly (bad option value).
-        case usage = 64
-        /// EX_DATAERR: the input data was wrong (an undecodable packet).
-        case data = 65
-        /// EX_UNAVAILABLE: no session, no bluetoothd, no adapter.
-        case unavailable = 69
-        /// EX_SOFTWARE: a bug in estimator.
-        case software = 70
-        /// EX_NOPERM: not allowed (D-Bus policy, rfkill).
-        case permission = 77
-    }
-
-    let code: Code
-    /// One sentence: what is wrong and what to do.
-    let sentence: String
-
-    init(_ code: Code, _ sentence: String) {
-        self.code = code
-        self.sentence = sentence
-    }
-
-    var description: String { sentence }
-}
+import SessionDaemon
 
 extension ParsableCommand {
     /// Ends the process for `error`. A `UserError` prints its sentence and
@@ -64,12 +34,4 @@ private func echoingShortly(_ message: String) -> String {
     message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
         .map { $0.offset.isMultiple(of: 2) ? String($0.element) : TerminalText.echo(String($0.element)) }
         .joined(separator: "'")
-}
-
-/// Lines for people on standard error: sanitised, because a message may quote
-/// what came from the air or from another program.
-enum StandardError {
-    static func write(_ line: String) {
-        try? Descriptor.writeAll(2, Array((TerminalText.sanitize(line) + "\n").utf8))
-    }
 }

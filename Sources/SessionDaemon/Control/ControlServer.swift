@@ -1,0 +1,329 @@
+import EstimatorKit
+import Glibc
+import Synchronization
+import Threads
+
+/// The session's control socket: a Unix stream socket serving JSON-line
+/// requests to many clients at once from one `poll` loop on its own thread.
+///
+/// Every socket is non-blocking, so a client that never finishes its line,
+/// never reads its replies, or floods the socket only costs its own buffer
+/// (bounded) and never holds up the others. A client of another uid is
+/// refused on connect (`SO_PEERCRED`).
+package final class ControlServer: Sendable {
+    /// Identifies one connected client for replies and streams.
+    package struct ClientID: Hashable, Sendable { let value: UInt64 }
+
+    /// Called on the loop thread for each well-formed request; must not block.
+    package typealias Handler = @Sendable (ControlRequest, ClientID) -> Void
+
+    /// Clients beyond this are accepted and closed at once, bounding descriptors.
+    static let maximumClients = 256
+    /// Replies and streams queued for a client that does not read; past this the client is dropped.
+    static let maximumPendingOutput = 1 << 20
+
+    private struct Client {
+        let fd: Int32
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var closeWhenFlushed = false
+        /// False once the client has sent end of stream or broken the protocol.
+        var reading = true
+    }
+
+    private struct State {
+        var clients: [ClientID: Client] = [:]
+        var nextID: UInt64 = 0
+        var started = false
+        var stopping = false
+        var ended = false
+        /// Set once the socket file is removed (`stopAccepting`).
+        var unlinked = false
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    package let path: String
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let allowedUID: uid_t
+    private let handler: Handler
+    private let state = Mutex(State())
+
+    /// Binds and listens at `path` (which must not exist), mode 0600.
+    package init(path: String, allowedUID: uid_t = getuid(), handler: @escaping Handler) throws(SystemCallError) {
+        self.path = path
+        self.allowedUID = allowedUID
+        self.handler = handler
+        var address = try UnixAddress(path: path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemCallError("socket") }
+        // Created 0600 from the start: no window in which another user could connect.
+        let mask = umask(0o177)
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
+        umask(mask)
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let error = SystemCallError("bind \(path)")
+            close(fd)
+            throw error
+        }
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else {
+            let error = SystemCallError("pipe")
+            close(fd)
+            throw error
+        }
+        for end in pipeFDs { Descriptor.setNonBlockingCloseOnExec(end) }
+        listener = fd
+        wake = (pipeFDs[0], pipeFDs[1])
+    }
+
+    /// Starts serving on a new thread.
+    package func start() {
+        state.withLock { $0.started = true }
+        LoopThread.spawn("the control server thread") { [self] in run() }
+    }
+
+    /// Sends `line` (a newline is added) to a client, or queues it. Returns
+    /// false when the client is gone, so a stream can forget it. Safe from
+    /// any thread.
+    ///
+    /// A client with nothing queued is written to at once from the calling
+    /// thread: a reply then costs no wake-up of the loop thread, one of the
+    /// three thread wake-ups in a `pick`'s round trip. The write
+    /// happens under the lock, so `drop` cannot close the descriptor in
+    /// between, and only with nothing queued, so lines keep their order
+    /// whatever `flush` is doing. What the socket does not take is queued
+    /// for the loop. A line that ends the connection always goes through
+    /// the loop, which closes the client once it is out.
+    @discardableResult
+    package func send(_ line: String, to id: ClientID, thenClose: Bool = false) -> Bool {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        let (alive, queued) = state.withLock { state -> (Bool, Bool) in
+            guard var client = state.clients[id], !client.closeWhenFlushed else { return (false, false) }
+            var written = 0
+            if client.output.isEmpty, !thenClose { written = Self.writeSome(bytes[...], to: client.fd).written }
+            guard written < bytes.count else { return (true, false) }
+            client.output.append(contentsOf: bytes[written...])
+            client.closeWhenFlushed = thenClose
+            state.clients[id] = client
+            return (true, true)
+        }
+        if queued { poke() }
+        return alive
+    }
+
+    /// Writes what a non-blocking socket takes of `bytes` now: how much
+    /// went, and whether the socket failed rather than filled. After a
+    /// direct write in `send` the failure is left to the loop, which meets
+    /// it again when it writes the rest, and drops the client.
+    private static func writeSome(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> (written: Int, failed: Bool) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[(bytes.startIndex + written)...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { written += n; continue }
+            if n < 0, errno == EINTR { continue }
+            return (written, !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)))
+        }
+        return (written, false)
+    }
+
+    /// Removes the socket file, so no new client finds the session, while
+    /// the clients connected now are still answered. A leaving session does
+    /// this before it answers the leave: a command run right after `leave`
+    /// returned must not find the session that is ending.
+    package func stopAccepting() {
+        guard state.withLock({ state in defer { state.unlinked = true }; return !state.unlinked }) else { return }
+        unlink(path)
+    }
+
+    /// Ends the loop: closes every client and the listener, removes the
+    /// socket file; returns once all that is done.
+    package func stop() async {
+        if state.withLock({ !$0.started && !$0.ended }) {
+            // Never served: there is no loop to end, only descriptors to close.
+            return shutDown()
+        }
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state -> Bool in
+                state.stopping = true
+                if !state.ended { state.endWaiters.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() } else { poke() }
+        }
+    }
+
+    private func poke() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private func run() {
+        var fds: [pollfd] = []
+        var ids: [ClientID] = []
+        while true {
+            let stopping = state.withLock { state -> Bool in
+                fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                ids = []
+                for (id, client) in state.clients {
+                    var events: Int16 = client.reading ? Int16(POLLIN) : 0
+                    if !client.output.isEmpty { events |= Int16(POLLOUT) }
+                    fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+                    ids.append(id)
+                }
+                return state.stopping
+            }
+            if stopping { break }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
+            if fds[0].revents != 0 { drainWakePipe() }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
+            for (slot, id) in ids.enumerated() where fds[slot + 2].revents != 0 {
+                service(id, revents: fds[slot + 2].revents)
+            }
+        }
+        shutDown()
+    }
+
+    private func drainWakePipe() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &buffer, buffer.count) > 0 {}
+    }
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            Descriptor.setNonBlockingCloseOnExec(fd)
+            guard peerUID(fd) == allowedUID else {
+                // Another user's client is told why, and learns nothing else.
+                refuse(fd, ControlReply(UserError(.permission, "This session belongs to another user.")))
+                continue
+            }
+            let admitted = state.withLock { state -> Bool in
+                guard state.clients.count < Self.maximumClients else { return false }
+                state.nextID += 1
+                state.clients[ClientID(value: state.nextID)] = Client(fd: fd)
+                return true
+            }
+            if !admitted { refuse(fd, ControlReply(UserError(.unavailable, "The session is busy with too many clients; try again."))) }
+        }
+    }
+
+    /// One answer, best effort (the socket buffer of a fresh connection has
+    /// room for it), then the connection is closed.
+    private func refuse(_ fd: Int32, _ reply: ControlReply) {
+        _ = (reply.serialized + "\n").withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        close(fd)
+    }
+
+    private func peerUID(_ fd: Int32) -> uid_t? { Descriptor.peerCredentials(fd)?.uid }
+
+    private func service(_ id: ClientID, revents: Int16) {
+        guard let (fd, reading) = state.withLock({ state in state.clients[id].map { ($0.fd, $0.reading) } }) else { return }
+        if revents & Int16(POLLOUT) != 0, !flush(id, fd: fd) { return }
+        if reading, revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            receive(id, fd: fd)
+        } else if revents & Int16(POLLHUP | POLLERR) != 0 {
+            drop(id)
+        }
+    }
+
+    /// Writes what the socket takes; returns false if the client was dropped.
+    private func flush(_ id: ClientID, fd: Int32) -> Bool {
+        let (pending, closeAfter) = state.withLock { ($0.clients[id]?.output ?? [], $0.clients[id]?.closeWhenFlushed ?? false) }
+        let (written, failed) = Self.writeSome(pending[...], to: fd)
+        if failed {
+            drop(id)
+            return false
+        }
+        let remaining = state.withLock { state -> Int in
+            guard var client = state.clients[id] else { return 0 }
+            client.output.removeFirst(written)
+            state.clients[id] = client
+            return client.output.count
+        }
+        if remaining == 0, closeAfter { drop(id); return false }
+        if remaining > Self.maximumPendingOutput { drop(id); return false }
+        return true
+    }
+
+    private func receive(_ id: ClientID, fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            guard n > 0 else { endOfInput(id); return }
+            guard frame(id, bytes: buffer[..<n]) else { return }
+        }
+    }
+
+    /// Splits input into lines and answers each; false once the client is closing.
+    private func frame(_ id: ClientID, bytes: ArraySlice<UInt8>) -> Bool {
+        var lines: [[UInt8]] = []
+        let overflow = state.withLock { state -> Bool in
+            guard var client = state.clients[id], !client.closeWhenFlushed else { return false }
+            client.input.append(contentsOf: bytes)
+            while let newline = client.input.firstIndex(of: 0x0A) {
+                lines.append(Array(client.input[..<newline]))
+                client.input.removeSubrange(...newline)
+            }
+            state.clients[id] = client
+            return client.input.count > ControlRequest.maximumLength
+        }
+        for line in lines {
+            do {
+                handler(try ControlRequest(parsing: line), id)
+            } catch {
+                let tooLong = line.count > ControlRequest.maximumLength
+                send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: tooLong)
+                if tooLong { return false }
+            }
+        }
+        if overflow {
+            // A line that cannot fit: answer once, stop reading, close when the answer is out.
+            let error = ControlRequestError.tooLong(ControlRequest.maximumLength + 1)
+            send(ControlReply(UserError(.data, error.description)).serialized, to: id, thenClose: true)
+            state.withLock {
+                $0.clients[id]?.input = []
+                $0.clients[id]?.reading = false
+            }
+            return false
+        }
+        return true
+    }
+
+    /// The client has finished sending; it may still be waiting for answers,
+    /// so it stays until it hangs up.
+    private func endOfInput(_ id: ClientID) {
+        state.withLock { $0.clients[id]?.reading = false }
+    }
+
+    private func drop(_ id: ClientID) {
+        if let client = state.withLock({ $0.clients.removeValue(forKey: id) }) { close(client.fd) }
+    }
+
+    private func shutDown() {
+        let clients = state.withLock { state in
+            defer { state.clients = [:] }
+            return Array(state.clients.values)
+        }
+        for client in clients {
+            // Best effort: pending stream lines such as "ended" go out before the close.
+            _ = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(client.fd)
+        }
+        stopAccepting()
+        close(listener)
+        close(wake.read)
+        close(wake.write)
+        let waiters = state.withLock { state in
+            state.ended = true
+            defer { state.endWaiters = [] }
+            return state.endWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

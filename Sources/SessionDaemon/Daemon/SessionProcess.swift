@@ -1,0 +1,183 @@
+import Clocks
+import Dispatch
+import EstimatorKit
+import Glibc
+import Radio
+import RadioScheduling
+
+/// A session as a process: takes the adapter's lock, serves the control
+/// socket, runs the session core on the chosen radio, leaves on SIGINT,
+/// SIGTERM and SIGHUP, and exits when the session ends.
+package struct SessionProcess {
+    let adapter: String
+    let channel: Channel
+    let name: PersonName
+    let staleAfter: Duration
+    let directory: RuntimeDirectory
+    /// Whether to write the log on standard output: not when a foreground
+    /// table owns the terminal.
+    var logging = true
+    /// The relay to start beside the session, if any.
+    var relay: RelaySettings?
+    /// Present without a vote (`join --observer`).
+    var observing = false
+    /// My card goes on the air at once, in clear (`--open`).
+    var open = false
+    /// The cards I may pick (`join --deck`).
+    var deck = Deck.app
+    /// Makes the adapter's radio on the schedule; tests hand in their own.
+    package var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
+        $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
+    }
+
+    /// A process of these fields; `makeRadio` is BlueZ's radio, or none for
+    /// the adapter `none`, until a test sets its own.
+    package init(adapter: String, channel: Channel, name: PersonName, staleAfter: Duration, directory: RuntimeDirectory,
+                 logging: Bool = true, relay: RelaySettings? = nil, observing: Bool = false, open: Bool = false,
+                 deck: Deck = Deck.app) {
+        self.adapter = adapter
+        self.channel = channel
+        self.name = name
+        self.staleAfter = staleAfter
+        self.directory = directory
+        self.logging = logging
+        self.relay = relay
+        self.observing = observing
+        self.open = open
+        self.deck = deck
+    }
+
+    /// Runs until the session ends. `ready` is told once, with the line
+    /// `join` prints (exit 0) or the failure it reports; the exit code is
+    /// returned. `companion` (the foreground table) runs alongside once the
+    /// session is ready; when it returns, the session leaves.
+    package func run(ready: (ControlReply) -> Void,
+             companion: (@Sendable (Session) async -> Void)? = nil) async -> Int32 {
+        do {
+            try directory.prepare()
+        } catch {
+            ready(ControlReply(error))
+            return error.code.rawValue
+        }
+        let lock: SessionLock?
+        do { lock = try SessionLock(path: directory.lockPath(adapter: adapter)) } catch {
+            return fail(UserError(.permission, "Cannot lock \(directory.lockPath(adapter: adapter)) (\(error))."), ready)
+        }
+        guard let lock else {
+            return fail(UserError(.unavailable, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
+        }
+        // From here on a start that fails leaves nothing behind (`SessionLock.remove`).
+        func failStarting(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
+            lock.remove()
+            return fail(error, ready)
+        }
+        // The lock is ours, so a socket file left here is from a session that died.
+        let path = directory.socketPath(adapter: adapter)
+        unlink(path)
+
+        let (requests, requestSink) = AsyncStream.makeStream(
+            of: (ControlRequest, ControlServer.ClientID, Duration).self)
+        let server: ControlServer
+        do {
+            let clock = SystemClock()
+            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, clock.elapsed)) }
+        } catch {
+            return failStarting(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
+        }
+        let schedule: RadioSchedule
+        do { schedule = try RadioSchedule.fromEnvironment() } catch {
+            await server.stop()
+            return failStarting(error, ready)
+        }
+        let radio: any SessionRadio
+        do { radio = try makeRadio(adapter, schedule) } catch {
+            await server.stop()
+            return failStarting(UserError(error.code, error.description), ready)
+        }
+        let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
+                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
+                              clock: SystemClock(), schedule: schedule, pid: getpid(),
+                              backlog: { () throws(UserError) in try BacklogFile().progress() })
+        do { try await session.start() } catch {
+            await server.stop()
+            return failStarting(UserError(error.code, error.description), ready)
+        }
+        server.start()
+        await session.onLeave { server.stopAccepting() }
+        var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
+        if let relay {
+            await session.setRelayState("\(relay.url) starting")
+            let logging = logging
+            let supervisor = RelaySupervisor(settings: relay, socket: path, staleSeconds: staleAfter.components.seconds,
+                                             session: session) { if logging { SessionLog.write($0) } }
+            switch await supervisor.start() {
+            case let .success(reply):
+                joined += "; " + reply.message
+                // The relay clears my topics when it sees the end; the leave
+                // is answered after that.
+                await session.onLeave { await supervisor.stop(limit: .seconds(3)) }
+            case let .failure(failure):
+                await session.leave()
+                await server.stop()
+                return failStarting(failure, ready)
+            }
+        }
+        let logging = logging
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
+            if logging { SessionLog.write("signal received: leaving") }
+            Task { await session.leave() }
+        }
+        if logging {
+            await session.onLine { SessionLog.write($0) }
+            await session.onTrace { SessionLog.write($0) }
+        }
+        // Every revealed round, every re-vote after it and every settle is kept.
+        let history = HistoryFile()
+        await session.onReveal { round in
+            do throws(UserError) { try history.save(HistoryRecord(round)) } catch {
+                if logging { SessionLog.write("history: \(error.sentence)") }
+            }
+        }
+        ready(ControlReply(exitCode: 0, message: joined))
+
+        await withDiscardingTaskGroup { group in
+            group.addTask { await session.listen() }
+            group.addTask { await session.tick() }
+            group.addTask {
+                await session.ended()
+                requestSink.finish()
+            }
+            if let companion {
+                group.addTask {
+                    await companion(session)
+                    await session.leave()
+                }
+            }
+            for await (request, client, received) in requests {
+                group.addTask { await Self.serve(request, from: client, received: received, session: session, server: server) }
+            }
+        }
+        // Every answer (the leave's own included) is queued before the socket goes.
+        await server.stop()
+        signals.cancel()
+        withExtendedLifetime(lock) {}
+        return 0
+    }
+
+    private static func serve(_ request: ControlRequest, from client: ControlServer.ClientID,
+                              received: Duration, session: Session, server: ControlServer) async {
+        if !request.isAnswered {
+            _ = await session.handle(request, received: received)
+        } else if request == .watch || request == .watchAir {
+            server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
+            await session.addWatcher(airOnly: request == .watchAir) { server.send($0, to: client) }
+        } else {
+            server.send(await session.handle(request, received: received).serialized, to: client)
+        }
+    }
+
+    private func fail(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
+        ready(ControlReply(error))
+        return error.code.rawValue
+    }
+}

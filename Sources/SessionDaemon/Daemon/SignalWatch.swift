@@ -1,0 +1,79 @@
+import Glibc
+import Synchronization
+import Threads
+
+/// Turns signals into a callback, so a session leaves properly instead of
+/// dying mid-broadcast, and a watch puts the terminal back.
+///
+/// The handler is installed with `sigaction` before `init` returns, so every
+/// signal from then on is caught: `join` answers once the session has made
+/// its watch, and a signal sent the moment `join` returns must end the
+/// session. (A Dispatch signal source is armed later, on Dispatch's own
+/// thread, and a signal that came in between met the `SIG_IGN` set for it
+/// and was lost: the session never left.) The handler does the one thing a
+/// handler may safely do, write the signal's number to a pipe; a thread of
+/// the watch reads it and calls back.
+package final class SignalWatch: Sendable {
+    /// The write end of the pipe of each watched signal, by number, for the
+    /// handler: a table fixed at start, since a handler may neither lock
+    /// nor allocate. -1 where no watch is.
+    nonisolated(unsafe) private static let pipes: UnsafeMutablePointer<Int32> = {
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: tableSize)
+        table.initialize(repeating: -1, count: tableSize)
+        return table
+    }()
+    private static let tableSize = 65
+
+    private let signals: [Int32]
+    private let writeEnd: Int32
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Calls `handler` on a thread of its own for each of `signals` received.
+    package init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0, "cannot watch signals (pipe: \(errno))")
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.signals = signals
+        writeEnd = ends[1]
+        let readEnd = ends[0]
+        LoopThread.spawn("the signal thread") {
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count == 1 {
+                    handler()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // the watch was cancelled: its write end is closed
+                }
+            }
+            close(readEnd)
+        }
+        for number in signals where number > 0 && number < Self.tableSize {
+            Self.pipes[Int(number)] = writeEnd
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                let saved = errno
+                let fd = SignalWatch.pipes[Int(number)]
+                var byte = UInt8(truncatingIfNeeded: number)
+                if fd >= 0 { _ = write(fd, &byte, 1) }
+                errno = saved
+            }
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// Stops calling back; safe to call more than once. The signals are ignored from then on: the
+    /// process is ending, and a second Ctrl-C must not cut its leave short.
+    package func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for number in signals where number > 0 && number < Self.tableSize {
+            signal(number, SIG_IGN)
+            Self.pipes[Int(number)] = -1
+        }
+        close(writeEnd)
+    }
+}

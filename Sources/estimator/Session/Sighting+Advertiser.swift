@@ -1,7 +1,0 @@
-import BlueZ
-import EstimatorKit
-
-extension Sighting {
-    /// The device as the room tells app users apart by it.
-    var advertiser: Advertiser { Advertiser(address: address, isDiscoverable: isDiscoverable) }
-}
