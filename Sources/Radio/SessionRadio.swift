@@ -24,7 +24,7 @@ package protocol SessionRadio: Sendable {
     /// Stops scanning and keeps advertising, for the second half of the leave
     /// broadcast: the advertising starts afresh, which peers hear. A legacy
     /// controller's does as the scan ends, sooner than after a second
-    /// announcement of card none (docs/MEASUREMENTS.md, Tried and dropped);
+    /// announcement of card none (docs/ARCHITECTURE.md, Why the strict mode is as it is);
     /// an extended set is announced again.
     /// A second announcement of an update still pending is dropped.
     func stopScanning() async

@@ -30,7 +30,7 @@ package struct RadioSchedule: Equatable, Sendable {
     /// average: each restart announces the advertisement again, and a peer
     /// that misses three in a row (6 s, the stale time) turns stale. More
     /// often makes the gaps grow: one bluetoothd serves every session's
-    /// restarts (docs/MEASUREMENTS.md, Tried and dropped).
+    /// restarts (docs/ARCHITECTURE.md, Why the strict mode is as it is).
     package var restartEvery: Duration = .milliseconds(1500)
     /// Each interval moves by up to this much either way, so that two
     /// sessions whose gaps met (by chance: nothing pulls them together)

@@ -163,7 +163,7 @@ package struct StrictScheduler: RadioScheduler {
             actions = [.arm(.restart, at: now + schedule.nextInterval(random))]
         case let .change(changeFailed):
             // A peer in its own gap missed the change: announce it again,
-            // once (docs/MEASUREMENTS.md, Tried and dropped).
+            // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
             let ok = !failed && !changeFailed
             actions = [.changeDone(failed: !ok)] + (ok ? [.arm(.reannounce, at: now + schedule.reannounceAfter)] : [])
         case .reannounce, nil:
