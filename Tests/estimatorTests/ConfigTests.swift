@@ -137,12 +137,4 @@ import Testing
         #expect(try AdapterChoice.argument("hci12") == .name("hci12"))
         #expect(try AdapterChoice.argument("aa:bb:cc:dd:ee:0f") == .address("AA:BB:CC:DD:EE:0F"))
     }
-
-    @Test func typosFindTheNearestCommand() {
-        let names = ["join", "pick", "watch", "status", "leave", "doctor", "packet"]
-        #expect(CommandLineCheck.nearest(to: "pik", among: names) == "pick")
-        #expect(CommandLineCheck.nearest(to: "stauts", among: names) == "status")
-        #expect(CommandLineCheck.nearest(to: "wat", among: names) == "watch")
-        #expect(CommandLineCheck.nearest(to: "xyzzy", among: names) == nil)
-    }
 }
