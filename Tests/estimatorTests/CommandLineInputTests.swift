@@ -34,7 +34,7 @@ import Testing
         (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 65),
         (["packet", "encode", "--card", "8", "--name", thousand], 65),
         (["pik", "8"], 64), (["help", "nosuch"], 64), (["help", "session"], 64), (["join", "--version"], 64),
-        (["pick", "--foo"], 64), (["pick"], 64), (["nosuch"], 64), (["--foo"], 64),
+        (["pick", "--foo"], 64), (["pick"], 64), (["nosuch"], 64), (["--foo"], 64), (["packet", "nosuch"], 64),
         (["packet", "decode", "abc"], 65), (["packet", "decode", "020108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
         (["packet", "decode", "--hex", "zz"], 65), (["packet", "decode", "--hex", "3031303"], 65),
     ]
@@ -104,6 +104,10 @@ import Testing
         let xyzzy = try EstimatorProcess.run("xyzzy")
         #expect(xyzzy.status == 64)
         #expect(xyzzy.stderr == "Error: 'xyzzy' is not an estimator command. See 'estimator --help' for more information.\n")
+        let decod = try EstimatorProcess.run("packet", "decod", "0101FEAnn")
+        #expect(decod.status == 64)
+        #expect(decod.stderr == "Error: 'decod' is not an 'estimator packet' command; did you mean 'decode'? See 'estimator packet --help' for more information.\n")
+        #expect(try EstimatorProcess.run("packet").stdout == EstimatorProcess.run("packet", "--help").stdout, "no command: the help")
         let chanel = try EstimatorProcess.run("join", "--chanel", "1")
         #expect(chanel.stderr == "Error: Unknown option '--chanel'. Did you mean '--channel'? See 'estimator join --help' for more information.\n")
         let nosuch = try EstimatorProcess.run("help", "nosuch")

@@ -1,5 +1,4 @@
 import ArgumentParser
-import EstimatorKit
 
 /// What `estimator` does without a command: shows the version, the help,
 /// or refuses words that name no command. It is the root's default
@@ -22,14 +21,7 @@ struct TopLevelCommand: ParsableCommand {
     // In `validate()`, before ArgumentParser looks at the options, so that
     // `estimator pik --foo` is about `pik`.
     func validate() throws {
-        guard let word = words.first else { return }
-        var sentence = "'\(TerminalText.echo(word))' is not an estimator command"
-        if let near = CommandSuggestion.nearest(to: word, among: CommandSuggestion.visibleNames(of: Estimator.self)) {
-            sentence += "; did you mean '\(near)'?"
-        } else {
-            sentence += "."
-        }
-        throw ValidationError(sentence)
+        if let word = words.first { throw CommandSuggestion.notACommand(word, of: Estimator.self, path: "estimator") }
     }
 
     func run() throws {

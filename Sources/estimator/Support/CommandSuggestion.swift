@@ -1,4 +1,5 @@
 import ArgumentParser
+import EstimatorKit
 
 /// The command a mistyped name most likely meant, and where a command's
 /// help is: read from the command types' configurations.
@@ -9,15 +10,27 @@ enum CommandSuggestion {
         command.configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { $0.configuration.commandName }
     }
 
+    /// The refusal of `word`, typed where one of `command`'s subcommands
+    /// goes (`path`, as typed), with the nearest one when it looks like a typo.
+    static func notACommand(_ word: String, of command: ParsableCommand.Type, path: String) -> ValidationError {
+        let what = "'\(TerminalText.echo(word))' is not \(path == "estimator" ? "an estimator" : "an '\(path)'") command"
+        guard let near = nearest(to: word, among: visibleNames(of: command)) else { return ValidationError(what + ".") }
+        return ValidationError("\(what); did you mean '\(near)'?")
+    }
+
     /// The command that `arguments` run, as typed: the longest run of
-    /// leading words that name a subcommand, after `estimator`.
+    /// leading words that name a subcommand, after `estimator`. For the
+    /// pointer to its help after an error, which ArgumentParser keeps to its
+    /// own text.
     static func commandPath(of arguments: [String]) -> String {
         var command: ParsableCommand.Type = Estimator.self
         var path = ["estimator"]
         for word in arguments {
-            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }),
-                  next != TopLevelCommand.self
-            else { break }
+            // A default subcommand is never typed: its words are the mistake.
+            let typed = command.configuration.defaultSubcommand.map(ObjectIdentifier.init)
+            guard let next = command.configuration.subcommands.first(where: {
+                $0.configuration.commandName == word && ObjectIdentifier($0) != typed
+            }) else { break }
             command = next
             path.append(word)
         }
