@@ -88,10 +88,17 @@ import Testing
 
     @Test func aHugeArgumentIsNotEchoedWhole() throws {
         let huge = String(repeating: "x", count: 100_000)
-        for arguments in [["pick", huge], ["join", "--channel", huge], ["join", "--" + huge], ["packet", "decode", "--hex", huge + "z"]] {
+        for arguments in [["pick", huge], ["join", "--channel", huge], ["join", "--channel=" + huge], ["join", "--" + huge],
+                          ["packet", "decode", "--hex", huge + "z"]] {
             let result = try EstimatorProcess.run(arguments: arguments)
             #expect(result.stderr.count < 300, "\(result.stderr.prefix(80))")
             #expect(result.stderr.contains(String(repeating: "x", count: 30)) && result.stderr.contains("…"))
+        }
+        let spaced = String(repeating: "x ", count: 50_000)
+        for arguments in [["pick", spaced], ["join", "--channel=" + spaced], ["round", "--timer", spaced]] {
+            let result = try EstimatorProcess.run(arguments: arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.count < 300 && result.stderr.contains("x x x") && result.stderr.contains("…"), "\(result.stderr.prefix(80))")
         }
     }
 

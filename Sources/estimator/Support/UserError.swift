@@ -59,15 +59,21 @@ extension ParsableCommand {
     }
 }
 
-/// `message` with every word longer than twice `TerminalText.echoLimit` cut
-/// like `TerminalText.echo` (what closes it kept), so a 100 KB argument that
-/// a message quotes is not printed back whole.
+/// `message` with what was typed cut like `TerminalText.echo`, so a
+/// 100 KB argument that a message quotes is not printed back whole: each
+/// long argument, or the value of a long `--option=VALUE`, where it appears.
 private func shortened(_ message: String) -> String {
-    message.split(separator: " ", omittingEmptySubsequences: false).map { word in
-        guard word.count > 2 * TerminalText.echoLimit else { return String(word) }
-        let closing = word.reversed().prefix { !$0.isLetter && !$0.isNumber }.prefix(2).reversed()
-        return String(word.prefix(TerminalText.echoLimit)) + "…" + String(closing)
-    }.joined(separator: " ")
+    var message = message
+    for argument in CommandLine.arguments.dropFirst() {
+        var typed = [Substring(argument)]
+        if argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") {
+            typed.append(argument[argument.index(after: equals)...])
+        }
+        for text in typed where text.count > TerminalText.echoLimit {
+            message = message.replacing(text, with: TerminalText.echo(String(text)))
+        }
+    }
+    return message
 }
 
 /// Lines for people on standard error: sanitised, because a message may quote
