@@ -86,7 +86,9 @@ let package = Package(
 
         // The relay process: a session's packets to and from the broker, over
         // the session's control socket (docs/ARCHITECTURE.md, Relay).
-        .executableTarget(name: "estimator-relay", dependencies: ["Relay", "EstimatorKit"]),
+        .executableTarget(
+            name: "estimator-relay",
+            dependencies: ["Relay", "EstimatorKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(
             name: "EstimatorKitTests",

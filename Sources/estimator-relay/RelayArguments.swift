@@ -1,46 +1,65 @@
+import ArgumentParser
 import EstimatorKit
 import Glibc
 import Relay
 
-/// What the session passes the relay on its command line. The password is
-/// never on it: it comes from `ESTIMATOR_RELAY_PASSWORD` or a file only its
-/// owner can read.
-struct RelayArguments {
+/// The relay's command line, as the session starts it
+/// (`RelaySettings.arguments`). The password is never on it: it comes from
+/// `ESTIMATOR_RELAY_PASSWORD` or a file only its owner can read.
+struct RelayArguments: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "estimator-relay",
+        abstract: "Carry a session's packets to and from an MQTT broker.",
+        discussion: """
+            An estimator session with a relay (`estimator join --relay URL`) starts \
+            this beside itself; it is not meant to be run by hand. It publishes the \
+            session's packet and the packets the session hears over the air, and \
+            hands the session every packet the broker has for the room, over the \
+            session's control socket.
+
+            The password comes from ESTIMATOR_RELAY_PASSWORD, else from \
+            --password-file, which must be yours and mode 0600.
+
+            Its first word goes to --ready-fd as one JSON line: connected, not \
+            reachable yet (it keeps trying), or refused (exit 77).
+            """)
+
+    @Option(help: ArgumentHelp("The session's control socket.", valueName: "path"))
     var socket: String
-    var address: BrokerAddress
+
+    // Read by `address()` once the arguments are known, so that a URL the
+    // relay refuses is reported on --ready-fd too.
+    @Option(help: ArgumentHelp("The broker and room: mqtts://HOST[:PORT]/ROOM, or mqtt:// for plain TCP.", valueName: "url"))
+    var url: String
+
+    @Option(help: "The session's channel, 0 to 255.", transform: { text in
+        guard let channel = UInt8(text) else { throw ValidationError("a channel is a whole number from 0 to 255.") }
+        return Channel(rawValue: channel)
+    })
     var channel: Channel
+
+    @Option(help: ArgumentHelp("The user name on the broker.", valueName: "name"))
     var user: String?
+
+    @Option(help: ArgumentHelp("A file holding the password, mode 0600.", valueName: "file"))
     var passwordFile: String?
+
+    @Option(name: .customLong("ca"), help: ArgumentHelp("A CA certificate file to verify the broker with, instead of the system's CAs.", valueName: "file"))
     var caFile: String?
+
+    @Option(help: ArgumentHelp("The descriptor to write the first word to.", valueName: "fd"))
     var readyFD: Int32?
+
+    @Option(name: .customLong("stale"), help: ArgumentHelp("Seconds without hearing a peer before it is no longer forwarded.", valueName: "seconds"),
+            transform: { text in
+        guard let seconds = Int(text), seconds > 0 else { throw ValidationError("give a whole number of seconds, 1 or more.") }
+        return seconds
+    })
     var staleSeconds = 6
 
-    static let usage = "usage: estimator-relay --socket PATH --url URL --channel N [--user NAME] [--password-file FILE] [--ca FILE] [--ready-fd N] [--stale S]"
-
-    init(_ arguments: [String]) throws(RelayFailure) {
-        var values: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let key = arguments[index]
-            guard key.hasPrefix("--"), index + 1 < arguments.count else { throw RelayFailure(64, Self.usage) }
-            values[String(key.dropFirst(2))] = arguments[index + 1]
-            index += 2
-        }
-        guard let socket = values.removeValue(forKey: "socket"), let url = values.removeValue(forKey: "url"),
-              let channelText = values.removeValue(forKey: "channel"), let channel = UInt8(channelText)
-        else { throw RelayFailure(64, Self.usage) }
-        self.socket = socket
-        do { address = try BrokerAddress(parsing: url) } catch { throw RelayFailure(64, error.description) }
-        self.channel = Channel(rawValue: channel)
-        user = values.removeValue(forKey: "user")
-        passwordFile = values.removeValue(forKey: "password-file")
-        caFile = values.removeValue(forKey: "ca")
-        readyFD = values.removeValue(forKey: "ready-fd").flatMap(Int32.init)
-        if let stale = values.removeValue(forKey: "stale") {
-            guard let seconds = Int(stale), seconds > 0 else { throw RelayFailure(64, Self.usage) }
-            staleSeconds = seconds
-        }
-        guard values.isEmpty else { throw RelayFailure(64, Self.usage) }
+    /// The broker's address, or why the URL is refused (exit 64).
+    func address() throws(RelayFailure) -> BrokerAddress {
+        do { return try BrokerAddress(parsing: url) } catch { throw RelayFailure(64, error.description) }
     }
 
     /// The password: the environment first, else the file, which must be

@@ -13,6 +13,7 @@ final class RelayProcess {
     static let leaveLimit: Duration = .seconds(2)
 
     private let arguments: RelayArguments
+    private let address: BrokerAddress
     private let client: BrokerClient
     private var bridge: RelayBridge
     private var link: SessionLink?
@@ -22,14 +23,15 @@ final class RelayProcess {
 
     init(_ arguments: RelayArguments) throws(RelayFailure) {
         self.arguments = arguments
+        address = try arguments.address()
         var random = SystemRandomNumberGenerator()
         let id = Hex.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
-        var options = BrokerOptions(address: arguments.address, clientID: "estimator-\(id)", user: arguments.user,
+        var options = BrokerOptions(address: address, clientID: "estimator-\(id)", user: arguments.user,
                                     password: try arguments.password(), caFile: arguments.caFile)
         options.keepAlive = 10
         do { client = try BrokerClient(options: options) } catch { throw RelayFailure(70, error.description + ".") }
         client.maximumPayload = RelayBridge.maximumPayload
-        bridge = RelayBridge(room: arguments.address.path, id: id, channel: arguments.channel,
+        bridge = RelayBridge(room: address.path, id: id, channel: arguments.channel,
                              staleAfter: .seconds(arguments.staleSeconds))
         sigemptyset(&signals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
@@ -43,8 +45,8 @@ final class RelayProcess {
         client.onMessage = { [unowned self] message in perform(bridge.received(message)) }
         client.onState = { [unowned self] state in
             if state != .connected { bridge.disconnected() }
-            log("relay: \(arguments.address) \(state)")
-            link?.send(.relay(state: "\(arguments.address) \(state)"))
+            log("relay: \(address) \(state)")
+            link?.send(.relay(state: "\(address) \(state)"))
         }
     }
 
@@ -58,13 +60,13 @@ final class RelayProcess {
         let first: ControlReply
         switch client.state {
         case .connected:
-            first = ControlReply(exitCode: 0, message: "relay connected to \(arguments.address)")
+            first = ControlReply(exitCode: 0, message: "relay connected to \(address)")
         case let .refused(why):
-            first = ControlReply(exitCode: 77, message: "The relay \(arguments.address) refused us: \(why).")
+            first = ControlReply(exitCode: 77, message: "The relay \(address) refused us: \(why).")
         case let .reconnecting(why):
-            first = ControlReply(exitCode: 0, message: "relay \(arguments.address) not reachable yet (\(why)); retrying")
+            first = ControlReply(exitCode: 0, message: "relay \(address) not reachable yet (\(why)); retrying")
         case .connecting:
-            first = ControlReply(exitCode: 0, message: "relay \(arguments.address) not answering yet; retrying")
+            first = ControlReply(exitCode: 0, message: "relay \(address) not answering yet; retrying")
         }
         ready(first)
         guard first.exitCode == 0 else { return first.exitCode }
@@ -74,7 +76,7 @@ final class RelayProcess {
             return 69
         }
         self.link = link
-        link.send(.relay(state: "\(arguments.address) \(client.state)"))
+        link.send(.relay(state: "\(address) \(client.state)"))
         while pollOnce(limit: .milliseconds(500)) {
             perform(bridge.tick(now: .now))
         }
@@ -136,7 +138,7 @@ final class RelayProcess {
     private func finish() {
         perform(bridge.leave())
         client.finish(within: Self.leaveLimit)
-        log("relay: left \(arguments.address)")
+        log("relay: left \(address)")
     }
 
     private func ready(_ reply: ControlReply) {

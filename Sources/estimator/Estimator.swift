@@ -1,28 +1,16 @@
 import ArgumentParser
 import Glibc
 
-/// The process's entry point. A quick `pick` runs on the main thread; any
-/// other command runs as `Estimator.main()` on the global executor while
-/// the main thread waits for the process's signals.
+/// The process's entry point: the command runs as `Estimator.main()` on the
+/// global executor while the main thread waits for the process's signals.
 ///
 /// Not an async `@main`: it leaves the main thread through `dispatch_main`,
 /// whose `pthread_exit` unwinds it. In a static executable the unwinder's
-/// first lookup sorts every frame description of the binary (tens of
-/// milliseconds of CPU on a fast machine, over a second in the emulated
-/// guest of the rig), and `exit` waits for that sort to end, so every
-/// command paid it: `round` and `reveal` as much as `--version`
-/// (docs/MEASUREMENTS.md, Every command's start).
+/// first lookup sorts every frame description of the binary, and `exit`
+/// waits for that sort to end, so every command would pay it.
 @main
 enum EstimatorMain {
     static func main() {
-        do {
-            // Read in place: an array of C pointers would make the runtime build
-            // its type at start-up, a quarter of `pick`'s instructions.
-            try CommandLineCheck.arguments(UnsafeBufferPointer(start: CommandLine.unsafeArgv + 1, count: Int(CommandLine.argc) - 1))
-        } catch {
-            Estimator.exit(reporting: error)
-        }
-        QuickCommand.runIfPossible()
         Task.detached {
             await Estimator.main()
             exit(0)
@@ -44,6 +32,10 @@ struct Estimator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "estimator",
         abstract: "Planning poker for people in one room, over Bluetooth Low Energy.",
+        usage: """
+            estimator <subcommand>
+            estimator --version
+            """,
         discussion: """
             Each laptop broadcasts its owner's card; everyone sees a live table of \
             everyone's cards. No server, no pairing, no network.
@@ -52,23 +44,14 @@ struct Estimator: AsyncParsableCommand {
             JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, SettleCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
             PacketCommand.self, SessionCommand.self,
             BacklogCommand.self, HistoryCommand.self,
-        ])
-
-    // The root's own flag rather than the configuration's version, which
-    // ArgumentParser would list under every subcommand too.
-    @Flag(help: "Show the version.")
-    var version = false
-
-    func run() throws {
-        guard version else { throw CleanExit.helpRequest(self) }
-        print(Self.version)
-    }
+            HelpTopicCommand.self, TopLevelCommand.self,
+        ],
+        defaultSubcommand: TopLevelCommand.self)
 
     /// ArgumentParser's `main`, with errors reported as one sentence and a
     /// sysexits code (`UserError`).
     static func main() async {
         do {
-            try CommandLineCheck.commandNames(Array(CommandLine.arguments.dropFirst()))
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -34,25 +34,35 @@ import Testing
         (["packet", "encode", "--card", "8", "--name", "\u{1B}[2J"], 65),
         (["packet", "encode", "--card", "8", "--name", thousand], 65),
         (["pik", "8"], 64), (["help", "nosuch"], 64), (["help", "session"], 64), (["join", "--version"], 64),
+        (["pick", "--foo"], 64), (["pick"], 64), (["nosuch"], 64), (["--foo"], 64), (["packet", "nosuch"], 64),
         (["packet", "decode", "abc"], 65), (["packet", "decode", "020108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
         (["packet", "decode", "--hex", "zz"], 65), (["packet", "decode", "--hex", "3031303"], 65),
     ]
 
-    @Test func anArgumentThatIsNotUTF8IsRefused() throws {
+    /// Bytes that are not UTF-8 reach the command as U+FFFD: a value that
+    /// holds one is refused by its type, with what to fix, exit 64.
+    @Test(arguments: [
+        (#"join --name "$(printf '\377\376')""#, "--name <name>", "join"),
+        (#"pick "$(printf '8\377')""#, "<card>", "pick"),
+        (#"round "$(printf 'ABC-\377')""#, "<title>", "round"),
+        (#"packet encode --card 8 --name "$(printf 'A\377')""#, "--name <name>", "packet encode"),
+    ])
+    func anArgumentThatIsNotUTF8IsRefused(shell: String, argument: String, command: String) throws {
         let out = Pipe(), err = Pipe()
-        let process = try ChildProcess("/bin/sh", ["-c", #"exec "$0" join --name "$(printf '\377\376')""#, EstimatorProcess.executable.path],
+        let process = try ChildProcess("/bin/sh", ["-c", #"exec "$0" "# + shell, EstimatorProcess.executable.path],
                                        output: out, error: err)
         let (stdout, stderr) = process.finish(out, err)
         #expect(process.terminationStatus == 64)
         #expect(stdout.isEmpty)
-        #expect(stderr == "Error: The argument '\\xFF\\xFE' is not UTF-8 text; type it in a UTF-8 terminal (check the locale).\n")
+        #expect(stderr.hasPrefix("Error: The value '"), "\(stderr)")
+        #expect(stderr.hasSuffix("' is invalid for '\(argument)': it is not UTF-8 text; type it in a UTF-8 terminal (check the locale). See 'estimator \(command) --help' for more information.\n"),
+                "\(stderr)")
     }
 
     /// A value refused by its type's reading (`CommandLineValue`, through
     /// ArgumentParser's `transform:`) or by a command's `validate()`: one
     /// line that names the option and what was typed and says why, then
-    /// where the help is; exit 64. The fast path of `pick` refuses nothing
-    /// itself: its bad card gets the same line.
+    /// where the help is; exit 64.
     @Test(arguments: [
         ("join", ["--channel", "256"], "The value '256' is invalid for '--channel <channel>': a channel is a whole number from 0 to 255."),
         ("pick", ["127"], "The value '127' is invalid for '<card>': valid cards are \(Card.typedForms)."),
@@ -78,28 +88,63 @@ import Testing
 
     @Test func aHugeArgumentIsNotEchoedWhole() throws {
         let huge = String(repeating: "x", count: 100_000)
-        for arguments in [["pick", huge], ["join", "--channel", huge], ["join", "--" + huge], ["packet", "decode", "--hex", huge + "z"]] {
+        for arguments in [["pick", huge], ["join", "--channel", huge], ["join", "--channel=" + huge], ["join", "--" + huge],
+                          ["packet", "decode", "--hex", huge + "z"]] {
             let result = try EstimatorProcess.run(arguments: arguments)
             #expect(result.stderr.count < 300, "\(result.stderr.prefix(80))")
             #expect(result.stderr.contains(String(repeating: "x", count: 30)) && result.stderr.contains("…"))
+        }
+        let spaced = String(repeating: "x ", count: 50_000)
+        for arguments in [["pick", spaced], ["join", "--channel=" + spaced], ["round", "--timer", spaced]] {
+            let result = try EstimatorProcess.run(arguments: arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.count < 300 && result.stderr.contains("x x x") && result.stderr.contains("…"), "\(result.stderr.prefix(80))")
         }
     }
 
     @Test func typosGetASuggestionAndHelpKnowsOnlyRealCommands() throws {
         let pik = try EstimatorProcess.run("pik", "8")
         #expect(pik.status == 64)
-        #expect(pik.stderr == "Error: 'pik' is not an estimator command; did you mean 'pick'? See 'estimator --help'.\n")
+        #expect(pik.stderr == "Error: 'pik' is not an estimator command; did you mean 'pick'? See 'estimator --help' for more information.\n")
+        let pikOption = try EstimatorProcess.run("pik", "--foo")
+        #expect(pikOption.stderr == pik.stderr, "the word, not the option")
+        let xyzzy = try EstimatorProcess.run("xyzzy")
+        #expect(xyzzy.status == 64)
+        #expect(xyzzy.stderr == "Error: 'xyzzy' is not an estimator command. See 'estimator --help' for more information.\n")
+        let decod = try EstimatorProcess.run("packet", "decod", "0101FEAnn")
+        #expect(decod.status == 64)
+        #expect(decod.stderr == "Error: 'decod' is not an 'estimator packet' command; did you mean 'decode'? See 'estimator packet --help' for more information.\n")
+        #expect(try EstimatorProcess.run("packet").stdout == EstimatorProcess.run("packet", "--help").stdout, "no command: the help")
         let chanel = try EstimatorProcess.run("join", "--chanel", "1")
         #expect(chanel.stderr == "Error: Unknown option '--chanel'. Did you mean '--channel'? See 'estimator join --help' for more information.\n")
         let nosuch = try EstimatorProcess.run("help", "nosuch")
         #expect(nosuch.status == 64)
         #expect(nosuch.stdout.isEmpty)
         #expect(nosuch.stderr == "Error: 'nosuch' is not an estimator command; see 'estimator help' for the commands.\n")
+        let deep = try EstimatorProcess.run("help", "packet", "decod")
+        #expect(deep.status == 64)
+        #expect(deep.stderr == "Error: 'decod' is not an 'estimator packet' command; did you mean 'decode'? See 'estimator help'.\n")
         #expect(try EstimatorProcess.run("help", "session").status == 64, "hidden")
+        #expect(try EstimatorProcess.run("help", "top-level").status == 64, "hidden")
         let top = try EstimatorProcess.run("help")
         #expect(top.status == 0)
         #expect(!top.stdout.contains("  session "), "the internal command is not listed")
+        #expect(!top.stdout.contains("top-level"), "nor the default one")
+        #expect(try EstimatorProcess.run().stdout == top.stdout, "no command: the help")
         #expect(try EstimatorProcess.run("help", "packet", "decode").stdout.contains("USAGE: estimator packet decode"))
+    }
+
+    /// ArgumentParser reports a missing argument before an unknown option;
+    /// `pick` takes its card as optional so that the option is what is said.
+    @Test func pickReportsAnUnknownOptionAndAMissingCard() throws {
+        let option = try EstimatorProcess.run("pick", "--foo")
+        #expect(option.status == 64)
+        #expect(option.stdout.isEmpty)
+        #expect(option.stderr == "Error: Unknown option '--foo'. See 'estimator pick --help' for more information.\n")
+        let missing = try EstimatorProcess.run("pick")
+        #expect(missing.status == 64)
+        #expect(missing.stderr == "Error: Give the card to pick, as in `estimator pick 8`. See 'estimator pick --help' for more information.\n")
+        #expect(try EstimatorProcess.run("pick", "--help").stdout.contains("USAGE: estimator pick <card> [--adapter <adapter>]"))
     }
 
     @Test func versionIsOnlyTheTopLevels() throws {
@@ -111,6 +156,12 @@ import Testing
             let help = try EstimatorProcess.run(arguments: command.split(separator: " ").map(String.init) + ["--help"])
             #expect(!help.stdout.contains("--version"), "\(command)")
         }
+        // Not joined: an option join does not have (badValuesAreOneLineAndChangeNothing
+        // shows that nothing changes).
+        let join = try EstimatorProcess.run("join", "--version")
+        #expect(join.status == 64)
+        #expect(join.stdout.isEmpty)
+        #expect(join.stderr == "Error: Unknown option '--version'. See 'estimator join --help' for more information.\n")
     }
 
     @Test func examplesMarkCommandsWithADollar() throws {

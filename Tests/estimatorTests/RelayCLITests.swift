@@ -222,6 +222,36 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
     }
 
+    /// `estimator-relay`, started by a session, reads its command line
+    /// through ArgumentParser too: `--help` teaches it and exits 0; a
+    /// mistake is one line with where the help is, exit 64.
+    @Test func theRelaysHelpTeachesAndAMistakeIsOneLine() throws {
+        let relay = EstimatorProcess.executable.deletingLastPathComponent().appendingPathComponent("estimator-relay").path
+        func run(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            let out = Pipe(), err = Pipe()
+            let process = try ChildProcess(relay, arguments, output: out, error: err)
+            let (stdout, stderr) = process.finish(out, err)
+            return (process.terminationStatus, stdout, stderr)
+        }
+        let help = try run("--help")
+        #expect(help.status == 0)
+        #expect(help.stderr.isEmpty)
+        #expect(help.stdout.contains("USAGE: estimator-relay --socket <path> --url <url> --channel <channel>"), "\(help.stdout)")
+        for taught in ["--user <name>", "--password-file <file>", "--ca <file>", "--ready-fd <fd>", "--stale <seconds>",
+                       "ESTIMATOR_RELAY_PASSWORD", "estimator join --relay"] {
+            #expect(help.stdout.contains(taught), "\(taught)")
+        }
+        let missing = try run("--socket", "/nonexistent")
+        #expect(missing.status == 64)
+        #expect(missing.stderr == "estimator-relay: Missing expected argument '--url <url>'. See 'estimator-relay --help'.\n")
+        let channel = try run("--socket", "/nonexistent", "--url", "mqtt://127.0.0.1/room", "--channel", "256")
+        #expect(channel.status == 64)
+        #expect(channel.stderr == "estimator-relay: The value '256' is invalid for '--channel <channel>': a channel is a whole number from 0 to 255. See 'estimator-relay --help'.\n")
+        let room = try run("--socket", "/nonexistent", "--url", "mqtt://127.0.0.1/a/b", "--channel", "1")
+        #expect(room.status == 64)
+        #expect(room.stderr.hasPrefix("estimator-relay: ") && room.stderr.filter { $0 == "\n" }.count == 1, "\(room.stderr)")
+    }
+
     @Test func badCredentialsAreOneSentenceAndExit77() async throws {
         let broker = try await TestBroker.start(tls: false)
         let ann = try Teammate("Ann")

@@ -13,10 +13,22 @@ protocol CommandLineValue: Sendable {
     static var completion: CompletionKind { get }
 }
 
+extension CommandLineValue {
+    /// The value `text` stands for, once it is known to be text: bytes that
+    /// are not UTF-8 reach `CommandLine.arguments` as U+FFFD, so a value
+    /// holding it is refused rather than taken for what was typed.
+    static func read(_ text: String) throws(ValidationError) -> Self {
+        guard !text.unicodeScalars.contains("\u{FFFD}") else {
+            throw ValidationError("it is not UTF-8 text; type it in a UTF-8 terminal (check the locale).")
+        }
+        return try argument(text)
+    }
+}
+
 extension Option where Value: CommandLineValue {
     /// A required option of a `CommandLineValue` type.
     init(name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next, help: ArgumentHelp? = nil) {
-        self.init(name: name, parsing: parsing, help: help, completion: Value.completion, transform: { try Value.argument($0) })
+        self.init(name: name, parsing: parsing, help: help, completion: Value.completion, transform: { try Value.read($0) })
     }
 
     /// An option of a `CommandLineValue` type with a default. Its help ends
@@ -27,7 +39,7 @@ extension Option where Value: CommandLineValue {
         var help = help
         help.abstract += " (default: \(wrappedValue))"
         self.init(wrappedValue: wrappedValue, name: name, parsing: parsing, help: help, completion: Value.completion,
-                  transform: { try Value.argument($0) })
+                  transform: { try Value.read($0) })
     }
 }
 
@@ -35,20 +47,20 @@ extension Option {
     /// An optional option of a `CommandLineValue` type.
     init<T: CommandLineValue>(name: NameSpecification = .long, parsing: SingleValueParsingStrategy = .next,
                               help: ArgumentHelp? = nil) where Value == T? {
-        self.init(name: name, parsing: parsing, help: help, completion: T.completion, transform: { try T.argument($0) })
+        self.init(name: name, parsing: parsing, help: help, completion: T.completion, transform: { try T.read($0) })
     }
 }
 
 extension Argument where Value: CommandLineValue {
     /// A required argument of a `CommandLineValue` type.
     init(help: ArgumentHelp? = nil) {
-        self.init(help: help, completion: Value.completion, transform: { try Value.argument($0) })
+        self.init(help: help, completion: Value.completion, transform: { try Value.read($0) })
     }
 }
 
 extension Argument {
     /// An optional argument of a `CommandLineValue` type.
     init<T: CommandLineValue>(help: ArgumentHelp? = nil) where Value == T? {
-        self.init(help: help, completion: T.completion, transform: { try T.argument($0) })
+        self.init(help: help, completion: T.completion, transform: { try T.read($0) })
     }
 }

@@ -56,7 +56,7 @@ struct JoinCommand: AsyncParsableCommand {
     var channel: Channel?
 
     @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent, at most 64 may be typed (default: the last one, else your account's name).")
-    var name: String?
+    var name: TypedText?
 
     @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")
     var adapter: AdapterChoice?
@@ -82,7 +82,7 @@ struct JoinCommand: AsyncParsableCommand {
         let typedAdapter: String?
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
-            channel: channel, name: name, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
+            channel: channel, name: name?.text, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
             quiet: quiet, remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: relayOptions.typed)

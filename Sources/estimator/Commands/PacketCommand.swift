@@ -11,5 +11,6 @@ struct PacketCommand: ParsableCommand {
             hex digits each, then the name in UTF-8, at most 18 bytes in all. \
             For example 0101FEAnn is version 01, channel 1, coffee, name Ann.
             """,
-        subcommands: [PacketEncodeCommand.self, PacketDecodeCommand.self])
+        subcommands: [PacketEncodeCommand.self, PacketDecodeCommand.self, UnknownCommand<PacketCommand>.self],
+        defaultSubcommand: UnknownCommand<PacketCommand>.self)
 }

@@ -34,7 +34,7 @@ struct PacketEncodeCommand: ParsableCommand {
     var card: Card
 
     @Option(parsing: .unconditional, help: "Your name; at most 12 bytes of UTF-8 are sent, at most 64 may be typed.")
-    var name: String
+    var name: TypedText
 
     @Option(help: "The round, 0 to 15 (version 2R); without it, version 01 as the app sends.")
     var round: RoundNumber?
@@ -50,7 +50,7 @@ struct PacketEncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (person, warnings) = try PersonName.parseTyped(name)
+        let (person, warnings) = try PersonName.parseTyped(name.text)
         for warning in warnings { StandardError.write("Warning: \(warning)") }
         let version = round.map { revealed ? Packet.Version.revealed($0) : .round($0) } ?? .v01
         let packet = Packet(version: version, channel: channel, card: card, name: person.text)

@@ -7,6 +7,7 @@ struct PickCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
         abstract: "Vote: pick your card for this round.",
+        usage: "estimator pick <card> [--adapter <adapter>]",
         discussion: """
             Cards: those of your deck (`estimator join --deck`; the app's, the \
             default, is 0 0.5 1 2 3 5 8 13 20 40 100), unsure (or '?'), coffee and \
@@ -25,20 +26,18 @@ struct PickCommand: AsyncParsableCommand {
               $ estimator pick coffee --adapter hci1
             """)
 
+    // Optional to ArgumentParser and required by `run()`: ArgumentParser
+    // reports a missing argument before an unknown option, and `pick --foo`
+    // is about the option.
     @Argument(help: "The card.")
-    var card: Card
+    var card: Card?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
 
     func run() async throws {
+        guard let card else { throw ValidationError("Give the card to pick, as in `estimator pick 8`.") }
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try Self.pick(card, with: client)
-    }
-
-    /// What a pick does once the session is found; also the start-up fast
-    /// path's (`QuickCommand`).
-    static func pick(_ card: Card, with client: ControlClient) throws(UserError) {
         try ControlReplyPrinter.print(client.call(.pick(card)))
     }
 }

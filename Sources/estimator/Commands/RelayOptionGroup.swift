@@ -6,20 +6,20 @@ import SessionDaemon
 /// back for that session by `arguments(_:)`.
 struct RelayOptionGroup: ParsableArguments {
     @Option(help: "An MQTT broker and room for remote teammates, mqtts://HOST[:PORT]/ROOM (mqtt:// for plain TCP); remembered; none drops it.")
-    var relay: String?
+    var relay: TypedText?
 
     @Option(help: "The user name on the relay's broker (remembered).")
-    var relayUser: String?
+    var relayUser: TypedText?
 
     @Option(help: "A file holding the relay password, readable by you alone (remembered; the password never is).")
-    var relayPasswordFile: String?
+    var relayPasswordFile: TypedText?
 
     @Option(name: .customLong("relay-ca"), help: "A CA certificate file to verify the broker with, instead of the system's CAs (remembered).")
-    var relayCA: String?
+    var relayCA: TypedText?
 
     /// What was typed.
     var typed: RelayOptions {
-        RelayOptions(url: relay, user: relayUser, passwordFile: relayPasswordFile, caFile: relayCA)
+        RelayOptions(url: relay?.text, user: relayUser?.text, passwordFile: relayPasswordFile?.text, caFile: relayCA?.text)
     }
 
     /// These options as they give `settings` (checked, files absolute).

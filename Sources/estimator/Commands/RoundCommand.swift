@@ -45,7 +45,7 @@ struct RoundCommand: AsyncParsableCommand {
     static let maximumTitleBytes = 120
 
     @Argument(help: "What the round estimates: a story key or a few words (default: the backlog's next story).")
-    var title: String?
+    var title: TypedText?
 
     @Option(help: ArgumentHelp("Reveal the round for the room when this runs out: minutes and/or seconds such as 90s, 2m or 1m30s, up to 60m.",
                                valueName: "duration"))
@@ -55,7 +55,7 @@ struct RoundCommand: AsyncParsableCommand {
     var adapter: AdapterChoice?
 
     func validate() throws {
-        guard let title else { return }
+        guard let title = title?.text else { return }
         guard title.utf8.count <= Self.maximumTitleBytes else {
             throw ValidationError("The title is \(title.utf8.count) bytes long; give at most \(Self.maximumTitleBytes).")
         }
@@ -65,7 +65,7 @@ struct RoundCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let words = title?.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let words = title?.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
         try ControlReplyPrinter.print(client.call(.round(title: words?.isEmpty == false ? words : nil, timer: timer)))
     }

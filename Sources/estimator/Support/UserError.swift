@@ -4,34 +4,44 @@ import SessionDaemon
 
 extension ParsableCommand {
     /// Ends the process for `error`. A `UserError` prints its sentence and
-    /// exits with its code; argument errors print ArgumentParser's first line
-    /// and where the help is, and exit 64; help and version print as usual;
-    /// any other error is unexpected, so it exits 70, not 1.
+    /// exits with its code; a usage error (ArgumentParser's, or a command's
+    /// `ValidationError`) prints its message and where the command's help is,
+    /// and exits 64; help, version and a command's `ExitCode` go through
+    /// ArgumentParser as usual; any other error is unexpected, so it exits
+    /// 70, not 1.
     static func exit(reporting error: any Error) -> Never {
         if let error = error as? UserError {
             StandardError.write("Error: \(error.sentence)")
             Self.exit(withError: ExitCode(error.code.rawValue))
         }
-        if !(error is ExitCode), exitCode(for: error).rawValue == UserError.Code.usage.rawValue {
-            let first = message(for: error).split(separator: "\n").first.map(String.init) ?? "Bad usage"
-            // One line, not the usage block: its "See '... --help'" is the pointer.
-            let full = fullMessage(for: error).split(separator: "\n")
-            let help = full.last { $0.contains("--help") }.map { " " + $0.drop { $0 == " " } } ?? ""
-            let sentence = echoingShortly(first)
-            let ended = sentence.hasSuffix(".") || sentence.hasSuffix("?") || sentence.hasSuffix("!")
-            StandardError.write("Error: \(ended ? sentence : sentence + ".")\(help)")
+        let code = exitCode(for: error)
+        if error is ExitCode || code == .success { Self.exit(withError: error) }
+        // One line, not the usage block: the help it points at has the usage.
+        let message = message(for: error).split(separator: "\n").first.map { shortened(String($0)) } ?? ""
+        if code == .validationFailure {
+            let ended = message.hasSuffix(".") || message.hasSuffix("?") || message.hasSuffix("!")
+            let command = CommandSuggestion.commandPath(of: Array(CommandLine.arguments.dropFirst()))
+            StandardError.write("Error: \(ended ? message : message + ".") See '\(command) --help' for more information.")
             Self.exit(withError: ExitCode(UserError.Code.usage.rawValue))
         }
-        guard !(error is ExitCode), exitCode(for: error) == .failure else { Self.exit(withError: error) }
-        StandardError.write("Error: \(message(for: error))")
+        StandardError.write("Error: \(message)")
         Self.exit(withError: ExitCode(UserError.Code.software.rawValue))
     }
 }
 
-/// ArgumentParser's `message` with every quoted part (what was typed) cut
-/// like `TerminalText.echo`, so a 100 KB argument is not printed back.
-private func echoingShortly(_ message: String) -> String {
-    message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
-        .map { $0.offset.isMultiple(of: 2) ? String($0.element) : TerminalText.echo(String($0.element)) }
-        .joined(separator: "'")
+/// `message` with what was typed cut like `TerminalText.echo`, so a
+/// 100 KB argument that a message quotes is not printed back whole: each
+/// long argument, or the value of a long `--option=VALUE`, where it appears.
+private func shortened(_ message: String) -> String {
+    var message = message
+    for argument in CommandLine.arguments.dropFirst() {
+        var typed = [Substring(argument)]
+        if argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") {
+            typed.append(argument[argument.index(after: equals)...])
+        }
+        for text in typed where text.count > TerminalText.echoLimit {
+            message = message.replacing(text, with: TerminalText.echo(String(text)))
+        }
+    }
+    return message
 }
