@@ -49,6 +49,11 @@ let package = Package(
         // machine over events and the time they came, pure. Knows nothing of
         // BlueZ, files or threads.
         .target(name: "RadioScheduling", dependencies: ["EstimatorKit"]),
+        // The session as a state machine over events and the time they
+        // came: the room, the round's result, the timer, what goes on the
+        // air, the words of its answers; pure. Knows nothing of the radio,
+        // sockets, files or threads.
+        .target(name: "SessionCore", dependencies: ["EstimatorKit", "Rendering"]),
         // The one clock of a process: the system's (on the session's task
         // thread when it has one); the tests bring a manual one. Knows
         // nothing of the radio or the session.
@@ -63,7 +68,7 @@ let package = Package(
         .target(
             name: "SessionDaemon",
             dependencies: [
-                "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Retry", "Threads",
+                "SessionCore", "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Retry", "Threads",
                 "CSpawn",
             ]),
         // `watch` and `join --foreground`: the live table and board from a
@@ -97,11 +102,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "EstimatorKit"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(
             name: "estimatorTests",
             dependencies: [
-                "estimator", "SessionDaemon", "Watch", "Diagnostics", "Radio", "RadioScheduling", "Clocks",
+                "estimator", "SessionDaemon", "SessionCore", "Watch", "Diagnostics", "Radio", "RadioScheduling", "Clocks",
                 "EstimatorKit", "Rendering", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
             ]),
 

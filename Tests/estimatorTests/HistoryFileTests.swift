@@ -2,6 +2,7 @@ import Dispatch
 import EstimatorKit
 import Foundation
 import Glibc
+import SessionCore
 import SessionDaemon
 import Testing
 

@@ -13,5 +13,5 @@ extension Session {
 extension Session {
     /// Returns once the latest timer's wait has ended and what it does then
     /// is done (move the clock past its deadline first).
-    func timerDone() async { await timer.wait?.value }
+    func timerDone() async { await timerWait?.value }
 }

@@ -60,20 +60,6 @@ import Testing
         await listening.value
     }
 
-    @Test func withOnlyTheRelayWatchingARefreshFromTheRelayWakesNobody() async {
-        let board = PeerBoard(room: Room(), clock: clock)
-        board.forward(.air)
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, received: .zero, relayed: true))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: nil, received: .zero, relayed: true))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, received: .zero, relayed: false))
-        board.take(Reception(localName: Array("010105Remy".utf8), rssi: -40, received: .zero, relayed: false))
-        board.finish()
-        var changes: [(Bool, Int)] = []
-        for await change in board.changes { changes.append((change.relayed, change.events.count)) }
-        #expect(changes.map(\.0) == [true, false, false], "the refresh from the relay is not passed on; air receptions are")
-        #expect(changes.map(\.1) == [1, 0, 0])
-    }
-
     @Test func relayRequestsParseAndRoundTrip() throws {
         let request = ControlRequest.relayed(localName: [0x30, 0x31, 0xFF])
         #expect(request.serialized == #"{"request":"relayed","localName":"3031FF"}"#)

@@ -1,4 +1,5 @@
 import EstimatorKit
+import SessionCore
 import SessionDaemon
 import Synchronization
 import Testing

@@ -76,7 +76,7 @@ import Testing
     @Test func aNewRoundOrARevealStopsTheTimer() async throws {
         let (session, listening, watched) = try await watchedSession()
         _ = await session.handle(.round(title: nil, timer: twoMinutes))
-        let first = await session.timer.wait
+        let first = await session.timerWait
         _ = await session.handle(.round(title: nil))
         #expect(await session.revealsAt == nil, "round 2 has no timer")
         #expect(try revealsAt(watched) == nil)

@@ -1,6 +1,7 @@
 import Clocks
 import Dispatch
 import EstimatorKit
+import SessionCore
 import Glibc
 import Radio
 import RadioScheduling
@@ -104,7 +105,7 @@ package struct SessionProcess {
         }
         server.start()
         await session.onLeave { server.stopAccepting() }
-        var joined = Session.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
+        var joined = SessionCore.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging

@@ -1,4 +1,5 @@
 import EstimatorKit
+import SessionCore
 
 extension HistoryRecord {
     /// The history's record of a revealed round: the same id for every

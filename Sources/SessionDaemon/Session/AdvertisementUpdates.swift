@@ -1,11 +1,9 @@
-/// The advertisement updates the session asks for: one runs at a time, and
+/// The advertisement updates the core asks for: one runs at a time, and
 /// requests made while it runs collapse into the next one, which puts the
-/// latest local name on the air.
+/// local name the core has then on the air.
 package struct AdvertisementUpdates {
     /// The task running the updates, if one is under way.
     package var running: Task<Void, Never>?
-    /// The local name the latest request asked to put on the air.
-    var asked: [UInt8] = []
     /// When the oldest request the next update serves was read (the
     /// session clock's `elapsed`, for the timing line); nil while no update is due.
     private var requested: Duration?

@@ -1,17 +1,15 @@
+import SessionCore
+
 /// What the relay's supervisor (`RelaySupervisor`) tells the session about
 /// the relay process, shown in `status` and `watch`.
 extension Session {
     /// Sets the relay's state before the relay reports one itself.
-    func setRelayState(_ state: String) { relay.state = state }
+    func setRelayState(_ state: String) { execute(board.take(.relay(state))) }
 
     /// The relay process ended while the session goes on; `state` says when
     /// it starts again.
-    func relayRestarting(_ state: String) {
-        guard !hasEnded else { return }
-        relay.state = state
-        changed()
-    }
+    func relayRestarting(_ state: String) { execute(board.take(.relayRestarting(state))) }
 
     /// The relay process started again after it ended.
-    func relayRestarted() { relay.restarted() }
+    func relayRestarted() { execute(board.take(.relayRestarted)) }
 }

@@ -1,4 +1,5 @@
 import EstimatorKit
+import SessionCore
 
 /// Where the session's news goes: watch lines (to `watch` clients and the
 /// session log), the change observers (the foreground table's redraw), the
@@ -13,7 +14,7 @@ struct SessionOutlets {
     /// Which receptions the session must be woken for: watchers stream every
     /// reception and the foreground table redraws on each; the relay streams
     /// only those from the air; without them only row changes matter.
-    var forwarding: PeerBoard.Forwarding {
+    var forwarding: SessionCore.Forwarding {
         lines.wantsEveryReception || !observers.isEmpty ? .all : lines.hasWatchers ? .air : .changes
     }
 

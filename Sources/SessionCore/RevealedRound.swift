@@ -11,11 +11,11 @@ package struct RevealedRound: Equatable, Sendable {
     /// The latest vote of everyone who voted, by name.
     package let votes: [String: Card]
     /// My deck, the one the mean is rounded to.
-    var deck: Deck = .app
+    package var deck: Deck = .app
     /// The story, when my session started the round.
-    var story: Story?
+    package var story: Story?
     /// The card settled on (`estimator settle`).
-    var settled: Card?
+    package var settled: Card?
 
     /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
     package init(channel: Channel, round: RoundNumber?, title: String?, revealedAt: Timestamp, votes: [String: Card], deck: Deck = .app, story: Story? = nil, settled: Card? = nil) {
@@ -30,5 +30,5 @@ package struct RevealedRound: Equatable, Sendable {
     }
 
     /// The estimate agreed on: the card settled on, else the consensus.
-    var agreed: Card? { Agreement.agreed(settled: settled, votes: votes.values) }
+    package var agreed: Card? { Agreement.agreed(settled: settled, votes: votes.values) }
 }

@@ -1,0 +1,35 @@
+import EstimatorKit
+
+/// What the core asks its executor to do, in order. Lines that show the
+/// session's state (`streamMe`, `streamRadio`) and the advertisement
+/// (`advertise`) are taken from the core when the executor gets to them,
+/// so a line never shows a state older than one already sent.
+package enum SessionAction: Equatable, Sendable {
+    /// The answer to the request just taken.
+    case reply(ControlReply)
+    /// Put the core's local name on the air (`SessionCore.goingOnAir`);
+    /// updates asked while one runs collapse into the next.
+    case advertise
+    /// Stream who I am now (`SessionCore.meLine`) to the watchers.
+    case streamMe
+    /// Stream the radio's state (`SessionCore.radioState`) to the watchers.
+    case streamRadio
+    /// Stream this line to the watchers.
+    case stream(ControlWatchLine)
+    /// Rows of the table changed (for the session log's timing lines).
+    case rowsChanged([PeerEvent])
+    /// Report my channel's revealed round, or a change of it, to the history.
+    case record(RevealedRound)
+    /// Call back with `.timerRanOut(id)` once `after` has passed; replaces
+    /// the timer armed before.
+    case armTimer(id: Int, after: Duration)
+    /// The timer armed before will find nothing to do: stop waiting for it.
+    case cancelTimer
+    /// Keep the scan running without a restart until `until`: cards are on
+    /// their way (`Room.cardsDue`).
+    case keepListening(until: Timestamp)
+    /// Look again for a peer gone quiet (`SessionRadio.lookAgain`).
+    case lookAgain
+    /// Something a view shows changed: redraw.
+    case changed
+}

@@ -1,0 +1,197 @@
+import EstimatorKit
+import Rendering
+
+/// The answers to control requests: each changes the room and puts what
+/// changed on the air; the answer comes last, after what it tells the
+/// watchers.
+extension SessionCore {
+    mutating func answer(_ request: ControlRequest, backlog: BacklogRead, now: Timestamp) -> [SessionAction] {
+        guard !hasEnded else { return [.reply(ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")))] }
+        switch request {
+        case .pick where isObserving:
+            return [.reply(ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote.")))]
+        case let .pick(newCard):
+            do throws(DeckCardError) { try deck.check(newCard) } catch {
+                return [.reply(ControlReply(UserError(.usage, error.description)))]
+            }
+            _ = room.pick(newCard, now: now)
+            return recount(now: now).actions
+                + advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", now: now)
+        case let .round(title, countdown):
+            return nextRound(titled: title, timer: countdown, backlog: backlog, now: now)
+        case let .settle(card):
+            return settle(card, now: now)
+        case let .reveal(after):
+            return reveal(after: after, now: now)
+        case let .join(newChannel, newName, observing, newDeck):
+            return join(channel: newChannel, name: newName, observing: observing, deck: newDeck, now: now)
+        case .status:
+            return [.reply(ControlReply(exitCode: 0, message: radioState, status: status(now: now)))]
+        case .watch, .watchAir:
+            return [.reply(ControlReply(UserError(.usage, "watch is a stream; the control server starts it.")))]
+        case .leave:
+            // The executor answers once the leave's broadcast is over.
+            return take(.leaving, at: now)
+        case let .relayed(localName):
+            // Through the same path as the air: decoder, peer cap, events.
+            return hear(Heard(localName: localName, rssi: nil, relayed: true), now: now) + [.reply(Self.done("relayed"))]
+        case let .relay(state):
+            relay.state = state
+            return [.changed, .reply(Self.done("relay state noted"))]
+        }
+    }
+
+    /// Reveals my round now, or starts the timer that reveals it `after`.
+    mutating func reveal(after: Countdown?, now: Timestamp) -> [SessionAction] {
+        if let after {
+            guard let current = round.current, !isRevealed else { return [nothingToReveal] }
+            return startTimer(after, for: current, now: now) + [streamingMe(), .changed,
+                .reply(Self.done("the timer reveals round \(current) in channel \(channel) in \(after), unless everyone votes first"))]
+        }
+        timer.stop()
+        guard room.revealNow(now: now), let current = round.current else { return [.cancelTimer, nothingToReveal] }
+        let tally = room.tally(of: channel, now: now)
+        let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(ShownName.text).joined(separator: ", ")
+        return [.cancelTimer] + recount(now: now).actions
+            + advertise(done: "round \(current) revealed in channel \(channel)\(without)", now: now)
+    }
+
+    /// Joins `newChannel` as `newName` (each nil: unchanged), observing or
+    /// voting, with `newDeck`.
+    private mutating func join(channel newChannel: UInt8?, name newName: String?, observing: Bool?, deck newDeck: Deck?,
+                               now: Timestamp) -> [SessionAction] {
+        let parsed: PersonName?
+        do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
+            return [.reply(ControlReply(UserError(.data, error.description)))]
+        }
+        if parsed != nil || newChannel != nil { ownership.forget() }
+        var actions: [SessionAction] = []
+        if let newChannel, newChannel != channel.rawValue {
+            // Another room: its round is learnt from the air (`Room.enter`).
+            channel = Channel(rawValue: newChannel)
+            actions += newRound()
+        }
+        if let parsed { name = parsed }
+        let newDeck = newDeck ?? deck
+        // A card the new deck lacks is taken back rather than kept on the air.
+        let me = Room.Me(channel: channel, name: name.text, card: newDeck.allows(card) ? card : .waiting,
+                         observing: observing ?? isObserving, deck: newDeck)
+        room.enter(me, now: now)
+        var done = Self.joined(channel: channel, name: name, observing: me.observing, deck: me.deck,
+                               adapter: setup.adapter, pid: setup.pid)
+        // Not advertised yet, so whoever is heard with it is someone else.
+        if room.table[PeerID(channel: channel, name: name.text)]?.isStale == false {
+            ownership.taken()
+            done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
+        }
+        return actions + advertise(done: done, now: now)
+    }
+
+    /// Starts the next round: titled `typed` (a backlog story's key is that
+    /// story), else the backlog's next story, else untitled; `timer`
+    /// reveals it when it runs out.
+    private mutating func nextRound(titled typed: String?, timer: Countdown?, backlog: BacklogRead,
+                                    now: Timestamp) -> [SessionAction] {
+        let progress: BacklogProgress?
+        switch backlog {
+        case .none: progress = nil
+        case let .read(read): progress = read
+        case let .failed(error):
+            // A title needs no backlog; the next story does.
+            guard let typed else { return [.reply(ControlReply(error))] }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, now: now)
+        }
+        guard let progress, typed == nil else {
+            guard let typed else { return startRound(title: nil, story: nil, timer: timer, now: now) }
+            // A title that is a story's key is that story; any other is a story of its own, as typed.
+            if let story = progress?.story(keyed: typed) {
+                return startRound(title: story.title, story: story, timer: timer, now: now)
+            }
+            return startRound(title: typed, story: Story(line: typed), timer: timer, now: now)
+        }
+        guard let next = progress.next else {
+            return startRound(title: nil, story: nil, timer: timer, now: now,
+                              note: "; every story of the backlog has an agreed estimate (`estimator backlog` lists them)")
+        }
+        return startRound(title: next.story.title, story: next.story, timer: timer, now: now,
+                          note: "; story \(next.index + 1) of \(progress.entries.count)")
+    }
+
+    /// Starts the next round with `title`, `story` and `timer`; `note`
+    /// follows the answer's first part.
+    private mutating func startRound(title: String?, story: Story?, timer countdown: Countdown?, now: Timestamp,
+                                     note: String = "") -> [SessionAction] {
+        guard case let .began(number) = room.startNext(title: title, now: now) else {
+            return [.reply(ControlReply(UserError(.software, "The round did not move on.")))]
+        }
+        var actions = newRound()
+        ledger.story = story
+        let named = title.map { " (\($0))" } ?? ""
+        var done = "round \(number)\(named) began in channel \(channel); cards cleared\(note)"
+        if let countdown {
+            actions += startTimer(countdown, for: number, now: now)
+            done += "; the timer reveals it in \(countdown)"
+        }
+        return actions + advertise(done: done, now: now)
+    }
+
+    /// Records the agreed estimate of my revealed round: `card`, checked
+    /// against my deck as a pick is, or the consensus without one.
+    private mutating func settle(_ card: Card?, now: Timestamp) -> [SessionAction] {
+        guard let current = round.current, ledger.hasRevealed else {
+            let why = round.current.map { "round \($0) is not revealed yet; `estimator reveal` shows its cards" }
+                ?? "there is no round yet; `estimator round` starts one"
+            return [.reply(ControlReply(UserError(.usage, "Nothing to settle in channel \(channel): \(why).")))]
+        }
+        let named = round.state.title.map { " (\($0))" } ?? ""
+        let agreed: Card
+        if let card {
+            do throws(DeckCardError) { try deck.check(card) } catch { return [.reply(ControlReply(UserError(.usage, error.description)))] }
+            do throws(AgreementError) { try Agreement.check(card) } catch { return [.reply(ControlReply(UserError(.usage, error.description)))] }
+            agreed = card
+        } else {
+            guard let consensus = Agreement.consensus(ledger.votes.values) else {
+                // Numbers, then sizes, then the rest, as a deck lists them.
+                let order = { (card: Card) in card.numericValue ?? card.sizeRank.map { 1000 + Double($0) } ?? 2000 + Double(card.rawValue) }
+                let cards = Set(ledger.votes.values).sorted { order($0) < order($1) }.map(\.description)
+                let votes = cards.count < 2 ? "nobody voted a number or a size" : "the votes are "
+                    + cards.dropLast().joined(separator: ", ") + " and " + cards.last!
+                return [.reply(ControlReply(UserError(.usage, "Round \(current)\(named) has no consensus (\(votes)); "
+                    + "give the card the team agreed on, as `estimator settle 5`.")))]
+            }
+            agreed = consensus
+        }
+        guard let report = ledger.settle(on: agreed) else { return [] }
+        return [.record(report), streamingMe(), .changed, .reply(Self.done("round \(current)\(named) settled at \(agreed)"))]
+    }
+
+    /// Why a reveal, now or on a timer, is refused.
+    private var nothingToReveal: SessionAction {
+        let why = round.current.map { "round \($0) is revealed already" } ?? "there is no round yet; `estimator round` starts one"
+        return .reply(ControlReply(UserError(.usage, "Nothing to reveal in channel \(channel): \(why).")))
+    }
+
+    /// Puts what the room has me say on the air, tells the watchers, and
+    /// answers `done` (saying when the radio is down that it goes on the
+    /// air once the radio is back).
+    mutating func advertise(done: String, now: Timestamp) -> [SessionAction] {
+        let message = radioProblem == nil ? done : "\(done); on the air once the radio is back (\(radioState))"
+        return advertising(now: now) + [.reply(Self.done(message))]
+    }
+
+    /// Puts what the room has me say on the air (unless the radio is down
+    /// or I am leaving) and tells the watchers.
+    mutating func advertising(now: Timestamp) -> [SessionAction] {
+        onAir = localName(now: now)
+        let onTheAir: [SessionAction] = radioProblem == nil && !hasEnded ? [.advertise] : []
+        return onTheAir + [streamingMe(), .changed]
+    }
+
+    /// Streams who I am, noting the agreed estimate the watchers have then.
+    mutating func streamingMe() -> SessionAction {
+        streamedAgreed = ledger.agreed
+        return .streamMe
+    }
+
+    static func done(_ message: String) -> ControlReply { ControlReply(exitCode: 0, message: message) }
+}

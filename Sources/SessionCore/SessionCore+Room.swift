@@ -1,0 +1,113 @@
+import EstimatorKit
+
+/// What the room tells me: receptions, the passage of time, and my round's
+/// result (the reveal recorded, the timer).
+extension SessionCore {
+    /// Takes one reception: updates the room, and acts on what it changed.
+    /// A reception that changes no row (nearly every one in a room: a known
+    /// peer's signal and time) asks for nothing, unless the executor wants
+    /// every one (`forwarding`).
+    mutating func hear(_ heard: Heard, now: Timestamp) -> [SessionAction] {
+        var update = Room.Update()
+        if let packet = packets[heard.localName] ?? decode(heard.localName) {
+            update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
+        }
+        switch forwarding {
+        case .all: break
+        case .air: guard !update.events.isEmpty || !heard.relayed else { return [] }
+        case .changes: guard !update.events.isEmpty else { return [] }
+        }
+        var actions: [SessionAction] = [.stream(.heard(localName: heard.localName, rssi: heard.rssi, relayed: heard.relayed,
+                                                       from: heard.advertiser))]
+        if !update.events.isEmpty { actions.append(.rowsChanged(update.events)) }
+        if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
+           ownership.heard(heard.localName) {
+            actions.append(streamingMe())
+        }
+        actions += follow(update, now: now).actions
+        if update.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
+            actions += recount(now: now).actions
+            actions += followRoom(now: now)
+        }
+        return actions + [.changed]
+    }
+
+    private mutating func decode(_ localName: [UInt8]) -> Packet? {
+        guard let packet = try? Packet(decoding: localName) else { return nil }
+        if packets.count >= Self.packetCacheSize { packets.removeAll(keepingCapacity: true) }
+        packets[localName] = packet
+        return packet
+    }
+
+    /// Turns stale peers stale and drops the long gone; looks again for a
+    /// peer gone quiet.
+    mutating func tick(now: Timestamp) -> [SessionAction] {
+        let update = room.tick(now: now)
+        var (actions, moved) = follow(update, now: now)
+        if room.hasQuietPeer(after: setup.lookAgainAfter, now: now) { actions.append(.lookAgain) }
+        let (revealed, recorded) = recount(now: now)
+        actions += recorded + followRoom(now: now)
+        if revealed || moved || !update.events.isEmpty { actions.append(.changed) }
+        return actions
+    }
+
+    /// Acts on my channel's changes of round in `update`: a new round took
+    /// my card back (`Room`) and starts a new record; joining one, a jump of
+    /// the clock and its end change what I advertise. `moved`: whether
+    /// anything changed.
+    private mutating func follow(_ update: Room.Update, now: Timestamp) -> (actions: [SessionAction], moved: Bool) {
+        let mine = update.rounds.filter { $0.channel == channel }
+        guard !mine.isEmpty else { return ([], false) }
+        var actions: [SessionAction] = []
+        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { actions += newRound() }
+        return (actions + advertising(now: now), true)
+    }
+
+    /// Puts on the air what the room now has me say, when it changed:
+    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot); else
+    /// tells the watchers of a new agreed estimate (a re-vote made or broke
+    /// a consensus).
+    mutating func followRoom(now: Timestamp) -> [SessionAction] {
+        var actions = keepListeningForCards(now: now)
+        if !hasEnded, localName(now: now) != onAir {
+            actions += advertising(now: now)
+        } else if ledger.agreed != streamedAgreed {
+            actions.append(streamingMe())
+        }
+        return actions
+    }
+
+    /// While my table waits for cards on their way (of votes heard sealed,
+    /// or a laptop's last vote of a reveal heard from another one), the
+    /// radio's scan runs without a restart: asked once for each reveal's wait.
+    private mutating func keepListeningForCards(now: Timestamp) -> [SessionAction] {
+        guard let due = room.cardsDue(now: now), due != cardsDue else { return [] }
+        cardsDue = due
+        return [.keepListening(until: due)]
+    }
+
+    /// Counts my channel's votes; records a reveal, and every change of a
+    /// revealed round's votes. `revealed`: whether the cards were revealed
+    /// just now.
+    mutating func recount(now: Timestamp) -> (revealed: Bool, actions: [SessionAction]) {
+        let tally = room.tally(of: channel, now: now)
+        let first = !ledger.hasRevealed
+        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: now) else {
+            return (false, [])
+        }
+        return (first, [.record(report)])
+    }
+
+    /// A new round in my channel, or another channel: nothing revealed yet,
+    /// and no timer runs for it.
+    mutating func newRound() -> [SessionAction] {
+        ledger.reset()
+        timer.stop()
+        return [.cancelTimer]
+    }
+
+    /// Starts the timer that reveals `round` when `countdown` runs out.
+    mutating func startTimer(_ countdown: Countdown, for round: RoundNumber, now: Timestamp) -> [SessionAction] {
+        [.armTimer(id: timer.start(countdown, for: round, now: now), after: countdown.duration)]
+    }
+}

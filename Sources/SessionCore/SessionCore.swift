@@ -1,0 +1,247 @@
+import EstimatorKit
+
+/// The session as a state machine without I/O: who I am (channel, name,
+/// card), the room I hear, my round's reveal and its agreed estimate, the
+/// timer, whether my name is someone else's too, and what I say on the air.
+/// Its executor (`Session`) feeds it what happened (`SessionEvent`), at the
+/// time it happened, and does what it answers (`SessionAction`), in order;
+/// so every rule is tested by feeding events, and the executor decides
+/// nothing.
+///
+/// Its rules, each written once:
+/// - What goes on the air follows the room (`Room.advertised`): a pick, a
+///   round, a reveal and a join put the new local name on the air; so does
+///   a change of my round heard from the room, and a change of what the
+///   room has me say (holding the reveal, the reveal). Nothing goes on the
+///   air while the radio is down: it says so, and the radio's next start
+///   puts on the air what the room has me say then.
+/// - A new round in my channel, or another channel, forgets the revealed
+///   round, its story and the timer.
+/// - My round's reveal, every re-vote after it and every settle are
+///   recorded for the history (`RevealLedger`).
+/// - The timer reveals the round it was started for, as `reveal` does,
+///   unless that round was revealed, left or moved on, or the timer was
+///   replaced.
+/// - Someone else heard with my name is told apart from my own echo by the
+///   local names I advertised lately (`NameOwnership`); a name taken when I
+///   join is said in `join`'s answer.
+/// - Once leaving starts, every request is refused.
+package struct SessionCore: Sendable {
+    /// Which receptions the executor hears of beside those that change a row.
+    package enum Forwarding: Sendable {
+        /// Those that change a row.
+        case changes
+        /// Those, and every one heard over the air (the relay forwards them).
+        case air
+        /// Every one (a `watch` streams them all).
+        case all
+    }
+
+    /// What the core is given once.
+    package struct Setup: Sendable {
+        /// The adapter's name, for `status` and the `me` line.
+        package let adapter: String
+        /// Whether the session has no radio at all (`--adapter none`).
+        package let radioless: Bool
+        /// The session's process, for `status` and `join`'s answer.
+        package let pid: Int32
+        /// A peer not heard over the air for this long is looked for again.
+        package let lookAgainAfter: Duration
+
+        package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration) {
+            self.adapter = adapter
+            self.radioless = radioless
+            self.pid = pid
+            self.lookAgainAfter = lookAgainAfter
+        }
+    }
+
+    /// Most local names kept decoded; a flood of names only empties the cache.
+    package static let packetCacheSize = 256
+
+    package let setup: Setup
+    package internal(set) var channel: Channel
+    package internal(set) var name: PersonName
+    /// The room: me, the peers, rounds and votes.
+    package internal(set) var room: Room
+    /// My channel's revealed round, for the history.
+    var ledger = RevealLedger()
+    /// Whether someone else here has my name.
+    var ownership = NameOwnership()
+    /// The timer that reveals my round (`round --timer`, `reveal --in`).
+    var timer = RevealTimer()
+    /// The relay's state for `status`, when there is a relay.
+    var relay = RelayStatus()
+    /// Why the radio is not working, in words; nil while it works.
+    package internal(set) var radioProblem: String?
+    /// The local name the room had me say when I last asked for it on the air.
+    package internal(set) var onAir: [UInt8] = []
+    /// The agreed estimate in the last `me` line streamed.
+    var streamedAgreed: Card?
+    /// The wait for cards on their way the radio was last told of.
+    var cardsDue: Timestamp?
+    /// Set when leaving starts.
+    package internal(set) var hasEnded = false
+    /// Which receptions the executor hears of.
+    var forwarding = Forwarding.changes
+    /// Local names decoded lately: a peer repeats its own until its card
+    /// changes, and decoding it anew was a third of the table's work.
+    var packets: [[UInt8]: Packet] = [:]
+
+    /// `room` with me entered in `channel` as `name`: `observing` present
+    /// without a vote, `deck` the cards I may pick.
+    package init(_ setup: Setup, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app,
+                 room: Room = Room(), now: Timestamp) {
+        self.setup = setup
+        self.channel = channel
+        self.name = name
+        self.room = room
+        self.room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: now)
+        onAir = localName(now: now)
+    }
+
+    /// Takes `event`, which happened at `now`; returns what to do about it.
+    package mutating func take(_ event: SessionEvent, at now: Timestamp) -> [SessionAction] {
+        switch event {
+        case let .request(request, backlog): return answer(request, backlog: backlog, now: now)
+        case let .heard(heard): return hear(heard, now: now)
+        case .tick: return tick(now: now)
+        case let .timerRanOut(id):
+            guard !hasEnded, timer.isRunning(id), revealsAt != nil else { return [] }
+            // Revealed as `estimator reveal` does; its answer goes to nobody.
+            return reveal(after: nil, now: now).filter { if case .reply = $0 { false } else { true } }
+        case let .radioWorks(seals):
+            var actions: [SessionAction] = []
+            if radioProblem != nil {
+                radioProblem = nil
+                actions.append(.streamRadio)
+            }
+            if room.seals != seals {
+                room.seals = seals
+                actions += followRoom(now: now)
+            }
+            return actions.isEmpty ? [] : actions + [.changed]
+        case let .radioFailed(problem):
+            radioProblem = problem
+            return [.streamRadio, .changed]
+        case let .relay(state):
+            relay.state = state
+            return [.changed]
+        case let .relayRestarting(state):
+            guard !hasEnded else { return [] }
+            relay.state = state
+            return [.changed]
+        case .relayRestarted:
+            relay.restarted()
+            return []
+        case let .forward(forwarding):
+            self.forwarding = forwarding
+            return []
+        case .leaving:
+            guard !hasEnded else { return [] }
+            hasEnded = true
+            _ = room.pick(.none, now: now)
+            return [.cancelTimer]
+        }
+    }
+
+    // MARK: What views read
+
+    /// My card.
+    package var card: Card { room.me?.card ?? .waiting }
+
+    /// My channel's round and its votes.
+    package var round: ChannelRound { room.round(of: channel)! }  // `Room.enter` made it
+
+    /// Whether my round is revealed (or being revealed: `Room.advertised`).
+    package var isRevealed: Bool { round.current != nil && round.ballot.isRevealed }
+
+    /// Whether I observe (`join --observer`).
+    package var isObserving: Bool { room.me?.observing ?? false }
+
+    /// The cards I may pick (`join --deck`).
+    package var deck: Deck { room.me?.deck ?? .app }
+
+    /// The estimate my revealed round agreed on (`Agreement`).
+    package var agreed: Card? { ledger.agreed }
+
+    /// When my timer reveals my round, while it runs.
+    package var revealsAt: Timestamp? { timer.deadline(current: round.current, revealed: isRevealed) }
+
+    /// My channel as a table draws it at `now`.
+    package func view(now: Timestamp) -> Room.View { room.view(of: channel, now: now) }
+
+    /// Whether someone else in my channel has my name, and is still heard:
+    /// both are one row (a peer is a channel and a name), so theirs is
+    /// hidden as if it were my echo.
+    package var isNameTaken: Bool {
+        ownership.heardSomeoneElse && room.table[PeerID(channel: channel, name: name.text)]?.isStale == false
+    }
+
+    /// The local name the room has me say at `now` (`Room.advertised`).
+    package func localName(now: Timestamp) -> [UInt8] {
+        let (version, shown) = room.advertised(now: now) ?? (.v01, card)
+        return Array(Packet(version: version, channel: channel, card: shown, name: name.text).localName.utf8)
+    }
+
+    /// The local name to put on the air now, noted as mine so that its echo
+    /// is not taken for someone else with my name.
+    package mutating func goingOnAir(now: Timestamp) -> [UInt8] {
+        ownership.advertising(localName(now: now))
+    }
+
+    /// The radio's state in words, for `status` and `watch`.
+    package var radioState: String {
+        if let radioProblem { return radioProblem }
+        if setup.radioless { return hasEnded ? "stopped" : "no Bluetooth (relay only)" }
+        return hasEnded ? "stopped" : "advertising and scanning"
+    }
+
+    /// Who I am now, as the watchers' `me` line says it.
+    package func me(now: Timestamp) -> ControlWatchLine {
+        .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
+            round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
+            observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: ledger.story,
+            agreed: ledger.agreed)
+    }
+
+    /// The `me` line to stream now, noting the agreed estimate it tells.
+    package mutating func meLine(now: Timestamp) -> ControlWatchLine {
+        streamedAgreed = ledger.agreed
+        return me(now: now)
+    }
+
+    /// What `status` answers.
+    package func status(now: Timestamp) -> ControlStatus {
+        ControlStatus(pid: setup.pid, adapter: setup.adapter, channel: channel.rawValue, name: name.text, card: card,
+                      peers: room.peers(in: channel).count, radio: radioState, round: round.current,
+                      title: round.state.title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
+                      revealed: isRevealed, deck: deck)
+    }
+
+    /// Whether time alone can change the room now (`Room.needsTicks`).
+    package func needsTicks(now: Timestamp) -> Bool { room.needsTicks(now: now) }
+
+    /// The peers heard so far and not stale, as `heard` lines for a watch
+    /// attached now: a line per way a peer is heard, so the watch knows both.
+    /// `airOnly` (the relay) leaves out what came through the relay.
+    package func heardLines(airOnly: Bool, now: Timestamp) -> [ControlWatchLine] {
+        var lines: [ControlWatchLine] = []
+        for peer in room.table.peers where !peer.isStale {
+            let localName = peer.packet.bytes
+            let hearing = room.hearing(of: peer.id, now: now)
+            if hearing != .relay {
+                lines.append(.heard(localName: localName, rssi: peer.rssi, from: room.advertiser(of: peer.id)))
+            }
+            if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }
+        }
+        return lines
+    }
+
+    /// What `join` answers: where I am, and as whom (`, observing,` and my
+    /// deck unless it is the app's: ` with the fibonacci deck`).
+    package static func joined(channel: Channel, name: PersonName, observing: Bool, deck: Deck, adapter: String, pid: Int32) -> String {
+        let role = (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
+        return "joined channel \(channel) as \(name)\(role) on \(adapter) (session pid \(pid))"
+    }
+}
