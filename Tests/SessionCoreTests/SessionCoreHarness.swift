@@ -1,0 +1,55 @@
+import EstimatorKit
+import SessionCore
+
+/// A session core driven event by event, its time moved by the test: Me in
+/// channel 1 (card 8 is `08`), and what each event asked.
+struct SessionCoreHarness {
+    static let channel = Channel(rawValue: 1)
+    var core: SessionCore
+    private(set) var now = Timestamp(secondsSince1970: 1_700_000_000)
+
+    init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false) {
+        let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
+                                      lookAgainAfter: .seconds(2))
+        core = SessionCore(setup, channel: Self.channel, name: try! PersonName.parse(name).name, observing: observing,
+                           deck: deck, now: now)
+        _ = core.take(.radioWorks(seals: seals), at: now)
+        // Past the first listen of a session that just joined, which
+        // decides no reveal (docs/PROTOCOL.md, Rounds).
+        advance(by: .seconds(5))
+    }
+
+    /// Gives the core `event` now.
+    @discardableResult
+    mutating func take(_ event: SessionEvent) -> [SessionAction] { core.take(event, at: now) }
+
+    /// A control request; its answer.
+    @discardableResult
+    mutating func ask(_ request: ControlRequest, backlog: BacklogRead = .none) -> (reply: ControlReply?, actions: [SessionAction]) {
+        let actions = take(.request(request, backlog: backlog))
+        let replies = actions.compactMap { if case let .reply(reply) = $0 { reply } else { nil } }
+        return (replies.last, actions)
+    }
+
+    /// A local name heard over the air (or through the relay).
+    @discardableResult
+    mutating func hear(_ localName: String, relayed: Bool = false) -> [SessionAction] {
+        take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed)))
+    }
+
+    /// Moves time on by `duration`.
+    mutating func advance(by duration: Duration) { now = now + duration }
+
+    /// What the room has me say now.
+    var onAir: String { String(decoding: core.localName(now: now), as: UTF8.self) }
+
+    /// The revealed rounds the actions report.
+    static func records(_ actions: [SessionAction]) -> [RevealedRound] {
+        actions.compactMap { if case let .record(round) = $0 { round } else { nil } }
+    }
+
+    /// The timers the actions arm.
+    static func timers(_ actions: [SessionAction]) -> [(id: Int, after: Duration)] {
+        actions.compactMap { if case let .armTimer(id, after) = $0 { (id, after) } else { nil } }
+    }
+}
