@@ -111,7 +111,7 @@ let package = Package(
                 "EstimatorKit", "Rendering", "BlueZ", "DBus", "Threads", "DBusTestSupport", "BlueZTestSupport",
             ]),
 
-        // Live-table redraw cost against a full redraw (issue 8 item 5).
+        // Live-table redraw cost against a full redraw.
         .executableTarget(
             name: "table-bench", dependencies: ["EstimatorKit", "Rendering"], path: "Benchmarks/TableBench"),
         // A private dbus-daemon for tests (the BlueZ tests host their fake org.bluez on it).

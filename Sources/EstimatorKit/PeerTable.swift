@@ -4,7 +4,7 @@
 /// Pure and clock-free: sightings carry their time and `tick(now:)` is given
 /// the time, so the stale and leave rules are tested without sleeping.
 ///
-/// Rules (issue "The estimator CLI", Session):
+/// Rules:
 /// - a peer is a (channel, name), never an address;
 /// - card none means leaving: the peer is dropped at once (`left`); a none
 ///   from a peer the table does not hold is ignored, so a leaver's repeated

@@ -109,10 +109,9 @@ package struct RadioSchedule: Equatable, Sendable {
     /// peers (BlueZ signals each advertising report) waking the reading
     /// thread for each was most of the session's CPU time. A reception then
     /// shows up to this much later, small beside the 0.25–0.5 s a missed
-    /// announcement costs; at 50 ms a room of 30 still cost the session
-    /// about 1.5 times what libdbus alone costs, at 100 ms about as much
-    /// (docs/MEASUREMENTS.md, session). A quiet room, and BlueZ's replies,
-    /// are read at once.
+    /// announcement costs; half of it leaves a busy room's session costing
+    /// more than libdbus alone does (docs/MEASUREMENTS.md, session). A
+    /// quiet room, and BlueZ's replies, are read at once.
     package var readEvery: Duration = .milliseconds(100)
 
     /// The values above.

@@ -76,7 +76,7 @@ func sessionAndRelay(_ joined: EstimatorProcess.Result) throws -> (session: pid_
 /// The payload `estimator` publishes for a packet, as mosquitto_sub's %x shows it.
 private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02x", $0) }.joined() }
 
-/// Sessions meeting through a real mosquitto (issue 18): publishing,
+/// Sessions meeting through a real mosquitto: publishing,
 /// retained state, the last will, leaving, reconnecting, refusals and
 /// hostile messages, each through the built `estimator` and `estimator-relay`.
 @Suite(.timeLimit(.minutes(2))) struct RelayCLITests {

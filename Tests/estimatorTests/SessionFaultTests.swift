@@ -5,7 +5,7 @@ import Foundation
 import Radio
 import Testing
 
-/// Issue 7's faults, fast, over the real binary: the session's BlueZ radio
+/// The radio's faults, fast, over the real binary: the session's BlueZ radio
 /// against the fake bluetoothd going away and coming back, its adapter
 /// unplugged or powered off and back, and a system bus that is absent or
 /// refuses us. A `watch` on a pipe follows the session's radio state (its
