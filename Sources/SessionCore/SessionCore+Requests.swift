@@ -51,7 +51,9 @@ extension SessionCore {
         timer.stop()
         guard room.revealNow(now: now), let current = round.current else { return [.cancelTimer, nothingToReveal] }
         let tally = room.tally(of: channel, now: now)
-        let without = tally.waitingFor.isEmpty ? "" : " without " + tally.waitingFor.map(ShownName.text).joined(separator: ", ")
+        // Said to me, so I am "you" in it.
+        let without = tally.waitingFor.isEmpty ? ""
+            : " without " + tally.waitingFor.map { $0.isMe ? "you" : ShownName.text($0) }.joined(separator: ", ")
         return [.cancelTimer] + recount(now: now).actions
             + advertise(done: "round \(current) revealed in channel \(channel)\(without)", now: now)
     }

@@ -128,6 +128,15 @@ private let twoMinutes = Countdown(seconds: 120)!
                 "a typed title needs none")
     }
 
+    @Test func aRevealNowSaysWhoDidNotVoteAndCallsMeYou() {
+        var session = SessionCoreHarness()
+        session.ask(.round(title: nil))
+        session.hear("2101FCAnn")
+        session.hear("210105Bob")
+        let reply = session.ask(.reveal()).reply
+        #expect(reply?.message == "round 1 revealed in channel 1 without Ann, you")
+    }
+
     // MARK: The timer
 
     @Test func theTimerRevealsItsRoundWhenItRunsOut() {
