@@ -57,7 +57,7 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         }
     }
 
-    /// The sentence that lists the settings, for a name that is none of them.
+    /// The settings' names, comma-separated, for the help and for a name that is none of them.
     package static var list: String {
         allCases.map(\.rawValue).joined(separator: ", ")
     }

@@ -29,7 +29,7 @@ struct ConfigCommand: ParsableCommand {
               $ estimator config --json | jq .settings.channel
             """)
 
-    @Option(help: ArgumentHelp("Forget this setting (\(ConfigSetting.list)), or all of them.", valueName: "setting"))
+    @Option(help: ArgumentHelp("Forget this setting (\(ConfigSetting.list)), or all of them (the file goes).", valueName: "setting"))
     var reset: ConfigReset?
 
     @Flag(help: "One JSON object: the file, and each setting's value and whether it is remembered.")
