@@ -35,7 +35,8 @@ import Testing
         #expect(shown.status == 0, "\(shown.stderr)")
         let rows = shown.stdout.split(separator: "\n").map(String.init)
         #expect(rows.contains("channel            remembered  3"), "\(shown.stdout)")
-        #expect(rows.contains("open               remembered  true"), "\(shown.stdout)")
+        #expect(rows.contains("open               remembered  true: cards shown as soon as picked, your card on the air in clear"),
+                "\(shown.stdout)")
         #expect(rows.contains("relayUser          remembered  ann"), "\(shown.stdout)")
         #expect(rows.contains("deck               default     app"), "\(shown.stdout)")
         #expect(rows.contains("relayCA            default     the system's CAs"), "\(shown.stdout)")

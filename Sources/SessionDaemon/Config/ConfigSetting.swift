@@ -29,8 +29,8 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         case .adapter: config.adapter.map { (.string($0), $0) }
         case .role: config.observing.map { (.string($0 ? "observer" : "voter"), $0 ? "observer" : "voter") }
         case .deck: config.deck.map { (.string($0.description), $0.description) }
-        case .open: config.openCards.map { (.bool($0), String($0)) }
-        case .quiet: config.quiet.map { (.bool($0), String($0)) }
+        case .open: config.openCards.map { (.bool($0), Self.openWords($0)) }
+        case .quiet: config.quiet.map { (.bool($0), Self.quietWords($0)) }
         case .relay: config.relay.map { (.string($0.url), $0.url) }
         case .relayUser: config.relay?.user.map { (.string($0), $0) }
         case .relayPasswordFile: config.relay?.passwordFile.map { (.string($0), $0) }
@@ -48,13 +48,23 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         case .adapter: (.null, "the first powered adapter")
         case .role: (.string("voter"), "voter")
         case .deck: (.string(Deck.app.description), Deck.app.description)
-        case .open: (.bool(false), "false: cards hidden until everyone has voted, your card sealed where the radio allows")
-        case .quiet: (.bool(false), "false: the bell rings at the reveal")
+        case .open: (.bool(false), Self.openWords(false))
+        case .quiet: (.bool(false), Self.quietWords(false))
         case .relay: (.null, "none: Bluetooth alone")
         case .relayUser: (.null, "none")
         case .relayPasswordFile: (.null, "none")
         case .relayCA: (.null, "the system's CAs")
         }
+    }
+
+    /// `open` and what it does (docs/PROTOCOL.md, Ballot): it decides what goes on the air.
+    private static func openWords(_ open: Bool) -> String {
+        open ? "true: cards shown as soon as picked, your card on the air in clear"
+            : "false: cards hidden until everyone has voted, your card sealed where the radio allows"
+    }
+
+    private static func quietWords(_ quiet: Bool) -> String {
+        quiet ? "true: no bell at the reveal" : "false: the bell rings at the reveal"
     }
 
     /// The settings' names, comma-separated, for the help and for a name that is none of them.
