@@ -95,7 +95,7 @@ public final class BrokerClient {
         case Self.success:
             return  // the broker's answer (CONNACK) arrives through `service`
         case Int32(MOSQ_ERR_TLS.rawValue):
-            fail(.refused("TLS handshake failed: the broker's certificate is not trusted for \(address.host)"))
+            fail(.refused(.untrustedCertificate(host: address.host)))
         case Int32(MOSQ_ERR_ERRNO.rawValue):
             fail(.reconnecting(String(cString: strerror(errno))))
         default:
@@ -192,7 +192,7 @@ public final class BrokerClient {
     private func check(_ code: Int32) {
         guard code != Self.success, !closing else { return }
         if code == Int32(MOSQ_ERR_TLS.rawValue) {
-            fail(.refused("TLS handshake failed: the broker's certificate is not trusted for \(options.address.host)"))
+            fail(.refused(.untrustedCertificate(host: options.address.host)))
         } else if descriptor == nil || code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_CONN_REFUSED.rawValue) {
             fail(.reconnecting(code == Int32(MOSQ_ERR_ERRNO.rawValue) ? String(cString: strerror(errno)) : "connection lost"))
         } else {
@@ -207,13 +207,13 @@ public final class BrokerClient {
         guard code == 0 else {
             // CONNACK reason codes of MQTT 5 (and the return codes of
             // 3.1.1, which a broker of that version answers with).
-            let why = switch code {
-            case 1, 132: "the broker does not speak MQTT 5"
-            case 2, 133: "the broker refused the client id"
-            case 3, 136, 137: "the broker is unavailable"
-            case 4, 134: "bad user name or password"
-            case 5, 135: "not authorised: check the user name and password"
-            default: "CONNACK \(code)"
+            let why: BrokerRefusal = switch code {
+            case 1, 132: .other("the broker does not speak MQTT 5")
+            case 2, 133: .other("the broker refused the client id")
+            case 3, 136, 137: .other("the broker is unavailable")
+            case 4, 134: .login("bad user name or password")
+            case 5, 135: .login("not authorised")
+            default: .other("CONNACK \(code)")
             }
             fail(.refused(why))
             return

@@ -14,6 +14,8 @@ final class RelayProcess {
 
     private let arguments: RelayArguments
     private let address: BrokerAddress
+    /// Whether a password was given, for the sentence of a refused login.
+    private let passwordGiven: Bool
     private let client: BrokerClient
     private var bridge: RelayBridge
     private var link: SessionLink?
@@ -26,8 +28,10 @@ final class RelayProcess {
         address = try arguments.address()
         var random = SystemRandomNumberGenerator()
         let id = Hex.text((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let password = try arguments.password()
+        passwordGiven = password != nil
         var options = BrokerOptions(address: address, clientID: "estimator-\(id)", user: arguments.user,
-                                    password: try arguments.password(), caFile: arguments.caFile)
+                                    password: password, caFile: arguments.caFile)
         options.keepAlive = 10
         do { client = try BrokerClient(options: options) } catch { throw RelayFailure(70, error.description + ".") }
         client.maximumPayload = RelayBridge.maximumPayload
@@ -61,8 +65,9 @@ final class RelayProcess {
         switch client.state {
         case .connected:
             first = ControlReply(exitCode: 0, message: "relay connected to \(address)")
-        case let .refused(why):
-            first = ControlReply(exitCode: 77, message: "The relay \(address) refused us: \(why).")
+        case let .refused(refusal):
+            first = ControlReply(exitCode: 77, message: refusal.sentence(address: address, passwordGiven: passwordGiven,
+                                                                         caFile: arguments.caFile))
         case let .reconnecting(why):
             first = ControlReply(exitCode: 0, message: "relay \(address) not reachable yet (\(why)); retrying")
         case .connecting:

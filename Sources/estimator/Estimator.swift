@@ -41,7 +41,7 @@ struct Estimator: AsyncParsableCommand {
             everyone's cards. No server, no pairing, no network.
             """,
         subcommands: [
-            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, SettleCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self,
+            JoinCommand.self, PickCommand.self, RoundCommand.self, RevealCommand.self, SettleCommand.self, WatchCommand.self, StatusCommand.self, LeaveCommand.self, DoctorCommand.self, ConfigCommand.self,
             PacketCommand.self, SessionCommand.self,
             BacklogCommand.self, HistoryCommand.self,
             HelpTopicCommand.self, TopLevelCommand.self,

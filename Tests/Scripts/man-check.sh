@@ -11,7 +11,7 @@ dir=$1
 fail() { echo "man-check: $*" >&2; exit 1; }
 
 for page in estimator estimator.join estimator.pick estimator.round estimator.reveal estimator.settle estimator.watch \
-            estimator.status estimator.leave estimator.doctor estimator.packet estimator.packet.encode estimator.packet.decode \
+            estimator.status estimator.leave estimator.doctor estimator.config estimator.packet estimator.packet.encode estimator.packet.decode \
             estimator.backlog estimator.history; do
   [ -s "$dir/$page.1" ] || fail "no page $page.1"
 done

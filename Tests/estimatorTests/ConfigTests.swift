@@ -26,15 +26,45 @@ import Testing
     @Test func missingIsEmptyAndDamagedIsAnError() throws {
         let directory = try TemporaryDirectory.make()
         #expect(try Config.load(from: directory + "/none.json") == Config())
-        for damaged in ["{", "[]", #"{"channel":256}"#, #"{"name":""}"#, #"{"name":"a\u001bb"}"#, #"{"adapter":"../x"}"#] {
-            let path = directory + "/config.json"
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            _ = damaged.withCString { write(fd, $0, strlen($0)) }
-            close(fd)
-            #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) {
+        let path = directory + "/config.json"
+        for damaged in ["{", "[]"] {
+            try Self.write(damaged, to: path)
+            #expect(throws: UserError(.data, "\(path) is not a JSON object of settings; edit it, or run `estimator config --reset all` to forget every setting.")) {
                 try Config.load(from: path)
             }
         }
+        for (damaged, field) in [(#"{"channel":256}"#, "channel"), (#"{"name":""}"#, "name"), (#"{"name":"a\u001bb"}"#, "name"),
+                                 (#"{"adapter":"../x"}"#, "adapter"), (#"{"role":"boss"}"#, "role"),
+                                 (#"{"relay":"mqtt://b/r","relayCA":7}"#, "relayCA"), (#"{"relay":"https://b/r"}"#, "relay")] {
+            try Self.write(damaged, to: path)
+            #expect(throws: UserError.self) { try Config.load(from: path) }
+            do { _ = try Config.load(from: path) } catch {
+                #expect(error.code == .data)
+                #expect(error.description.hasPrefix("In \(path), \(field) must be "), "\(error.description)")
+                #expect(error.description.hasSuffix("; edit it or run `estimator config --reset \(field)`."), "\(error.description)")
+            }
+        }
+    }
+
+    @Test func resetForgetsOneSettingAsWrittenOrTheWholeFile() throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        try Self.write(#"{"channel":999,"open":true,"relay":"mqtt://b/r","relayUser":"ann","relayCA":"/ca.crt"}"#, to: path)
+        #expect(try Config.reset(.channel, at: path), "a damaged value is forgotten too")
+        #expect(try Config.load(from: path).openCards == true)
+        #expect(try Config.reset(.channel, at: path) == false, "nothing left to forget")
+        #expect(try Config.reset(.relay, at: path))
+        #expect(try Config.load(from: path) == Config(openCards: true), "the relay goes with its user and files")
+        #expect(try Config.reset(nil, at: path))
+        #expect(access(path, F_OK) != 0)
+        #expect(try Config.reset(nil, at: path) == false)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+        close(fd)
     }
 
     @Test func typedBeatsRememberedBeatsDefault() async throws {
@@ -64,10 +94,8 @@ import Testing
         #expect(try await settings(remembered: config).deck == custom, "remembered when not typed")
 
         for damaged in [#"{"deck":"1,x"}"#, #"{"deck":7}"#] {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            _ = damaged.withCString { write(fd, $0, strlen($0)) }
-            close(fd)
-            #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+            try Self.write(damaged, to: path)
+            #expect(throws: UserError(.data, "In \(path), deck must be a string naming a deck: \"app\", \"fibonacci\", \"powers\", \"tshirt\" or integers such as \"1,2,4,8\"; edit it or run `estimator config --reset deck`.")) { try Config.load(from: path) }
         }
     }
 
@@ -85,10 +113,8 @@ import Testing
                                            fallbackAdapter: "hci4", account: account)
         #expect(typed.config.quiet == false, "--no-quiet beats remembered")
 
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        _ = #"{"quiet":"yes"}"#.withCString { write(fd, $0, strlen($0)) }
-        close(fd)
-        #expect(throws: UserError(.data, "\(path) is damaged; fix it or delete it and join again.")) { try Config.load(from: path) }
+        try Self.write(#"{"quiet":"yes"}"#, to: path)
+        #expect(throws: UserError(.data, "In \(path), quiet must be true or false; edit it or run `estimator config --reset quiet`.")) { try Config.load(from: path) }
     }
 
     @Test func loginWhenThereIsNoFullName() async throws {

@@ -264,10 +264,20 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let refused = try await ann.join(broker, password: "wrong")
         #expect(refused.status == 77)
         #expect(refused.stderr.split(separator: "\n").filter { !$0.hasPrefix("Warning:") }.count == 1, "\(refused.stderr)")
-        #expect(refused.stderr.contains("refused"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("The broker \(broker.url) refused the login ("), "\(refused.stderr)")
+        #expect(refused.stderr.hasSuffix("); check the user name (--relay-user) and the password (ESTIMATOR_RELAY_PASSWORD or --relay-password-file).\n"),
+                "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ann.configFile), "nothing remembered")
         #expect(try await ann.run("status", "--adapter", "none").status == 69, "no session left running")
         #expect(!FileManager.default.fileExists(atPath: "\(ann.root)/run/estimator/none.lock"), "nor its lock file (SessionLock.remove)")
+
+        // No password at all: the sentence says which two ways give one.
+        let none = try await ann.join(broker, password: nil)
+        #expect(none.status == 77)
+        #expect(none.stderr.contains("The broker \(broker.url) refused the login ("), "\(none.stderr)")
+        #expect(none.stderr.hasSuffix("): no password was given; set ESTIMATOR_RELAY_PASSWORD or --relay-password-file FILE.\n"),
+                "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ann.configFile), "nothing remembered")
 
         // A password file others can read is refused too; mode 0600 works.
         let file = "\(ann.root)/password"
@@ -286,11 +296,14 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let ann = try Teammate("Ann")
         let other = try await ann.join(broker, extra: ["--relay-ca", broker.otherCAFile])
         #expect(other.status == 77, "\(other.stderr)")
-        #expect(other.stderr.contains("certificate"), "\(other.stderr)")
+        #expect(other.stderr.contains("The certificate of the broker \(broker.url) is not trusted for 127.0.0.1 by the CA in \(broker.otherCAFile); give the broker's CA with --relay-ca FILE.\n"),
+                "\(other.stderr)")
         // Without --relay-ca the system's CAs are used, which do not know the test CA.
         let system = try await ann.run("join", "--adapter", "none", "--name", "Ann", "--relay", broker.url,
                                        "--relay-user", TestBroker.user)
         #expect(system.status == 77, "\(system.stderr)")
+        #expect(system.stderr.contains("is not trusted for 127.0.0.1 by the system's CAs; give the broker's CA with --relay-ca FILE.\n"),
+                "\(system.stderr)")
         #expect(try await ann.run("status", "--adapter", "none").status == 69)
     }
 

@@ -1,17 +1,18 @@
 import EstimatorKit
+import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
 /// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci","quiet":true}`, and the relay
 /// (`"relay"`, `"relayUser"`, `"relayPasswordFile"`, `"relayCA"`): never a password.
 package struct Config: Equatable {
-    var channel: Channel?
-    var name: PersonName?
+    package var channel: Channel?
+    package var name: PersonName?
     package var adapter: String?
     /// Whether tables show cards at once (`--open`) rather than at the reveal.
     package var openCards: Bool?
     /// Whether `join` observes (`"role":"observer"`) or votes (`"voter"`).
-    var observing: Bool?
+    package var observing: Bool?
     /// The cards `join` offers (`"deck":"fibonacci"`, `"deck":"1,2,4,8"`).
     package var deck: Deck?
     /// The relay `join` starts beside the session.
@@ -33,70 +34,112 @@ package struct Config: Equatable {
     }
 
     /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
-    static var path: String {
+    package static var path: String {
         let configured = Environment.value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
         let base = configured ?? (Environment.value("HOME") ?? Account.current.home) + "/.config"
         return base + "/estimator/config.json"
     }
 
     /// Reads the file; a missing file is an empty config. A damaged one is
-    /// an error (exit 65) rather than silently forgotten.
+    /// an error (exit 65) that names the field and what it must be, rather
+    /// than silently forgotten.
     package static func load(from path: String = Config.path) throws(UserError) -> Config {
-        let damaged = UserError(.data, "\(path) is damaged; fix it or delete it and join again.")
-        let bytes: [UInt8]
-        do {
-            guard let read = try WholeFile.read(path, limit: 65536) else { return Config() }
-            bytes = read
-        } catch {
-            guard case let .failed(failure) = error else { throw damaged }
-            throw UserError(.permission, "Cannot read \(path) (\(failure)); fix its permissions.")
+        guard let members = try members(at: path) else { return Config() }
+        let json = JSONValue.object(members)
+        func field(_ setting: ConfigSetting) -> JSONValue? {
+            guard let value = json[setting.rawValue], value != .null else { return nil }
+            return value
         }
-        guard let json = try? JSONValue.parse(bytes), case .object = json else { throw damaged }
+        func wrong(_ setting: ConfigSetting) -> UserError {
+            UserError(.data, "In \(path), \(setting.rawValue) must be \(setting.form); edit it or run `estimator config --reset \(setting.rawValue)`.")
+        }
         var config = Config()
-        if let value = json["channel"], value != .null {
-            guard let number = value.integer, let byte = UInt8(exactly: number) else { throw damaged }
+        if let value = field(.channel) {
+            guard let number = value.integer, let byte = UInt8(exactly: number) else { throw wrong(.channel) }
             config.channel = Channel(rawValue: byte)
         }
-        if let value = json["name"], value != .null {
-            guard let text = value.string, let name = try? PersonName.parse(text).name else { throw damaged }
+        if let value = field(.name) {
+            guard let text = value.string, let name = try? PersonName.parse(text).name else { throw wrong(.name) }
             config.name = name
         }
-        if let value = json["adapter"], value != .null {
-            guard let text = value.string, AdapterName.isValid(text) else { throw damaged }
+        if let value = field(.adapter) {
+            guard let text = value.string, AdapterName.isValid(text) else { throw wrong(.adapter) }
             config.adapter = text
         }
-        if let value = json["open"], value != .null {
-            guard case let .bool(open) = value else { throw damaged }
+        if let value = field(.open) {
+            guard case let .bool(open) = value else { throw wrong(.open) }
             config.openCards = open
         }
-        if let value = json["role"], value != .null {
+        if let value = field(.role) {
             switch value {
             case .string("observer"): config.observing = true
             case .string("voter"): config.observing = false
-            default: throw damaged
+            default: throw wrong(.role)
             }
         }
-        if let value = json["deck"], value != .null {
-            guard let text = value.string, let deck = try? Deck(parsing: text) else { throw damaged }
+        if let value = field(.deck) {
+            guard let text = value.string, let deck = try? Deck(parsing: text) else { throw wrong(.deck) }
             config.deck = deck
         }
-        if let value = json["quiet"], value != .null {
-            guard case let .bool(quiet) = value else { throw damaged }
+        if let value = field(.quiet) {
+            guard case let .bool(quiet) = value else { throw wrong(.quiet) }
             config.quiet = quiet
         }
-        if let value = json["relay"], value != .null {
-            func text(_ key: String) throws(UserError) -> String? {
-                guard let field = json[key], field != .null else { return nil }
-                guard let string = field.string else { throw damaged }
-                return string
+        if let value = field(.relay) {
+            guard let url = value.string, (try? RelaySettings(url: url, user: nil, passwordFile: nil, caFile: nil)) != nil
+            else { throw wrong(.relay) }
+            var texts: [ConfigSetting: String] = [:]
+            for setting in [ConfigSetting.relayUser, .relayPasswordFile, .relayCA] {
+                guard let value = field(setting) else { continue }
+                guard let text = value.string,
+                      (try? RelaySettings(url: url, user: setting == .relayUser ? text : nil,
+                                          passwordFile: setting == .relayPasswordFile ? text : nil,
+                                          caFile: setting == .relayCA ? text : nil)) != nil
+                else { throw wrong(setting) }
+                texts[setting] = text
             }
-            guard let url = value.string,
-                  let relay = try? RelaySettings(url: url, user: try text("relayUser"),
-                                                 passwordFile: try text("relayPasswordFile"), caFile: try text("relayCA"))
-            else { throw damaged }
-            config.relay = relay
+            config.relay = try? RelaySettings(url: url, user: texts[.relayUser], passwordFile: texts[.relayPasswordFile],
+                                              caFile: texts[.relayCA])
         }
         return config
+    }
+
+    /// The file's members; nil when there is no file. A file that is not a
+    /// JSON object is refused whole (exit 65), with the way back.
+    static func members(at path: String) throws(UserError) -> [JSONMember]? {
+        let bytes: [UInt8]
+        do {
+            guard let read = try WholeFile.read(path, limit: 65536) else { return nil }
+            bytes = read
+        } catch {
+            guard case let .failed(failure) = error else { throw notJSON(path) }
+            throw UserError(.permission, "Cannot read \(path) (\(failure)); fix its permissions.")
+        }
+        guard let json = try? JSONValue.parse(bytes), case let .object(members) = json else { throw notJSON(path) }
+        return members
+    }
+
+    private static func notJSON(_ path: String) -> UserError {
+        UserError(.data, "\(path) is not a JSON object of settings; edit it, or run `estimator config --reset all` to forget every setting.")
+    }
+
+    /// Forgets `setting` (the relay with its user and files), or every
+    /// setting when nil (the file goes). Returns whether it was remembered.
+    /// One setting is taken out of the file's JSON as it is, so a damaged
+    /// value can be forgotten too.
+    package static func reset(_ setting: ConfigSetting?, at path: String = Config.path) throws(UserError) -> Bool {
+        guard let setting else {
+            if unlink(path) == 0 { return true }
+            guard errno == ENOENT else { throw cannotWrite(path, SystemCallError("unlink")) }
+            return false
+        }
+        guard let members = try members(at: path) else { return false }
+        let forgotten = setting == .relay ? [ConfigSetting.relay, .relayUser, .relayPasswordFile, .relayCA].map(\.rawValue) : [setting.rawValue]
+        let kept = members.filter { !forgotten.contains($0.key) }
+        guard kept.count != members.count else { return false }
+        let text = JSONValue.object(kept).text + "\n"
+        do { try WholeFile.replace(path, with: Array(text.utf8)) } catch { throw cannotWrite(path, error) }
+        return true
     }
 
     /// Writes the file atomically (a temporary file renamed over it), so a

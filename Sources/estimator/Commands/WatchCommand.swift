@@ -85,6 +85,9 @@ struct WatchCommand: AsyncParsableCommand {
         config.openCards = open ?? remembered.openCards
         config.quiet = quiet ?? remembered.quiet
         if config != remembered { try config.save() }
+        if open == true, remembered.openCards != true {
+            StandardError.write("note: --open is remembered: tables show cards as soon as they are picked, and the sessions join starts from now on put your card on the air in clear, as the app does; `estimator config --reset open` goes back.")
+        }
         let showsCards = config.openCards ?? false
         let ring: (() -> Void)? = config.quiet == true ? nil : { TerminalScreen.ringBell() }
         let listening: Duration? = once ? .seconds(2) : nil
