@@ -73,7 +73,7 @@ extension HistoryRecord {
                 reasons.append("\(withoutSummary) without a summary (load the backlog, or begin the round as `estimator round \"ABC-1 Login\"`)")
             }
             return "left out \(left) \(left == 1 ? "story" : "stories"): " + reasons.joined(separator: ", ")
-                + "; `estimator history --csv --all` writes every story."
+                + "; `--csv --all` writes every story."
         }
     }
 }

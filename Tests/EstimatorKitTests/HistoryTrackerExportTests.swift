@@ -22,7 +22,7 @@ import Testing
     @Test func oneStoryLeftOutIsSaidInTheSingular() {
         let export = HistoryRecord.TrackerExport([story("ABC-1 Login", story: nil, agreed: nil)], points: nil)
         #expect(export.rows.isEmpty)
-        #expect(export.warning == "left out 1 story: 1 without an agreed estimate; `estimator history --csv --all` writes every story.")
+        #expect(export.warning == "left out 1 story: 1 without an agreed estimate; `--csv --all` writes every story.")
     }
 
     @Test func aStoryIsCountedOnceForTheFirstReasonItMeets() {

@@ -77,7 +77,7 @@ import Testing
         #expect(result.stderr == "left out 5 stories: 2 without a key, 1 without an agreed estimate, "
             + "1 sized L (give --points XS=1,S=2,… to map sizes), "
             + "1 without a summary (load the backlog, or begin the round as `estimator round \"ABC-1 Login\"`); "
-            + "`estimator history --csv --all` writes every story.\n")
+            + "`--csv --all` writes every story.\n")
         let check = try importCheck(result.stdout)
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("2 rows update existing issues, none creates one"), "\(check.stdout)")
@@ -113,6 +113,25 @@ import Testing
         let check = try importCheck("Issue key,Summary,Story Points\r\nABC-9,Nine,3\r\n")
         #expect(check.status == 1)
         #expect(check.stdout.contains("Issue key ABC-9 is no existing issue"), "\(check.stdout)")
+    }
+
+    /// The help's example of the warning is the binary's line for a meeting
+    /// with one story without a key.
+    @Test func theHelpsExampleWarningIsTheBinarysLine() throws {
+        let help = try history("--help").stdout
+        let example = try #require(help.split(separator: "\n").first { $0.hasPrefix("  left out ") })
+        let other = try TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        var keyed = historyRecord(round: 1, title: "ABC-1 Login"), unkeyed = historyRecord(round: 2, minute: 1, title: "Board")
+        keyed.agreed = .five
+        unkeyed.agreed = .three
+        let file = HistoryFile(path: other + "/estimator/history.jsonl")
+        try file.save(keyed)
+        try file.save(unkeyed)
+        let result = try EstimatorProcess.run(arguments: ["history", "--csv"], environment: ["XDG_STATE_HOME": other, "TZ": "UTC"])
+        #expect(result.status == 0)
+        #expect(result.stderr == example.dropFirst(2) + "\n")
+        #expect(help.contains("  $ estimator history --csv --points XS=1,S=2,M=3,L=5,XL=8 > sprint-42.csv\n"))
     }
 
     @Test func jsonStillPrintsEveryStory() throws {

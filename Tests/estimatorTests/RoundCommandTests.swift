@@ -57,7 +57,7 @@ import Testing
             ["Issue key", "Summary", "Story Points"],
             ["ABC-1", "Login with passkeys", "8"],
         ])
-        #expect(csv.stderr == "left out 1 story: 1 without a key; `estimator history --csv --all` writes every story.\n")
+        #expect(csv.stderr == "left out 1 story: 1 without a key; `--csv --all` writes every story.\n")
         let all = try await sandbox.run("history", "--csv", "--all", "--since", "today")
         let rows = try #require(HistoryCommandTests.parseCSV(all.stdout))
         #expect(rows.map { Array($0.prefix(6)) } == [

@@ -25,8 +25,8 @@ struct HistoryCommand: ParsableCommand {
               2026-11-24 09:20 CET   1      4  ABC-2  agreed 5 · median 5.5 · mean 5.5  Bob 3, 전수열 8
 
               $ estimator history --csv --since today > sprint-42.csv
-              left out 2 stories: 1 without a key, 1 sized XL (give --points XS=1,S=2,… to map sizes); `estimator history --csv --all` writes every story.
-              $ estimator history --csv --points XS=1,S=2,M=3,L=5,XL=8,XXL=13 > sprint-42.csv
+              left out 1 story: 1 without a key; `--csv --all` writes every story.
+              $ estimator history --csv --points XS=1,S=2,M=3,L=5,XL=8 > sprint-42.csv
               $ estimator history --csv --all > sprint-42-record.csv
               $ estimator history --json | jq -r '"\\(.story.key) \\(.agreed)"'
 
