@@ -1,5 +1,5 @@
 /// One revealed round as the history keeps it: a line of the history file
-/// (JSON) and a row of `history --csv`.
+/// (JSON) and a row of `history --csv --all`.
 ///
 /// The JSON line has these keys, in this order: `id`, `time` (RFC 3339, UTC,
 /// milliseconds), `channel`, `round` (0–15 or null), `title` (or null),
@@ -168,7 +168,8 @@ extension HistoryRecord {
 // MARK: - Export
 
 extension HistoryRecord {
-    /// One record per story, as `history --csv` and `--json` export them:
+    /// One record per story, as `history --csv` and `--json` export them
+    /// (`TrackerExport` then keeps those a tracker can take):
     /// of a story voted in several rounds (a re-vote after a discussion),
     /// the newest round with an agreed estimate, else its newest round; in
     /// the order the stories were first voted. Stories are told apart as
@@ -191,8 +192,8 @@ extension HistoryRecord {
         return chosen
     }
 
-    /// The header of `history --csv`: the first three are the names of
-    /// Jira's fields, which its CSV importer maps by themselves.
+    /// The header of `history --csv --all`: the first three are the names
+    /// of Jira's fields, as in `TrackerExport.header`.
     public static let csvHeader = CSV.record([
         "Issue key", "Summary", "Story Points", "Median", "Mean", "Cards", "Time", "Channel", "Round", "Nearest",
         "Consensus", "Questions", "Coffees",

@@ -25,17 +25,31 @@ struct HistoryCommand: ParsableCommand {
               2026-11-24 09:20 CET   1      4  ABC-2  agreed 5 · median 5.5 · mean 5.5  Bob 3, 전수열 8
 
               $ estimator history --csv --since today > sprint-42.csv
+              left out 1 story: 1 without a key; `--csv --all` writes every story.
+              $ estimator history --csv --points XS=1,S=2,M=3,L=5,XL=8 > sprint-42.csv
+              $ estimator history --csv --all > sprint-42-record.csv
               $ estimator history --json | jq -r '"\\(.story.key) \\(.agreed)"'
 
-            --csv prints RFC 4180 CSV (UTF-8, CRLF line ends) with the header \
-            Issue key,Summary,Story Points,Median,Mean,Cards,Time,Channel,Round,Nearest,\
-            Consensus,Questions,Coffees: the first three are Jira's field names, so its \
-            CSV importer maps them by itself and updates the issues by their keys; Story \
-            Points is the agreed estimate. Cards read "Alice=5; Bob=8". A field starting \
-            with = + - or @ gets a leading apostrophe, so a spreadsheet shows it rather \
-            than running it as a formula.
+            --csv prints RFC 4180 CSV (UTF-8, CRLF line ends) for a tracker to set \
+            estimates from: the header Issue key,Summary,Story Points (Jira's field \
+            names), then a row for each story that has a key, a summary and an agreed \
+            estimate that is a number. Left out, and counted in one line on standard \
+            error: stories without a key (a tracker would create an issue from them), \
+            without an agreed estimate, without a summary (a round begun with the key \
+            alone and no backlog), and agreed T-shirt sizes, unless --points gives each \
+            size its number. README's "A meeting" has the import steps for Jira, Linear \
+            and GitHub Projects.
 
-            --json prints one object per story, keys in this order: id, time, channel, \
+            --csv --all prints every story instead, with the header Issue key,Summary,\
+            Story Points,Median,Mean,Cards,Time,Channel,Round,Nearest,Consensus,\
+            Questions,Coffees: Story Points is the agreed card as voted (8, 0.5, XL) or \
+            empty; Cards read "Alice=5; Bob=8". It is the full record, for a \
+            spreadsheet, not for a tracker. In both, a field starting with = + - or @ \
+            gets a leading apostrophe, so a spreadsheet shows it rather than running it \
+            as a formula.
+
+            --json prints every story, the full record as data for a script (no rows \
+            are left out: the script decides), one object per story, keys in this order: id, time, channel, \
             round (0-15 or null), title (or null), votes ([{name, card, cardRaw}], card \
             as in packet decode --json), median, mean, nearest (the card nearest the \
             mean), consensus, questions, coffees, story ({key, summary}, or null), \
@@ -59,11 +73,22 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per story.")
     var json = false
 
-    @Flag(help: "Print CSV with a header, one row per story, for Jira's CSV importer or a spreadsheet.")
+    @Flag(help: "Print CSV for a tracker: the key, summary and agreed estimate of each story it can update.")
     var csv = false
+
+    @Flag(help: "With --csv, print every story and every column: the full record, for a spreadsheet.")
+    var all = false
+
+    @Option(help: ArgumentHelp("With --csv, the number each T-shirt size stands for in the tracker.", valueName: "XS=1,S=2,…"))
+    var points: HistoryRecord.SizePoints?
 
     func validate() throws {
         guard !(json && csv) else { throw ValidationError("Give --json or --csv, not both.") }
+        guard csv || !all else { throw ValidationError("--all goes with --csv: give `estimator history --csv --all`.") }
+        guard csv || points == nil else { throw ValidationError("--points goes with --csv: give `estimator history --csv --points …`.") }
+        guard !(all && points != nil) else {
+            throw ValidationError("--all keeps the cards as voted; give --points without --all to map sizes for a tracker.")
+        }
     }
 
     func run() throws {
@@ -80,11 +105,17 @@ struct HistoryCommand: ParsableCommand {
         if json {
             for record in records { print(record.jsonLine) }
             if records.isEmpty { StandardError.write(empty) }
-        } else if csv {
+        } else if csv && all {
             let onTerminal = isatty(1) == 1
             let rows = records.map { (onTerminal ? Self.sanitized($0) : $0).csvRow }
             print(([HistoryRecord.csvHeader] + rows).map { $0 + CSV.lineEnding }.joined(), terminator: "")
             if records.isEmpty { StandardError.write(empty) }
+        } else if csv {
+            // Keys and summaries are kept on one line without controls (`Story`): safe on a terminal too.
+            let export = HistoryRecord.TrackerExport(records, points: points)
+            print(([HistoryRecord.TrackerExport.header] + export.records).map { $0 + CSV.lineEnding }.joined(), terminator: "")
+            if records.isEmpty { StandardError.write(empty) }
+            if let warning = export.warning { StandardError.write(warning) }
         } else if records.isEmpty {
             print(TerminalText.sanitize(empty))
         } else {
