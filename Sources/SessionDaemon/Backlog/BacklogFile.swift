@@ -78,6 +78,8 @@ package struct BacklogFile {
             throw UserError(failure.code == EACCES ? .permission : .data, "Cannot read \(path) (\(failure)).")
         }
         guard let bytes else { throw UserError(.usage, "There is no file \(path); give the path of the stories to load.") }
-        do { return try Backlog(parsing: bytes, named: path, keyColumn: keyColumn, summaryColumn: summaryColumn) } catch { throw UserError(.data, error.description) }
+        do { return try Backlog(parsing: bytes, named: path, keyColumn: keyColumn, summaryColumn: summaryColumn) } catch {
+            throw UserError(.data, error.description)
+        }
     }
 }

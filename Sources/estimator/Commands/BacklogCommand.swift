@@ -23,9 +23,10 @@ struct BacklogCommand: ParsableCommand {
             (Title, URL: the key is owner/repo#12); or a plain list, one story a line: \
             "ABC-123 Login with passkeys" (a first word like ABC-123, #12 or \
             owner/repo#12 is the key) or just the summary, Markdown's "- [ ] " or "1. " \
-            before it dropped, Markdown headings skipped. A .csv file of one column without such a header is a \
-            list too. Other columns are named with --key-column and --summary-column, \
-            by the header's name or by number from 1. UTF-8, with or without a byte \
+            before it dropped, Markdown headings skipped. A .csv file of one column \
+            without such a header is a list too. Other columns are named with \
+            --key-column and --summary-column, by the header's name or by number from \
+            1 (the first line is then the header). UTF-8, with or without a byte \
             order mark. A file that breaks a rule (empty, an HTML page, another \
             encoding, no summary column, a named column it lacks, a quote never closed, \
             a story twice, more than 1000 stories) is refused whole in one sentence, \
