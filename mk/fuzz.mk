@@ -1,9 +1,12 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# bytes from outside. Three targets, each built with the EstimatorKit sources
+# bytes from outside. Five targets, each built with the EstimatorKit sources
 # as one module:
 #   packet   the packet decoder (bytes from the air)
 #   name     the terminal sanitiser, display width and the name parser
 #   control  the JSON parser and the control-request parser (socket clients)
+#   backlog  the backlog reader, with its column options (files people load)
+#   relay    the relay's bridge over messages from the broker (its topics
+#            and payloads), with the relay sources it needs
 # Each runs FUZZ_RUNS inputs and must end clean, or, with FUZZ_TIME=S, runs
 # for S seconds instead (`make fuzz FUZZ_TIME=600`: ten minutes each).
 # Not part of `make test`. Crash inputs land in .build/fuzz/<target>/ for
@@ -12,19 +15,33 @@
 FUZZ_RUNS     ?= 1000000
 FUZZ_TIME     ?=
 FUZZ_MAX_TIME ?= 1800
-FUZZ_TARGETS  := packet name control
+FUZZ_TARGETS  := packet name control backlog relay
 FUZZ_DIR      := .build/fuzz
 FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift) Fuzz/Checks.swift
 SWIFTC        ?= swiftc
 
 # Longest input worth trying: a BLE local name is at most 29 bytes on the
-# air (64 leaves room); names and control lines are bounded by the 4 KiB line.
+# air (64 leaves room); names and control lines are bounded by the 4 KiB line;
+# a backlog's rows and a run of broker messages need no more to reach every
+# state of their readers.
 FUZZ_LEN_packet  := 64
 FUZZ_LEN_name    := 256
 FUZZ_LEN_control := 4096
+FUZZ_LEN_backlog := 4096
+FUZZ_LEN_relay   := 1024
 FUZZ_DICT_packet  := packet.dict
 FUZZ_DICT_name    := packet.dict
 FUZZ_DICT_control := control.dict
+FUZZ_DICT_backlog := backlog.dict
+FUZZ_DICT_relay   := relay.dict
+
+# Sources a target needs beyond EstimatorKit, and the modules they import
+# that are compiled into the target's one module instead: each such import
+# finds an empty module of that name (built under $(FUZZ_DIR)/stubs), and the
+# names resolve to the target's own declarations.
+FUZZ_SRC_relay   := Sources/Relay/Topic.swift Sources/Relay/BrokerAddress.swift Sources/Relay/BrokerOptions.swift \
+                    Sources/estimator-relay/RelayBridge.swift
+FUZZ_STUBS       := EstimatorKit Relay
 
 # FUZZ_TIME: run for that long (libFuzzer's exit status says whether it found
 # anything); otherwise FUZZ_RUNS inputs, which must all run.
@@ -50,7 +67,17 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
 
 # The Swift toolchain ships libFuzzer, the ASan runtimes and lld (gold warns
 # about every ASan helper symbol); nothing else to install.
-$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift | swift-check
+$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift $(FUZZ_DIR)/stubs/.built | swift-check
 	@mkdir -p $(@D)
 	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -package-name estimator -use-ld=lld \
-	    $(FUZZ_KIT) Fuzz/$*.swift -o $@
+	    -I $(FUZZ_DIR)/stubs $(FUZZ_KIT) $(FUZZ_SRC_$*) Fuzz/$*.swift -o $@
+
+$(FUZZ_DIR)/relay/fuzzer: $(FUZZ_SRC_relay)
+
+$(FUZZ_DIR)/stubs/.built: mk/fuzz.mk | swift-check
+	@mkdir -p $(@D) && : > $(@D)/empty.swift
+	@for module in $(FUZZ_STUBS); do \
+	  $(SWIFTC) -emit-module -parse-as-library -module-name $$module -emit-module-path $(@D)/$$module.swiftmodule \
+	    $(@D)/empty.swift || exit 1; \
+	done
+	@touch $@

@@ -114,7 +114,7 @@ import Testing
 
     @Test func aCSVWithoutASummaryColumnIsRefused() {
         #expect(refusal(Array("Key,Points\nABC-1,5\n".utf8)) == .noSummaryColumn(header: "Key,Points"))
-        #expect(refusal(Array("just one column\n".utf8), named: "x.TSV") == .noSummaryColumn(header: "just one column"))
+        #expect(refusal(Array("Key;Points\nABC-1;5\n".utf8)) == .noSummaryColumn(header: "Key;Points"), "not one column")
     }
 
     @Test func textThatIsNotUTF8IsRefusedWithItsLine() {
@@ -141,9 +141,10 @@ import Testing
         #expect(refusal(Array("Issue key,Summary\nABC-1,\(long)\n".utf8))
             == .tooLong(line: 2, what: "summary", length: 256, limit: 255))
         #expect(refusal(Array("Issue key,Summary\n\(long),s\n".utf8)) == .tooLong(line: 2, what: "key", length: 256, limit: 100))
-        #expect(refusal(Array("\n  \n".utf8), named: "list.txt") == .empty)
+        #expect(refusal(Array("\n  \n".utf8), named: "list.txt") == .emptyFile)
         #expect(refusal(Array("Issue key,Summary\n".utf8)) == .empty)
-        #expect(refusal([]) == .noSummaryColumn(header: ""))
+        #expect(refusal([]) == .emptyFile)
+        #expect(refusal([0xEF, 0xBB, 0xBF, 0x0D, 0x0A]) == .emptyFile)
         let many = (1...1001).map { "S-\($0)" }.joined(separator: "\n")
         #expect(refusal(Array(many.utf8), named: "list.txt") == .tooMany(1001))
     }
@@ -153,6 +154,8 @@ import Testing
             .utf16, .notUTF8(line: 3), .noSummaryColumn(header: "a,\u{1B}[2Jb"), .unclosedQuote(line: 4),
             .tooLong(line: 2, what: "summary", length: 300, limit: 255),
             .twice(story: Story(key: "ABC-1", summary: "x"), firstLine: 1, line: 3), .empty, .tooMany(1200),
+            .emptyFile, .html, .noColumn(option: "--key-column", column: .named("\u{1B}[2JKey"), columns: ["a", "b"]),
+            .noColumn(option: "--summary-column", column: .numbered(9), columns: (1...30).map { "Column \($0)" }),
         ]
         for reason in reasons {
             let sentence = BacklogError(file: "sprint.csv", reason: reason).description

@@ -73,6 +73,13 @@ import Testing
         ("Sprint board.tsv", "Title\tURL\tAssignees\tStatus\nBoard\thttps://github.com/octo/estimator/issues/27\tann\tTodo\n",
          "columns URL and Title", "octo/estimator#27 Board"),
         ("stories.txt", "ABC-1 Login\n\nJust a summary\n", "one a line", "ABC-1 Login"),
+        ("Jira Cloud.csv", "Summary,Work item key,Work item id,Status\r\nLogin with passkeys,ABC-101,10001,To Do\r\n",
+         "columns Work item key and Summary", "ABC-101 Login with passkeys"),
+        ("Jira (deutsch).csv", "Zusammenfassung,Schlüssel,Vorgangstyp\nAnmelden,ABC-1,Story\n",
+         "columns Schlüssel and Zusammenfassung", "ABC-1 Anmelden"),
+        ("list.csv", "PLAT-1042 Faster board\n\"Export, then import\"\n", "one a line", "PLAT-1042 Faster board"),
+        ("sprint.md", "# Sprint 42\n\n- [ ] ENG-7 Bell on reveal\n* [x] owner/repo#12 Board\n1. Timer\n", "one a line", "ENG-7 Bell on reveal"),
+        ("titles.csv", "Title,Assignee\nBoard,ann\n", "column Title, no key column: --key-column names one", "Board"),
     ])
     func trackersExportsAndPlainListsLoad(name: String, text: String, columns: String, first: String) throws {
         let path = try file(name, text)
@@ -86,11 +93,16 @@ import Testing
          "Error: Line 2 of {} is not UTF-8 text; save it as UTF-8 (in Excel: CSV UTF-8) and load it again."),
         ("utf16.csv", [0xFF, 0xFE] + Array("I\0s\0".utf8), "Error: {} is UTF-16 text; save it as UTF-8 (in Excel: CSV UTF-8) and load it again."),
         ("columns.csv", Array("Key,Points\nABC-1,5\n".utf8),
-         "Error: {} has no Summary or Title column (its first line is \"Key,Points\"); export the stories with one, as Jira, Linear and GitHub Projects do."),
+         "Error: {} has no Summary or Title column (its first line is \"Key,Points\"); name the stories' column with --summary-column NAME or NUMBER."),
         ("quote.csv", Array("Issue key,Summary\nABC-1,\"open\nABC-2,lost\n".utf8),
          "Error: The quoted field that opens on line 2 of {} is never closed; check the quotes there."),
         ("twice.txt", Array("ABC-1 one\nABC-1 again\n".utf8), "Error: \"ABC-1\" is on lines 1 and 2 of {}; give each story once."),
-        ("empty.txt", Array("\n\n".utf8), "Error: {} holds no stories; write one a line, or export them as CSV with a Summary or Title column."),
+        ("empty.txt", Array("\n\n".utf8), "Error: {} is empty; write one story a line, or export the stories as CSV with a Summary or Title column."),
+        ("empty.csv", [], "Error: {} is empty; write one story a line, or export the stories as CSV with a Summary or Title column."),
+        ("header.csv", Array("Issue key,Summary\n".utf8),
+         "Error: {} holds no stories; write one a line, or export them as CSV with a Summary or Title column."),
+        ("Jira.xls", Array("<meta http-equiv=\"Content-Type\" content=\"application/vnd.ms-excel\">\n<html><table>\n".utf8),
+         "Error: {} is an HTML page, not CSV; export CSV from Jira (Export, then Export CSV (all fields)) and load that file."),
     ] as [(String, [UInt8], String)])
     func aBadFileIsOneSentenceExit65AndLoadsNothing(name: String, bytes: [UInt8], error: String) throws {
         let good = try file("good.txt", "ABC-7 Kept\n")
@@ -103,6 +115,36 @@ import Testing
         #expect(result.stderr == error.replacingOccurrences(of: "{}", with: path) + "\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: storedPath)) == stored, "the backlog loaded before stays")
         #expect(try backlog().stdout.contains("next: ABC-7 Kept"))
+    }
+
+    @Test func columnsNamedByNameOrNumberAreRead() throws {
+        let path = try file("plan.csv", "Title,Ticket,Story\nignored,PLAT-1042,Faster board\nignored,ABC-7,Login\n")
+        let loaded = try backlog(path, "--key-column", "ticket", "--summary-column", "3")
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        #expect(loaded.stdout == "loaded 2 stories from \(path) (columns Ticket and Story); next: PLAT-1042 Faster board\n")
+        #expect(try backlog().stdout.contains("ABC-7      Login         ·"))
+    }
+
+    @Test func aNamedColumnTheFileLacksIsRefusedListingItsColumnsAndLoadsNothing() throws {
+        #expect(try backlog(try file("good.txt", "ABC-7 Kept\n")).status == 0)
+        let stored = try Data(contentsOf: URL(fileURLWithPath: storedPath))
+        let path = try file("Export.csv", "Zusammenfassung,Schlüssel,\"\u{1B}[2JStatus\"\nAnmelden,ABC-1,Erledigt\n")
+        let result = try backlog(path, "--key-column", "Issue key")
+        #expect(result.status == 65)
+        #expect(result.stderr == "Error: \(path) has no column \"Issue key\" (--key-column); its columns are 1 \"Zusammenfassung\", "
+            + "2 \"Schlüssel\", 3 \"Status\"; give --key-column one of these names or numbers.\n")
+        let numbered = try backlog(path, "--summary-column", "9")
+        #expect(numbered.status == 65 && numbered.stderr.hasPrefix("Error: \(path) has no column 9 (--summary-column);"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storedPath)) == stored, "the backlog loaded before stays")
+    }
+
+    @Test func aColumnThatIsNoColumnOrWithoutAFileIsBadUsage() throws {
+        let zero = try backlog(root + "/x.csv", "--key-column", "0")
+        #expect(zero.status == 64)
+        #expect(zero.stderr.contains("give a column's name as the file's first line has it, or its number from 1."), "\(zero.stderr)")
+        let alone = try backlog("--summary-column", "Title")
+        #expect(alone.status == 64)
+        #expect(alone.stderr.hasPrefix("Error: Give --key-column and --summary-column with the FILE whose columns they name."))
     }
 
     @Test func aFileThatIsNotThereOrBothFileAndClearIsBadUsage() throws {
@@ -141,5 +183,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("$ estimator backlog sprint-42.csv"))
         #expect(result.stdout.contains("Jira"))
+        for text in ["--key-column <name|number>", "--summary-column <name|number>", "Work item key", "Schlüssel",
+                     "Zusammenfassung", "$ estimator backlog plan.csv --key-column Ticket --summary-column 2"] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
     }
 }

@@ -65,9 +65,11 @@ package struct BacklogFile {
     }
 
     /// Reads the backlog in the file at `path` (as typed), a tracker's
-    /// export or a plain list (`Backlog.init(parsing:named:)`). A file that
+    /// export or a plain list, the columns as named if they are
+    /// (`Backlog.init(parsing:named:keyColumn:summaryColumn:)`). A file that
     /// is no backlog is exit 65, one that is not there exit 64.
-    package static func load(_ path: String) throws(UserError) -> Backlog {
+    package static func load(_ path: String, keyColumn: BacklogColumn? = nil,
+                             summaryColumn: BacklogColumn? = nil) throws(UserError) -> Backlog {
         let bytes: [UInt8]?
         do { bytes = try WholeFile.read(path, limit: maximumFileBytes) } catch {
             guard case let .failed(failure) = error else {
@@ -76,6 +78,8 @@ package struct BacklogFile {
             throw UserError(failure.code == EACCES ? .permission : .data, "Cannot read \(path) (\(failure)).")
         }
         guard let bytes else { throw UserError(.usage, "There is no file \(path); give the path of the stories to load.") }
-        do { return try Backlog(parsing: bytes, named: path) } catch { throw UserError(.data, error.description) }
+        do { return try Backlog(parsing: bytes, named: path, keyColumn: keyColumn, summaryColumn: summaryColumn) } catch {
+            throw UserError(.data, error.description)
+        }
     }
 }
