@@ -30,7 +30,7 @@ struct RoundCommand: AsyncParsableCommand {
 
             Examples:
               $ estimator round ABC-123
-              round 4 (ABC-123) began in channel 1; cards cleared
+              round 1 (ABC-123) began in channel 1; cards cleared
 
               $ estimator round "Login with passkeys"
 
@@ -38,7 +38,7 @@ struct RoundCommand: AsyncParsableCommand {
               round 5 (ABC-124 Export the estimates) began in channel 1; cards cleared; story 2 of 12
 
               $ estimator round ABC-124 --timer 2m
-              round 5 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
+              round 1 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
             """)
 
     /// Longest title accepted, in bytes: a header line, not a description.

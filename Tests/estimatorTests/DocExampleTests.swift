@@ -1,0 +1,177 @@
+import DBusTestSupport
+import Foundation
+import Testing
+
+/// Every example the docs show, run through the built binary and compared
+/// with what the docs say it prints, so that README.md and `--help` (and
+/// the man pages made from it) stay true of the binary.
+///
+/// The examples are read from the docs themselves: README.md, and every
+/// command's discussion as the binary dumps it (`--experimental-dump-help`,
+/// the man pages' source). An example is a line `$ estimator …` (or a
+/// pipeline with estimator in it); what it prints is the lines under it, up
+/// to a blank line, the next `$` line or the end of the code block. It runs
+/// in `/bin/sh` with the built binary first on PATH, in a sandbox of its
+/// own: XDG directories in a temporary folder, TZ=UTC, a UTF-8 locale, a
+/// private system bus with a fake bluetoothd (`SessionSandbox`). Commands
+/// that talk to a session (`sessionCommands`) run after `estimator join
+/// --channel 1 --name 전수열` there. Its standard output then its standard
+/// error must be the lines shown, exactly, with one rule: `pid 4242` in
+/// the docs stands for whatever pid the session has.
+///
+/// Not run, by these rules only:
+/// - an example that shows no output: there is nothing to compare (`watch`,
+///   `join --foreground` and the like run until stopped);
+/// - a `$` line that does not run estimator (`$ sudo mosquitto_passwd …`);
+/// - an example in `needsMore`, each named by its command line with what
+///   it needs that a sandbox of one person does not have: other people in
+///   the room, a meeting's history or backlog, a relay's broker, the
+///   machine's own Bluetooth. An entry that matches no example fails the
+///   test, so the list goes when the example does.
+@Suite(.timeLimit(.minutes(5))) struct DocExampleTests {
+    /// An example as a doc shows it.
+    struct Example: CustomTestStringConvertible, Sendable {
+        /// Where it is shown: `README.md:63` or `estimator round --help`.
+        let place: String
+        /// The command line after `$ `, its trailing `# comment` included.
+        let line: String
+        /// The lines shown under it.
+        let output: [String]
+
+        var testDescription: String { "\(place): $ \(line)" }
+
+        /// The command line without a trailing comment, as `needsMore` names it.
+        var command: String {
+            guard let hash = line.range(of: " #") else { return line }
+            return line[..<hash.lowerBound].trimmingCharacters(in: .whitespaces)
+        }
+
+        /// The first word after `estimator`: `pick` in `estimator pick 8`.
+        var verb: String? {
+            guard let range = command.range(of: "estimator ") else { return nil }
+            return command[range.upperBound...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    /// Commands that need a running session: they run after a `join`.
+    static let sessionCommands: Set<String> = ["pick", "round", "reveal", "settle", "status", "leave"]
+
+    /// Examples whose output needs more than one person's sandbox, by
+    /// command line, and what.
+    static let needsMore: [String: String] = [
+        "estimator reveal": "other people in the room, one of whom has not voted",
+        "estimator reveal --in 1m30s": "round 4 of a meeting under way",
+        "estimator settle": "other people in the room, who voted differently",
+        "estimator settle 5": "a revealed round of a meeting",
+        "estimator status": "other people in the room and a meeting under way",
+        "estimator status --json | jq -r .card": "jq, and a card picked in a meeting under way",
+        "estimator round": "a backlog loaded from a file the doc does not show",
+        "estimator backlog sprint-42.csv": "the backlog file the doc does not show",
+        "estimator backlog": "a loaded backlog and the meeting's history",
+        "estimator history --last 2": "the meeting's history",
+        "estimator history --csv --since today > sprint-42.csv": "the meeting's history",
+        "estimator history --csv --since today > sprint-42-estimates.csv": "the meeting's history",
+        "estimator join --relay mqtts://broker.example:8883/team-a --relay-user team": "the team's MQTT broker",
+        "estimator doctor": "the machine's own system bus and Bluetooth",
+    ]
+
+    // MARK: Reading the docs
+
+    /// The examples of a text: README.md, or a discussion.
+    static func examples(in text: String, place: (Int) -> String) -> [Example] {
+        let lines = text.components(separatedBy: "\n")
+        var examples: [Example] = []
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            let indent = String(line.prefix { $0 == " " })
+            index += 1
+            let body = line.dropFirst(indent.count)
+            guard body.hasPrefix("$ "), runsEstimator(String(body.dropFirst(2))) else { continue }
+            var output: [String] = []
+            while index < lines.count, lines[index].hasPrefix(indent) {
+                let shown = lines[index].dropFirst(indent.count)
+                guard !shown.trimmingCharacters(in: .whitespaces).isEmpty, !shown.hasPrefix("$ "), !shown.hasPrefix("```")
+                else { break }
+                output.append(String(shown))
+                index += 1
+            }
+            examples.append(Example(place: place(index - output.count), line: String(body.dropFirst(2)), output: output))
+        }
+        return examples
+    }
+
+    /// Whether a command line runs estimator (alone or in a pipeline).
+    static func runsEstimator(_ line: String) -> Bool {
+        line.hasPrefix("estimator ") || line.contains("| estimator ")
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let readme: [Example] = {
+        let text = (try? String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        return examples(in: text) { "README.md:\($0)" }
+    }()
+
+    /// Every command's discussion, as the binary dumps it for the man pages.
+    static let help: [Example] = {
+        guard let dump = try? EstimatorProcess.run("--experimental-dump-help"),
+              let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
+              let root = json["command"] as? [String: Any] else { return [] }
+        var examples: [Example] = []
+        func visit(_ command: [String: Any], path: [String]) {
+            let name = command["commandName"] as? String ?? ""
+            let path = path + [name]
+            if let discussion = command["discussion"] as? String {
+                examples += Self.examples(in: discussion) { _ in "\(path.joined(separator: " ")) --help" }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] where sub["shouldDisplay"] as? Bool ?? true {
+                visit(sub, path: path)
+            }
+        }
+        visit(root, path: [])
+        return examples
+    }()
+
+    static let all = readme + help
+
+    /// The examples run: those that show output and need no more than the sandbox.
+    static let runnable = all.filter { !$0.output.isEmpty && needsMore[$0.command] == nil }
+
+    // MARK: The tests
+
+    @Test func theDocsShowExamples() {
+        #expect(Self.readme.count >= 10, "README.md's examples: \(Self.readme.count)")
+        #expect(Self.help.count >= 20, "the help's examples: \(Self.help.count)")
+    }
+
+    @Test func everyExampleSkippedIsShown() {
+        let shown = Set(Self.all.map(\.command))
+        for (command, _) in Self.needsMore {
+            #expect(shown.contains(command), "needsMore names `\(command)`, which no doc shows any more")
+        }
+    }
+
+    @Test(arguments: DocExampleTests.runnable)
+    func theExamplePrintsWhatTheDocShows(_ example: Example) async throws {
+        let sandbox = try await SessionSandbox.start()
+        if let verb = example.verb, Self.sessionCommands.contains(verb) {
+            let joined = try await sandbox.run("join", "--channel", "1", "--name", "전수열")
+            try #require(joined.status == 0, "\(joined.stderr)")
+        }
+        var environment = sandbox.environment
+        environment["PATH"] = EstimatorProcess.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        environment["TZ"] = "UTC"
+        let script = "cd '\(sandbox.root)' && \(example.line)"
+        let result = try await offPool { [environment] in
+            let out = Pipe(), err = Pipe()
+            let process = try ChildProcess("/bin/sh", ["-c", script], environment: environment, output: out, error: err)
+            return process.finish(out, err)
+        }
+        let printed = (result.stdout + result.stderr).replacing(#/pid [0-9]+/#, with: "pid 4242")
+        let lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.dropLast(lines.last == "" ? 1 : 0) == ArraySlice(example.output),
+                "\(example.testDescription)\nprints:\n\(printed)")
+    }
+}
