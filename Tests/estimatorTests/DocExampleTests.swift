@@ -15,9 +15,10 @@ import Testing
 /// own: XDG directories in a temporary folder, TZ=UTC, a UTF-8 locale, a
 /// private system bus with a fake bluetoothd (`SessionSandbox`). Commands
 /// that talk to a session (`sessionCommands`) run after `estimator join
-/// --channel 1 --name 전수열` there. Its standard output then its standard
-/// error must be the lines shown, exactly, with one rule: `pid 4242` in
-/// the docs stands for whatever pid the session has.
+/// --channel 1 --name 전수열` there; the files the docs name without
+/// showing them (`fixtures`) are in its working directory. Its standard
+/// output then its standard error must be the lines shown, exactly, with
+/// one rule: `pid 4242` in the docs stands for whatever pid the session has.
 ///
 /// Not run, by these rules only:
 /// - an example that shows no output: there is nothing to compare (`watch`,
@@ -66,13 +67,18 @@ import Testing
         "estimator status": "other people in the room and a meeting under way",
         "estimator status --json | jq -r .card": "jq, and a card picked in a meeting under way",
         "estimator round": "a backlog loaded from a file the doc does not show",
-        "estimator backlog sprint-42.csv": "the backlog file the doc does not show",
         "estimator backlog": "a loaded backlog and the meeting's history",
         "estimator history --last 2": "the meeting's history",
         "estimator history --csv --since today > sprint-42.csv": "the meeting's history",
         "estimator history --csv --since today > sprint-42-estimates.csv": "the meeting's history",
         "estimator join --relay mqtts://broker.example:8883/team-a --relay-user team": "the team's MQTT broker",
         "estimator doctor": "the machine's own system bus and Bluetooth",
+    ]
+
+    /// Files the examples read that the docs name but do not show, as a
+    /// tracker's export would have them.
+    static let fixtures = [
+        "sprint-42.csv": "Issue key,Summary\nABC-1,Login with passkeys\nABC-2,Export\nABC-3,Board\n",
     ]
 
     // MARK: Reading the docs
@@ -160,6 +166,7 @@ import Testing
             let joined = try await sandbox.run("join", "--channel", "1", "--name", "전수열")
             try #require(joined.status == 0, "\(joined.stderr)")
         }
+        for (name, text) in Self.fixtures { try text.write(toFile: "\(sandbox.root)/\(name)", atomically: true, encoding: .utf8) }
         var environment = sandbox.environment
         environment["PATH"] = EstimatorProcess.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         environment["TZ"] = "UTC"
