@@ -14,11 +14,12 @@ import Testing
 /// in `/bin/sh` with the built binary first on PATH, in a sandbox of its
 /// own: XDG directories in a temporary folder, TZ=UTC, a UTF-8 locale, a
 /// private system bus with a fake bluetoothd (`SessionSandbox`). Commands
-/// that talk to a session (`sessionCommands`) run after `estimator join
-/// --channel 1 --name 전수열` there; the files the docs name without
-/// showing them (`fixtures`) are in its working directory. Its standard
-/// output then its standard error must be the lines shown, exactly, with
-/// one rule: `pid 4242` in the docs stands for whatever pid the session has.
+/// that talk to a session run after what `scenes` gives them there (`join
+/// --channel 1 --name 전수열`, and `round ABC-123` for a reveal); the files
+/// the docs name without showing them (`fixtures`) are in its working
+/// directory. Its standard output then its standard error must be the
+/// lines shown, exactly, with one rule: `pid 4242` in the docs stands for
+/// whatever pid the session has.
 ///
 /// Not run, by these rules only:
 /// - an example that shows no output: there is nothing to compare (`watch`,
@@ -54,14 +55,17 @@ import Testing
         }
     }
 
-    /// Commands that need a running session: they run after a `join`.
-    static let sessionCommands: Set<String> = ["pick", "round", "reveal", "settle", "status", "leave"]
+    /// What commands that need a running session run after, by command.
+    static let scenes: [String: [[String]]] = {
+        let join = ["join", "--channel", "1", "--name", "전수열"]
+        return ["pick": [join], "round": [join], "settle": [join], "status": [join], "leave": [join],
+                "reveal": [join, ["round", "ABC-123"]]]
+    }()
 
     /// Examples whose output needs more than one person's sandbox, by
     /// command line, and what.
     static let needsMore: [String: String] = [
         "estimator reveal": "other people in the room, one of whom has not voted",
-        "estimator reveal --in 1m30s": "round 4 of a meeting under way",
         "estimator settle": "other people in the room, who voted differently",
         "estimator settle 5": "a revealed round of a meeting",
         "estimator status": "other people in the room and a meeting under way",
@@ -162,9 +166,9 @@ import Testing
     @Test(arguments: DocExampleTests.runnable)
     func theExamplePrintsWhatTheDocShows(_ example: Example) async throws {
         let sandbox = try await SessionSandbox.start()
-        if let verb = example.verb, Self.sessionCommands.contains(verb) {
-            let joined = try await sandbox.run("join", "--channel", "1", "--name", "전수열")
-            try #require(joined.status == 0, "\(joined.stderr)")
+        for step in example.verb.flatMap({ Self.scenes[$0] }) ?? [] {
+            let result = try await sandbox.run(arguments: step)
+            try #require(result.status == 0, "\(step): \(result.stderr)")
         }
         for (name, text) in Self.fixtures { try text.write(toFile: "\(sandbox.root)/\(name)", atomically: true, encoding: .utf8) }
         var environment = sandbox.environment
