@@ -13,13 +13,14 @@ import Testing
 /// to a blank line, the next `$` line or the end of the code block. It runs
 /// in `/bin/sh` with the built binary first on PATH, in a sandbox of its
 /// own: XDG directories in a temporary folder, TZ=UTC, a UTF-8 locale, a
-/// private system bus with a fake bluetoothd (`SessionSandbox`). Commands
-/// that talk to a session run after what `scenes` gives them there (`join
-/// --channel 1 --name 전수열`, and `round ABC-123` for a reveal); the files
-/// the docs name without showing them (`fixtures`) are in its working
-/// directory. Its standard output then its standard error must be the
-/// lines shown, exactly, with one rule: `pid 4242` in the docs stands for
-/// whatever pid the session has.
+/// private system bus with a fake bluetoothd (`SessionSandbox`). An example
+/// runs after its `scenes` entry there (a `join --channel 1 --name 전수열`
+/// for a command that needs a session, the meeting's `history` for one that
+/// reads it); the files the docs name without showing them (`fixtures`)
+/// are in its working directory. Its standard output then its standard
+/// error must be the lines shown, exactly, with two rules: `pid 4242` in
+/// the docs stands for whatever pid the session has, and spaces at the end
+/// of a printed line (a table's empty last column) are not compared.
 ///
 /// Not run, by these rules only:
 /// - an example that shows no output: there is nothing to compare (`watch`,
@@ -55,12 +56,33 @@ import Testing
         }
     }
 
-    /// What commands that need a running session run after, by command.
-    static let scenes: [String: [[String]]] = {
-        let join = ["join", "--channel", "1", "--name", "전수열"]
-        return ["pick": [join], "round": [join], "settle": [join], "status": [join], "leave": [join],
-                "reveal": [join, ["round", "ABC-123"]]]
+    /// What an example runs after: commands, and whether the meeting's
+    /// `history` is kept.
+    struct Scene {
+        /// Command lines, run as the example is.
+        var steps: [String] = []
+        var history = false
+    }
+
+    /// The scene of an example, by its command line, else by its command.
+    static let scenes: [String: Scene] = {
+        let join = "estimator join --channel 1 --name 전수열"
+        return ["pick": Scene(steps: [join]), "round": Scene(steps: [join]), "settle": Scene(steps: [join]),
+                "status": Scene(steps: [join]), "leave": Scene(steps: [join]),
+                "reveal": Scene(steps: [join, "estimator round ABC-123"]),
+                "history": Scene(history: true),
+                "estimator backlog": Scene(steps: ["estimator backlog sprint-42.csv"], history: true)]
     }()
+
+    /// The meeting the docs' history and backlog examples show, as the
+    /// session keeps it: ABC-1 agreed at 5, ABC-3 with no numbers, and a
+    /// story out of the backlog agreed by consensus.
+    static let history = """
+        {"id":"1/1/2026-11-29T06:05:10.000Z","time":"2026-11-29T06:05:10.000Z","channel":1,"round":1,"title":"ABC-1 Login with passkeys","votes":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"전수열","card":"8","cardRaw":"08"}],"median":6.5,"mean":6.5,"nearest":"5","consensus":false,"questions":0,"coffees":0,"story":{"key":"ABC-1","summary":"Login with passkeys"},"agreed":"5"}
+        {"id":"1/3/2026-11-29T06:15:10.000Z","time":"2026-11-29T06:15:10.000Z","channel":1,"round":3,"title":"ABC-3 Board","votes":[],"median":null,"mean":null,"nearest":null,"consensus":false,"questions":0,"coffees":0,"story":{"key":"ABC-3","summary":"Board"},"agreed":null}
+        {"id":"1/4/2026-11-29T06:15:50.000Z","time":"2026-11-29T06:15:50.000Z","channel":1,"round":4,"title":"ABC-9 login","votes":[{"name":"Alice","card":"3","cardRaw":"03"},{"name":"전수열","card":"3","cardRaw":"03"}],"median":3,"mean":3,"nearest":"3","consensus":true,"questions":0,"coffees":0,"story":null,"agreed":"3"}
+
+        """
 
     /// Examples whose output needs more than one person's sandbox, by
     /// command line, and what.
@@ -71,10 +93,8 @@ import Testing
         "estimator status": "other people in the room and a meeting under way",
         "estimator status --json | jq -r .card": "jq, and a card picked in a meeting under way",
         "estimator round": "a backlog loaded from a file the doc does not show",
-        "estimator backlog": "a loaded backlog and the meeting's history",
-        "estimator history --last 2": "the meeting's history",
-        "estimator history --csv --since today > sprint-42.csv": "the meeting's history",
-        "estimator history --csv --since today > sprint-42-estimates.csv": "the meeting's history",
+        "estimator history --csv --since today > sprint-42.csv": "a meeting held today",
+        "estimator history --csv --since today > sprint-42-estimates.csv": "a meeting held today",
         "estimator join --relay mqtts://broker.example:8883/team-a --relay-user team": "the team's MQTT broker",
         "estimator doctor": "the machine's own system bus and Bluetooth",
     ]
@@ -166,22 +186,34 @@ import Testing
     @Test(arguments: DocExampleTests.runnable)
     func theExamplePrintsWhatTheDocShows(_ example: Example) async throws {
         let sandbox = try await SessionSandbox.start()
-        for step in example.verb.flatMap({ Self.scenes[$0] }) ?? [] {
-            let result = try await sandbox.run(arguments: step)
-            try #require(result.status == 0, "\(step): \(result.stderr)")
-        }
         for (name, text) in Self.fixtures { try text.write(toFile: "\(sandbox.root)/\(name)", atomically: true, encoding: .utf8) }
+        let scene = Self.scenes[example.command] ?? example.verb.flatMap { Self.scenes[$0] } ?? Scene()
+        if scene.history {
+            try FileManager.default.createDirectory(atPath: "\(sandbox.root)/state/estimator", withIntermediateDirectories: true)
+            try Self.history.write(toFile: "\(sandbox.root)/state/estimator/history.jsonl", atomically: true, encoding: .utf8)
+        }
         var environment = sandbox.environment
         environment["PATH"] = EstimatorProcess.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         environment["TZ"] = "UTC"
-        let script = "cd '\(sandbox.root)' && \(example.line)"
-        let result = try await offPool { [environment] in
-            let out = Pipe(), err = Pipe()
-            let process = try ChildProcess("/bin/sh", ["-c", script], environment: environment, output: out, error: err)
-            return process.finish(out, err)
+        /// Runs a command line as a shell in the sandbox's folder would.
+        func shell(_ line: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+            let script = "cd '\(sandbox.root)' && \(line)"
+            return try await offPool { [environment] in
+                let out = Pipe(), err = Pipe()
+                let process = try ChildProcess("/bin/sh", ["-c", script], environment: environment, output: out, error: err)
+                let (stdout, stderr) = process.finish(out, err)
+                return (process.terminationStatus, stdout, stderr)
+            }
         }
+        for step in scene.steps {
+            let done = try await shell(step)
+            try #require(done.status == 0, "\(step): \(done.stderr)")
+        }
+        let result = try await shell(example.line)
         let printed = (result.stdout + result.stderr).replacing(#/pid [0-9]+/#, with: "pid 4242")
-        let lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
         #expect(lines.dropLast(lines.last == "" ? 1 : 0) == ArraySlice(example.output),
                 "\(example.testDescription)\nprints:\n\(printed)")
     }
