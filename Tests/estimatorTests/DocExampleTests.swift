@@ -28,8 +28,8 @@ import Testing
 /// - a `$` line that does not run estimator (`$ sudo mosquitto_passwd …`);
 /// - an example in `needsMore`, each named by its command line with what
 ///   it needs that a sandbox of one person does not have: other people in
-///   the room, a meeting's history or backlog, a relay's broker, the
-///   machine's own Bluetooth. An entry that matches no example fails the
+///   the room, a meeting held today, a relay's broker, jq, the machine's
+///   own Bluetooth. An entry that matches no example fails the
 ///   test, so the list goes when the example does.
 @Suite(.timeLimit(.minutes(5))) struct DocExampleTests {
     /// An example as a doc shows it.
@@ -71,7 +71,8 @@ import Testing
                 "status": Scene(steps: [join]), "leave": Scene(steps: [join]),
                 "reveal": Scene(steps: [join, "estimator round ABC-123"]),
                 "history": Scene(history: true),
-                "estimator backlog": Scene(steps: ["estimator backlog sprint-42.csv"], history: true)]
+                "estimator backlog": Scene(steps: ["estimator backlog sprint-42.csv"], history: true),
+                "estimator round": Scene(steps: [join, "estimator backlog sprint-42.csv"])]
     }()
 
     /// The meeting the docs' history and backlog examples show, as the
@@ -92,7 +93,6 @@ import Testing
         "estimator settle 5": "a revealed round of a meeting",
         "estimator status": "other people in the room and a meeting under way",
         "estimator status --json | jq -r .card": "jq, and a card picked in a meeting under way",
-        "estimator round": "a backlog loaded from a file the doc does not show",
         "estimator history --csv --since today > sprint-42.csv": "a meeting held today",
         "estimator history --csv --since today > sprint-42-estimates.csv": "a meeting held today",
         "estimator join --relay mqtts://broker.example:8883/team-a --relay-user team": "the team's MQTT broker",
