@@ -210,4 +210,22 @@ import Testing
         let decoded = try EstimatorProcess.run("packet", "decode", "--hex", String(hex.stdout.dropLast()), "--json")
         #expect(decoded.stdout == #"{"version":"01","channel":200,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"?","cardRaw":"FD","name":"👍🏽Jo"}"# + "\n")
     }
+
+    /// decode --help names every version the binary reads, as its refusal
+    /// does, and every key its --json prints.
+    @Test func decodeHelpIsTrueOfTheBinary() throws {
+        let help = try EstimatorProcess.run("packet", "decode", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let refused = try EstimatorProcess.run("packet", "decode", "6301FEAnn")
+        #expect(refused.stderr.contains("versions 00, 01 and 20 to 5F are understood"), "\(refused.stderr)")
+        for versions in ["00 and 01", "20 to 2F", "30 to 3F", "40 to 4F", "50 to 5F"] {
+            #expect(help.contains(versions), "\(versions)")
+        }
+        #expect(try EstimatorProcess.run("packet", "decode", "5301F9Olga").status == 0)
+        let json = try EstimatorProcess.run("packet", "decode", "5301F9Olga", "--json").stdout
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let keys = try #require(help.range(of: "JSON keys, in this order:")).upperBound
+        for key in object.keys { #expect(help[keys...].contains(" \(key) ("), "\(key) is not in the help") }
+        #expect(object["onDemand"] as? Bool == true && object["revealed"] as? Bool == true)
+    }
 }
