@@ -4,9 +4,9 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
     /// Room in the 18-byte local name after the 6-byte header (docs/PROTOCOL.md, Names).
     public static let maxUTF8Count = 12
 
-    /// A typed name longer than this is refused rather than cut: it is not
-    /// a name but a mistake (a pasted paragraph).
-    public static let maxTypedUTF8Count = 64
+    /// Typed text longer than a control request's line is refused rather
+    /// than cut: it is no name but a paste, too long to echo in a warning.
+    public static let maxTypedUTF8Count = ControlRequest.maximumLength
 
     /// The name, ready for a packet.
     public let text: String
@@ -21,7 +21,8 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
     /// keyboards type Korean decomposed, three times longer), then cut to
     /// 12 bytes between grapheme clusters, so `👍🏽` or a Hangul syllable
     /// is kept whole or dropped whole; a space the cut leaves at the end goes
-    /// too (`Christopher Robin` → `Christopher`). More than 64 bytes is refused.
+    /// too (`Christopher Robin` → `Christopher`). Only text of more than
+    /// `maxTypedUTF8Count` bytes is refused for its length.
     public static func parse(_ input: String) throws(PersonNameError)
         -> (name: PersonName, warnings: [PersonNameWarning])
     {
@@ -67,7 +68,7 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
 public enum PersonNameError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing but spaces.
     case empty
-    /// More than `PersonName.maxTypedUTF8Count` bytes.
+    /// More than `PersonName.maxTypedUTF8Count` bytes: pasted text.
     case tooLong(byteCount: Int)
     /// A control character, escape, bidi override or line separator.
     case controlCharacter(Unicode.Scalar)
@@ -79,7 +80,7 @@ public enum PersonNameError: Error, Equatable, Sendable, CustomStringConvertible
         case .empty:
             "The name is empty; give a name of 1 to \(PersonName.maxUTF8Count) bytes."
         case .tooLong(let count):
-            "The name is \(count) bytes long; names are sent as at most \(PersonName.maxUTF8Count) bytes, so give a shorter one."
+            "The name is \(count) bytes of text, not a name; give a name (one longer than \(PersonName.maxUTF8Count) bytes is cut to fit)."
         case .controlCharacter(let scalar):
             "The name contains the control character \(scalar.codePoint); use printable text only."
         case .firstCharacterTooLong(let count):

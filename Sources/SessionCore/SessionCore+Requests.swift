@@ -155,11 +155,16 @@ extension SessionCore {
             guard let consensus = Agreement.consensus(ledger.votes.values) else {
                 // Numbers, then sizes, then the rest, as a deck lists them.
                 let order = { (card: Card) in card.numericValue ?? card.sizeRank.map { 1000 + Double($0) } ?? 2000 + Double(card.rawValue) }
-                let cards = Set(ledger.votes.values).sorted { order($0) < order($1) }.map(\.description)
+                let voted = Set(ledger.votes.values).sorted { order($0) < order($1) }
+                let cards = voted.map(\.description)
                 let votes = cards.count < 2 ? "nobody voted a number or a size" : "the votes are "
                     + cards.dropLast().joined(separator: ", ") + " and " + cards.last!
+                // The example is a card the settle would take: the middle one
+                // voted, else the middle of my deck (a size on the tshirt deck).
+                let agreeable = voted.filter { deck.allows($0) && (try? Agreement.check($0)) != nil }
+                let example = agreeable.isEmpty ? deck.cards[deck.cards.count / 2] : agreeable[(agreeable.count - 1) / 2]
                 return [.reply(ControlReply(UserError(.usage, "Round \(current)\(named) has no consensus (\(votes)); "
-                    + "give the card the team agreed on, as `estimator settle 5`.")))]
+                    + "give the card the team agreed on, as `estimator settle \(example.name ?? example.description)`.")))]
             }
             agreed = consensus
         }

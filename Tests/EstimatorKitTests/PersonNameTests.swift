@@ -36,10 +36,14 @@ import Testing
         #expect(warnings == [.shortened(from: "Christopher Robin", to: "Christopher")])
     }
 
-    @Test func moreThan64BytesIsRefusedNotCut() throws {
-        #expect(try PersonName.parse(String(repeating: "x", count: 64)).name.text == String(repeating: "x", count: 12))
-        #expect(throws: PersonNameError.tooLong(byteCount: 65)) { try PersonName.parse(String(repeating: "x", count: 65)) }
-        #expect(throws: PersonNameError.tooLong(byteCount: 66)) { try PersonName.parse(String(repeating: "전", count: 22)) }
+    @Test func anyNameIsCutOnlyAPasteIsRefused() throws {
+        for text in [String(repeating: "x", count: 64), String(repeating: "x", count: 300)] {
+            let (name, warnings) = try PersonName.parse(text)
+            #expect(name.text == String(repeating: "x", count: 12))
+            #expect(warnings == [.shortened(from: text, to: name.text)])
+        }
+        #expect(try PersonName.parse(String(repeating: "전", count: 100)).name.text == "전전전전")
+        #expect(throws: PersonNameError.tooLong(byteCount: 4097)) { try PersonName.parse(String(repeating: "x", count: 4097)) }
     }
 
     @Test func aCutNeverSplitsAnEmojiWithASkinTone() throws {

@@ -97,6 +97,22 @@ private let twoMinutes = Countdown(seconds: 120)!
         #expect(session.core.agreed == .eight)
     }
 
+    @Test func settleSuggestsACardOfMyDeck() {
+        var session = SessionCoreHarness(deck: .tshirt)
+        session.ask(.round(title: "ABC-1"))
+        session.hear("2101FCAnn")
+        session.ask(.pick(Card.sizes[2]))
+        session.hear("210183Ann")
+        #expect(session.ask(.settle(nil)).reply?.message
+            == "Round 1 (ABC-1) has no consensus (the votes are M and L); give the card the team agreed on, as `estimator settle M`.")
+        var alone = SessionCoreHarness(deck: .tshirt)
+        alone.ask(.round(title: "ABC-2"))
+        alone.ask(.pick(.coffee))
+        alone.ask(.reveal())
+        #expect(alone.ask(.settle(nil)).reply?.message.hasSuffix("as `estimator settle L`.") == true,
+                "nobody voted a size: the example is one of the deck's")
+    }
+
     @Test func aNewRoundForgetsTheRevealedRoundAndItsStory() {
         var session = SessionCoreHarness()
         session.ask(.round(title: "ABC-1"))

@@ -32,7 +32,6 @@ import Testing
     @Test(arguments: [
         (["--name", " "], "The name is empty"),
         (["--name", "a\u{1B}[2J"], "control character U+001B"),
-        (["--name", String(repeating: "x", count: 65)], "The name is 65 bytes long"),
     ])
     func badNamesAreRefusedAsJoinRefusesThem(_ arguments: [String], _ message: String) async throws {
         let encode = try EstimatorProcess.run(arguments: ["packet", "encode", "--card", "8"] + arguments)
@@ -42,6 +41,23 @@ import Testing
         let join = try await sandbox.run(arguments: ["join"] + arguments)
         #expect(join.status == 65)
         #expect(join.stderr == encode.stderr, "the same sentence")
+    }
+
+    /// One rule for a long name, whatever its length: cut at a character
+    /// boundary with a warning, by `packet encode` and `join` alike.
+    @Test(arguments: [64, 300])
+    func aLongNameIsCutWhateverItsLength(_ length: Int) async throws {
+        let long = String(repeating: "전", count: length / 3) + String(repeating: "x", count: length % 3)
+        let warning = "Warning: '\(long)' is longer than 12 bytes; it was shortened to '전전전전'.\n"
+        let encode = try EstimatorProcess.run("packet", "encode", "--channel", "1", "--card", "8", "--name", long)
+        #expect(encode.status == 0 && encode.stdout == "010108전전전전\n")
+        #expect(encode.stderr == warning)
+        let sandbox = try await SessionSandbox.start()
+        let join = try await sandbox.run("join", "--channel", "1", "--name", long)
+        #expect(join.status == 0, "\(join.stderr)")
+        #expect(join.stdout.hasPrefix("joined channel 1 as 전전전전 on hci0"), "\(join.stdout)")
+        #expect(join.stderr.contains(warning), "\(join.stderr)")
+        try await sandbox.run("leave")
     }
 
     @Test func aChannelIsRefusedAsJoinRefusesIt() async throws {
@@ -193,5 +209,23 @@ import Testing
         let hex = try EstimatorProcess.run("packet", "encode", "--channel", "200", "--card", "?", "--name", "👍🏽Jo", "--hex")
         let decoded = try EstimatorProcess.run("packet", "decode", "--hex", String(hex.stdout.dropLast()), "--json")
         #expect(decoded.stdout == #"{"version":"01","channel":200,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"?","cardRaw":"FD","name":"👍🏽Jo"}"# + "\n")
+    }
+
+    /// decode --help names every version the binary reads, as its refusal
+    /// does, and every key its --json prints.
+    @Test func decodeHelpIsTrueOfTheBinary() throws {
+        let help = try EstimatorProcess.run("packet", "decode", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let refused = try EstimatorProcess.run("packet", "decode", "6301FEAnn")
+        #expect(refused.stderr.contains("versions 00, 01 and 20 to 5F are understood"), "\(refused.stderr)")
+        for versions in ["00 and 01", "20 to 2F", "30 to 3F", "40 to 4F", "50 to 5F"] {
+            #expect(help.contains(versions), "\(versions)")
+        }
+        #expect(try EstimatorProcess.run("packet", "decode", "5301F9Olga").status == 0)
+        let json = try EstimatorProcess.run("packet", "decode", "5301F9Olga", "--json").stdout
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let keys = try #require(help.range(of: "JSON keys, in this order:")).upperBound
+        for key in object.keys { #expect(help[keys...].contains(" \(key) ("), "\(key) is not in the help") }
+        #expect(object["onDemand"] as? Bool == true && object["revealed"] as? Bool == true)
     }
 }

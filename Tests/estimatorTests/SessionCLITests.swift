@@ -92,7 +92,7 @@ import Testing
     static let badJoinInputs: [([String], Int32)] = [
         (["--channel", "256"], 64), (["--channel", "-1"], 64), (["--channel", "abc"], 64),
         (["--name", ""], 65), (["--name", "a\u{1B}[2Jb"], 65), (["--name", "tab\there"], 65),
-        (["--name", String(repeating: "x", count: 1000)], 65), (["--adapter", "../../etc"], 64),
+        (["--name", String(repeating: "x", count: 5000)], 65), (["--adapter", "../../etc"], 64),
         (["--stale", "0"], 64), (["--deck", "1,2,x"], 64), (["--deck", "dice"], 64),
     ]
 
@@ -152,7 +152,15 @@ import Testing
         #expect(none.stderr == "Error: No session is running; run `estimator join` first.\n")
         let bad = try await sandbox.run("pick", "127")
         #expect(bad.status == 64)
-        #expect(bad.stderr == "Error: The value '127' is invalid for '<card>': valid cards are an integer from 0 to 126, 0.5, XS S M L XL XXL, unsure (or '?'), coffee or none. See 'estimator pick --help' for more information.\n")
+        #expect(bad.stderr == "Error: The value '127' is invalid for '<card>': valid cards are those of the app deck (0 0.5 1 2 3 5 8 13 20 40 100), unsure (or '?'), coffee or none. See 'estimator pick --help' for more information.\n")
+        let late = try await sandbox.run("pick", "--adapter", "hci0", "300")
+        #expect(late.stderr.contains("valid cards are those of the app deck (0 0.5"), "\(late.stderr)")
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/config/estimator", withIntermediateDirectories: true)
+        try #"{"deck":"tshirt"}"#.write(toFile: sandbox.configFile, atomically: true, encoding: .utf8)
+        let sized = try await sandbox.run("settle", "300")
+        #expect(sized.status == 64)
+        #expect(sized.stderr == "Error: The value '300' is invalid for '<card>': valid cards are those of the tshirt deck (XS S M L XL XXL), unsure (or '?'), coffee or none. See 'estimator settle --help' for more information.\n")
+        try FileManager.default.removeItem(atPath: sandbox.configFile)
         #expect(try await sandbox.run("status").status == 69)
         let leave = try await sandbox.run("leave")
         #expect(leave.status == 0, "scripts call leave in cleanup traps")

@@ -94,7 +94,7 @@ import Testing
         await hear("2101FDBob", watched, session)
         _ = await session.handle(.pick(.eight))
         #expect(await session.handle(.settle(nil)) == usage("Round 1 (ABC-1 Login) has no consensus (the votes are 3, 8 and ?); "
-            + "give the card the team agreed on, as `estimator settle 5`."))
+            + "give the card the team agreed on, as `estimator settle 3`."))
         #expect(await session.handle(.settle(.question)) == usage("? is no estimate; settle on a number or a size the team agreed on."))
         #expect(await session.handle(.settle(Card(integer: 7)!)).message.hasPrefix("7 is not in the app deck"))
         #expect(history.records.count == 1 && history.records[0].agreed == nil, "nothing settled by a refusal")

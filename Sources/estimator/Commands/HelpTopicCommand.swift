@@ -18,7 +18,8 @@ struct HelpTopicCommand: ParsableCommand {
         var path = ["estimator"]
         for name in names {
             guard let next = command.configuration.subcommands.first(where: {
-                $0.configuration.commandName == name && $0.configuration.shouldDisplay
+                // `help help` is about this command, hidden as it is.
+                $0.configuration.commandName == name && ($0.configuration.shouldDisplay || $0 == HelpTopicCommand.self)
             }) else {
                 let what = path.count == 1 ? "an estimator" : "an '\(path.joined(separator: " "))'"
                 var sentence = "'\(TerminalText.echo(name))' is not \(what) command"

@@ -20,9 +20,9 @@ struct HistoryCommand: ParsableCommand {
 
             Examples:
               $ estimator history --last 2
-              TIME                  CH  ROUND  TITLE  RESULT                          VOTES
-              2026-11-24 09:12 CET   1      3  ABC-1  consensus 5                     Bob 5, 전수열 5
-              2026-11-24 09:20 CET   1      4  ABC-2  agreed 5 · median 5.5 · mean 5.5  Bob 3, 전수열 8
+              TIME                  CH  ROUND  TITLE        RESULT       VOTES
+              2026-11-29 06:15 UTC   1      3  ABC-3 Board  no numbers
+              2026-11-29 06:15 UTC   1      4  ABC-9 login  consensus 3  Alice 3, 전수열 3
 
               $ estimator history --csv --since today > sprint-42.csv
               left out 1 story: 1 without a key; `--csv --all` writes every story.

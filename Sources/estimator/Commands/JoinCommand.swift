@@ -55,7 +55,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: the last one, else 0).")
     var channel: Channel?
 
-    @Option(parsing: .unconditional, help: "Your name as others see it; at most 12 bytes are sent, at most 64 may be typed (default: the last one, else your account's name).")
+    @Option(parsing: .unconditional, help: "Your name as others see it; a longer one is cut to the 12 bytes sent (default: the last one, else your account's name).")
     var name: TypedText?
 
     @Option(help: "The Bluetooth adapter, by name (hci1) or address, or none for the relay alone (default: the last one, else the first powered one).")

@@ -9,29 +9,31 @@ struct PacketDecodeCommand: ParsableCommand {
         abstract: "Show the fields of a received local name.",
         discussion: """
             Versions 00 and 01 (the app's, no round), 20 to 2F (round 0 to 15), 30 to \
-            3F (the same rounds, revealed) and 40 to 4F (held) are understood, the app's single-digit 13 (0100DAnn), hex digits in either case, names \
-            longer than 12 bytes and invalid UTF-8 (shown as U+FFFD). The name is shown \
-            with control characters, escape sequences and bidi overrides removed. \
-            Input that is not a packet exits with status 65.
+            3F (the same rounds, revealed), 40 to 4F (held) and 50 to 5F (revealed on \
+            demand) are understood, the app's single-digit 13 (0100DAnn), hex digits in \
+            either case, names longer than 12 bytes and invalid UTF-8 (shown as \
+            U+FFFD). The name is shown with control characters, escape sequences and \
+            bidi overrides removed. Input that is not a packet exits with status 65.
 
             Examples:
               $ estimator packet decode 0001FEAnn
               version  00
               channel  1 (01)
               round    none
-              card     coffee (FE)
+              card     ☕ (FE)
               name     Ann
 
               $ estimator packet encode --card 8 --name Jo | estimator packet decode
 
               $ estimator packet decode --hex 3031303130384A6F --json
+              {"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"8","cardRaw":"08","name":"Jo"}
 
             JSON keys, in this order: version (string), channel (number), round \
-            (number, or null for versions 00 and 01), revealed (true for 30 to 3F), \
-            holding (true for 40 to 4F), card (one of "0" "0.5" "1" "2" "3" "5" "8" \
-            "13" "20" "40" "100" "?" "coffee" "waiting" "none" "observing", or null \
-            when unknown), cardRaw (the card byte as two hex digits), name (string, \
-            sanitised like the table).
+            (number, or null for versions 00 and 01), revealed (true for 30 to 3F and \
+            50 to 5F), onDemand (true for 50 to 5F), holding (true for 40 to 4F), card \
+            (an integer "0" … "126", "0.5", "XS" "S" "M" "L" "XL" "XXL", "?" "coffee" \
+            "waiting" "none" "observing" "sealed", or null when unknown), cardRaw (the \
+            card byte as two hex digits), name (string, sanitised like the table).
             """)
 
     @Argument(help: "The local name; without it, or with -, the first line of standard input.")

@@ -33,7 +33,7 @@ struct PacketEncodeCommand: ParsableCommand {
     @Option(help: "The card: \(Card.typedForms).")
     var card: Card
 
-    @Option(parsing: .unconditional, help: "Your name; at most 12 bytes of UTF-8 are sent, at most 64 may be typed.")
+    @Option(parsing: .unconditional, help: "Your name; a longer one is cut to the 12 bytes of UTF-8 sent.")
     var name: TypedText
 
     @Option(help: "The round, 0 to 15 (version 2R); without it, version 01 as the app sends.")

@@ -30,7 +30,7 @@ struct PickCommand: AsyncParsableCommand {
     // reports a missing argument before an unknown option, and `pick --foo`
     // is about the option.
     @Argument(help: "The card.")
-    var card: Card?
+    var card: DeckCard?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
@@ -38,7 +38,7 @@ struct PickCommand: AsyncParsableCommand {
     func run() async throws {
         guard let card else { throw ValidationError("Give the card to pick, as in `estimator pick 8`.") }
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.pick(card)))
+        try ControlReplyPrinter.print(client.call(.pick(card.card)))
     }
 }
 

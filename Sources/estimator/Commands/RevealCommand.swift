@@ -21,10 +21,10 @@ struct RevealCommand: AsyncParsableCommand {
 
             Examples:
               $ estimator reveal
-              round 4 revealed in channel 1 without Bob
+              round 1 revealed in channel 1 without Bob
 
               $ estimator reveal --in 1m30s
-              the timer reveals round 4 in channel 1 in 1m30s, unless everyone votes first
+              the timer reveals round 1 in channel 1 in 1m30s, unless everyone votes first
             """)
 
     @Option(name: .customLong("in"),

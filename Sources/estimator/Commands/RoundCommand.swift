@@ -30,15 +30,15 @@ struct RoundCommand: AsyncParsableCommand {
 
             Examples:
               $ estimator round ABC-123
-              round 4 (ABC-123) began in channel 1; cards cleared
+              round 1 (ABC-123) began in channel 1; cards cleared
 
               $ estimator round "Login with passkeys"
 
               $ estimator round                  # with a backlog loaded
-              round 5 (ABC-124 Export the estimates) began in channel 1; cards cleared; story 2 of 12
+              round 1 (ABC-1 Login with passkeys) began in channel 1; cards cleared; story 1 of 3
 
               $ estimator round ABC-124 --timer 2m
-              round 5 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
+              round 1 (ABC-124) began in channel 1; cards cleared; the timer reveals it in 2m
             """)
 
     /// Longest title accepted, in bytes: a header line, not a description.

@@ -27,13 +27,13 @@ struct SettleCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "The agreed card (default: the votes' consensus).")
-    var card: Card?
+    var card: DeckCard?
 
     @Option(help: "The adapter whose session to use, by name or address (default: the only running session).")
     var adapter: AdapterChoice?
 
     func run() async throws {
         let (_, client) = try await SessionLocator.connect(adapter: adapter)
-        try ControlReplyPrinter.print(client.call(.settle(card)))
+        try ControlReplyPrinter.print(client.call(.settle(card?.card)))
     }
 }
