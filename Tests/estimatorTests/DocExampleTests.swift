@@ -103,6 +103,7 @@ import Testing
     /// tracker's export would have them.
     static let fixtures = [
         "sprint-42.csv": "Issue key,Summary\nABC-1,Login with passkeys\nABC-2,Export\nABC-3,Board\n",
+        "plan.csv": "Ticket,Story,Owner\nABC-1,Login with passkeys,Ann\nABC-2,Export,Bob\nABC-3,Board,Cy\n",
     ]
 
     // MARK: Reading the docs
