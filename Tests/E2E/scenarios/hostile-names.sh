@@ -16,7 +16,9 @@ command -v jq >/dev/null || fail "jq is not installed (make e2e installs it)"
 report_failure 20 json
 
 estimator join --adapter hci0 --channel 1 --name Host >/dev/null || fail "join on hci0"
-bg_start json estimator watch --adapter hci0 --open --json
+# Standard output alone: the note that --open is remembered goes to
+# standard error, which --json leaves out of its lines.
+bg_start json sh -c 'exec estimator watch --adapter hci0 --open --json 2>>"$0"' "$E2E_WORK/json.err"
 bg_start lines estimator watch --adapter hci0 --open
 bg_start table script -qfec "stty rows 50 cols 120; exec estimator watch --adapter hci0 --open" /dev/null
 bg_expect lines '^radio: advertising and scanning' 10 >/dev/null
@@ -88,6 +90,8 @@ clears=$(LC_ALL=C grep -o $'\033\\[2J' "$E2E_WORK/table.out" | wc -l)
 
 # JSON: every line parses; names are escaped, not dropped.
 jq -ce . "$E2E_WORK/json.out" >/dev/null || fail "a --json line is not valid JSON"
+! grep -v '^note: --open is remembered' "$E2E_WORK/json.err" | grep -q . \
+  || fail "watch --json wrote more than the --open note on standard error: $(head -c 300 "$E2E_WORK/json.err")"
 name_of() { jq -r --arg raw "$1" 'select(.event == "joined" and .cardRaw == $raw) | .name' "$E2E_WORK/json.out" | head -1; }
 [ "$(name_of 00 | od -An -tx1 | tr -d ' \n')" = "$(hex_of "${esc}[2JClr")0a" ] ||
   fail "JSON did not carry the ESC[2J name escaped: $(grep -a '"cardRaw":"00"' "$E2E_WORK/json.out")"

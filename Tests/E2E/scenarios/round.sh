@@ -209,7 +209,7 @@ csv_fields() {
   }'
 }
 history_of() { # ADAPTER INDEX: round, key, summary and cards of each story
-  as "$2" history --csv >"$E2E_WORK/history$2.csv" || fail "history --csv of $1 failed"
+  as "$2" history --csv --all >"$E2E_WORK/history$2.csv" || fail "history --csv --all of $1 failed"
   sed "s/^/$1 history: /" "$E2E_WORK/history$2.csv"
   csv_fields "$E2E_WORK/history$2.csv" >"$E2E_WORK/history$2.tsv" || fail "$1's history --csv does not parse"
   awk -F'\t' -v adapter="$1" 'NF != 13 { print adapter ": a record of " NF " fields, not 13" > "/dev/stderr"; exit 1 }
