@@ -218,7 +218,7 @@ package actor Session {
                 timerWait?.cancel()
                 timerWait = Task { [clock] in
                     do { try await clock.sleep(for: after) } catch { return }
-                    await self.timerRanOut(id)
+                    self.timerRanOut(id)
                 }
             case .cancelTimer: timerWait?.cancel()
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
