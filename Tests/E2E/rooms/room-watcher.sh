@@ -49,7 +49,7 @@ for n in $(seq "$ROUNDS"); do
     lasts+=("$(seen_ms watch "$(revealed_line "$n")" 30 "$started")")
   else
     reply=$(estimator reveal --adapter hci0) || fail "round $n: reveal: $reply"
-    [ "$reply" = "round $n revealed in channel 1 without 전수열" ] || fail "round $n: reveal said: $reply"
+    [ "$reply" = "round $n revealed in channel 1 without you" ] || fail "round $n: reveal said: $reply (the watcher, who did not vote, is told it is them)"
     reveals+=("$(seen_ms watch "$(revealed_line "$n")" 30 "$started")")
   fi
   line=$(grep "$(revealed_line "$n")" "$E2E_WORK/watch.out")
