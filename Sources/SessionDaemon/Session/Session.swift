@@ -183,7 +183,8 @@ package actor Session {
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")
         case .relayed:
-            return board.takeInOrder(.request(request), received: received) ?? ControlReply(exitCode: 0, message: "relayed")
+            return board.takeInOrder(.request(request), received: received)
+                ?? ControlReply(UserError(.software, "The relayed packet was not answered."))
         case .round:
             let backlog: BacklogRead
             do { backlog = .read(try readBacklog()) } catch { backlog = .failed(error) }
@@ -263,7 +264,7 @@ package actor Session {
         await updates.running?.value  // card none goes out last
         // Without Bluetooth there is no air to broadcast the leave on: the
         // relay clears my topic instead.
-        if board.read({ $0.radioProblem == nil }), adapter != AdapterName.none {
+        if board.read({ $0.radioProblem == nil && !$0.setup.radioless }) {
             await radio.broadcastLeave(localName: board.read { [clock] in $0.localName(now: clock.now) },
                                        for: schedule.leaveBroadcast, clock: clock)
         }
