@@ -70,6 +70,9 @@ package struct SessionCore: Sendable {
     var ownership = NameOwnership()
     /// The timer that reveals my round (`round --timer`, `reveal --in`).
     var timer = RevealTimer()
+    /// My round's meeting as the room shares it: its story, timer and agreed
+    /// estimate (docs/PROTOCOL.md, Meeting).
+    package internal(set) var meeting = RoundMeeting()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
     /// Why the radio is not working, in words; nil while it works.

@@ -38,12 +38,18 @@ package struct Heard: Equatable, Sendable {
     package let relayed: Bool
     /// The device it came from over the air, when the radio names it.
     package let advertiser: Advertiser?
+    /// What came with the local name of the sender's meeting
+    /// (docs/PROTOCOL.md, Meeting): one part over the air, the whole meeting
+    /// through the relay; empty when nothing came.
+    package let meeting: [UInt8]
 
-    package init(localName: [UInt8], rssi: Int?, relayed: Bool = false, advertiser: Advertiser? = nil) {
+    package init(localName: [UInt8], rssi: Int?, relayed: Bool = false, advertiser: Advertiser? = nil,
+                 meeting: [UInt8] = []) {
         self.localName = localName
         self.rssi = rssi
         self.relayed = relayed
         self.advertiser = advertiser
+        self.meeting = meeting
     }
 }
 
