@@ -6,6 +6,8 @@
 // flags: bits 0-1 the key option (1 by number, 2 by name, else none), bits
 // 2-3 the summary option, bits 4-5 the extension (.csv, .tsv, .txt, .md).
 
+import EstimatorKit
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let input = fuzzInput(data, count)

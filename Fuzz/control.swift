@@ -1,6 +1,8 @@
 // libFuzzer target `control`: everything a control-socket client can send,
 // through the JSON parser and the control-request parser.
 
+import EstimatorKit
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = fuzzInput(data, count)

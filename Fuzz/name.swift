@@ -1,6 +1,8 @@
 // libFuzzer target `name`: the terminal sanitiser and display width over any
 // bytes, and the parser of a name typed by a person.
 
+import EstimatorKit
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = fuzzInput(data, count)

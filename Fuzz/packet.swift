@@ -1,6 +1,8 @@
 // libFuzzer target `packet` (mk/fuzz.mk): the packet decoder, on bytes as they come from
 // the air (a BLE local name), and what is done with a decoded name.
 
+import EstimatorKit
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = fuzzInput(data, count)

@@ -5,6 +5,8 @@
 // flags bit 0 puts the room's prefix `estimator/1/r/` before the topic, bit
 // 1 advances the clock a second and ticks the bridge.
 
+import EstimatorKit
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var rest = fuzzInput(data, count)[...]

@@ -1,6 +1,6 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# bytes from outside. Five targets, each built with the EstimatorKit sources
-# as one module:
+# make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
+# bytes from outside. Five targets over one instrumented EstimatorKit:
 #   packet   the packet decoder (bytes from the air)
 #   name     the terminal sanitiser, display width and the name parser
 #   control  the JSON parser and the control-request parser (socket clients)
@@ -17,7 +17,7 @@ FUZZ_TIME     ?=
 FUZZ_MAX_TIME ?= 1800
 FUZZ_TARGETS  := packet name control backlog relay
 FUZZ_DIR      := .build/fuzz
-FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift) Fuzz/Checks.swift
+FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift)
 SWIFTC        ?= swiftc
 
 # Longest input worth trying: a BLE local name is at most 29 bytes on the
@@ -35,13 +35,17 @@ FUZZ_DICT_control := control.dict
 FUZZ_DICT_backlog := backlog.dict
 FUZZ_DICT_relay   := relay.dict
 
-# Sources a target needs beyond EstimatorKit, and the modules they import
-# that are compiled into the target's one module instead: each such import
-# finds an empty module of that name (built under $(FUZZ_DIR)/stubs), and the
-# names resolve to the target's own declarations.
+# EstimatorKit is built once, instrumented, as the module every target
+# imports; a target's own sources beyond it are compiled with its harness.
+# The relay's bridge lives in the relay's executable and imports `Relay`, of
+# which it needs three files: they are compiled into the target, and its
+# `import Relay` finds an empty module of that name (built under
+# $(FUZZ_DIR)/stubs), so the names resolve to the target's own declarations.
 FUZZ_SRC_relay   := Sources/Relay/Topic.swift Sources/Relay/BrokerAddress.swift Sources/Relay/BrokerOptions.swift \
                     Sources/estimator-relay/RelayBridge.swift
-FUZZ_STUBS       := EstimatorKit Relay
+FUZZ_STUBS_relay := Relay
+FUZZ_KIT_DIR     := $(FUZZ_DIR)/EstimatorKit
+FUZZ_FLAGS       := -O -sanitize=fuzzer,address -parse-as-library -package-name estimator
 
 # FUZZ_TIME: run for that long (libFuzzer's exit status says whether it found
 # anything); otherwise FUZZ_RUNS inputs, which must all run.
@@ -67,16 +71,22 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
 
 # The Swift toolchain ships libFuzzer, the ASan runtimes and lld (gold warns
 # about every ASan helper symbol); nothing else to install.
-$(FUZZ_DIR)/%/fuzzer: $(FUZZ_KIT) Fuzz/%.swift $(FUZZ_DIR)/stubs/.built | swift-check
+$(FUZZ_KIT_DIR)/.built: $(FUZZ_KIT) | swift-check
 	@mkdir -p $(@D)
-	$(SWIFTC) -O -sanitize=fuzzer,address -parse-as-library -module-name EstimatorFuzz -package-name estimator -use-ld=lld \
-	    -I $(FUZZ_DIR)/stubs $(FUZZ_KIT) $(FUZZ_SRC_$*) Fuzz/$*.swift -o $@
+	cd $(@D) && $(SWIFTC) $(FUZZ_FLAGS) -module-name EstimatorKit -emit-module -emit-library -static \
+	    -emit-module-path EstimatorKit.swiftmodule -o libEstimatorKit.a $(addprefix $(CURDIR)/,$(FUZZ_KIT))
+	@touch $@
+
+$(FUZZ_DIR)/%/fuzzer: Fuzz/%.swift Fuzz/Checks.swift $(FUZZ_KIT_DIR)/.built $(FUZZ_DIR)/stubs/.built
+	@mkdir -p $(@D)
+	$(SWIFTC) $(FUZZ_FLAGS) -module-name EstimatorFuzz -use-ld=lld -I $(FUZZ_KIT_DIR) -I $(FUZZ_DIR)/stubs \
+	    -L $(FUZZ_KIT_DIR) -lEstimatorKit $(FUZZ_SRC_$*) Fuzz/Checks.swift Fuzz/$*.swift -o $@
 
 $(FUZZ_DIR)/relay/fuzzer: $(FUZZ_SRC_relay)
 
 $(FUZZ_DIR)/stubs/.built: mk/fuzz.mk | swift-check
 	@mkdir -p $(@D) && : > $(@D)/empty.swift
-	@for module in $(FUZZ_STUBS); do \
+	@for module in $(FUZZ_STUBS_relay); do \
 	  $(SWIFTC) -emit-module -parse-as-library -module-name $$module -emit-module-path $(@D)/$$module.swiftmodule \
 	    $(@D)/empty.swift || exit 1; \
 	done

@@ -52,11 +52,11 @@ public struct Story: Hashable, Sendable {
     public func isSame(as other: Story) -> Bool { identity == other.identity }
 
     /// What tells stories apart: the key, else the summary.
-    var identity: Identity {
+    package var identity: Identity {
         key.map { .key($0.lowercased()) } ?? .summary(summary)
     }
 
-    enum Identity: Hashable {
+    package enum Identity: Hashable {
         case key(String)
         case summary(String)
     }
