@@ -1,5 +1,4 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
 # bytes from outside. Five targets over one instrumented EstimatorKit:
 #   packet   the packet decoder (bytes from the air)
 #   name     the terminal sanitiser, display width and the name parser
