@@ -66,7 +66,7 @@ extension SessionCore {
         do { parsed = try newName.map { text throws(PersonNameError) in try PersonName.parse(text).name } } catch {
             return [.reply(ControlReply(UserError(.data, error.description)))]
         }
-        if parsed != nil || newChannel != nil { ownership.forget() }
+        if parsed != nil || newChannel != nil { ownership.took(at: now) }
         var actions: [SessionAction] = []
         if let newChannel, newChannel != channel.rawValue {
             // Another room: its round is learnt from the air (`Room.enter`).

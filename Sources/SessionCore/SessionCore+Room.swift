@@ -21,7 +21,7 @@ extension SessionCore {
                                                        from: heard.advertiser))]
         if !update.events.isEmpty { actions.append(.rowsChanged(update.events)) }
         if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
-           ownership.heard(heard.localName) {
+           ownership.heard(heard.localName, relayed: heard.relayed, now: now) {
             actions.append(streamingMe())
         }
         actions += follow(update, now: now).actions

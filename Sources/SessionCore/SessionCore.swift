@@ -67,7 +67,7 @@ package struct SessionCore: Sendable {
     /// My channel's revealed round, for the history.
     var ledger = RevealLedger()
     /// Whether someone else here has my name.
-    var ownership = NameOwnership()
+    var ownership: NameOwnership
     /// The timer that reveals my round (`round --timer`, `reveal --in`).
     var timer = RevealTimer()
     /// My round's meeting as the room shares it: its story, timer and agreed
@@ -99,6 +99,7 @@ package struct SessionCore: Sendable {
         self.channel = channel
         self.name = name
         self.room = room
+        ownership = NameOwnership(since: now)
         self.room.enter(Room.Me(channel: channel, name: name.text, card: .waiting, observing: observing, deck: deck), now: now)
         onAir = localName(now: now)
     }
@@ -174,11 +175,12 @@ package struct SessionCore: Sendable {
     /// My channel as a table draws it at `now`.
     package func view(now: Timestamp) -> Room.View { room.view(of: channel, now: now) }
 
-    /// Whether someone else in my channel has my name, and is still heard:
-    /// both are one row (a peer is a channel and a name), so theirs is
-    /// hidden as if it were my echo.
+    /// Whether someone who was in my channel before me has my name, and is
+    /// still heard: both are one row (a peer is a channel and a name), so
+    /// theirs is hidden as if it were my echo, and I should take another
+    /// (`NameOwnership`).
     package var isNameTaken: Bool {
-        ownership.heardSomeoneElse && room.table[PeerID(channel: channel, name: name.text)]?.isStale == false
+        ownership.shouldRename && room.table[PeerID(channel: channel, name: name.text)]?.isStale == false
     }
 
     /// The local name the room has me say at `now` (`Room.advertised`).

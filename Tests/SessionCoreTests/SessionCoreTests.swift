@@ -184,14 +184,35 @@ private let twoMinutes = Countdown(seconds: 120)!
 
     // MARK: My name
 
-    @Test func myOwnEchoIsNotSomeoneElseButAnotherPacketWithMyNameIs() {
+    @Test func myOwnEchoThroughTheRelayIsNotSomeoneElseButAnotherPacketWithMyNameIs() {
         var session = SessionCoreHarness()
         session.ask(.pick(.five))
         let sent = String(decoding: session.core.goingOnAir(now: session.now), as: UTF8.self)
-        #expect(!session.hear(sent).contains(.streamMe), "my echo")
-        #expect(!session.core.isNameTaken)
-        #expect(session.hear("010103Me").contains(.streamMe), "someone else called Me")
-        #expect(session.core.isNameTaken)
+        #expect(!session.hear(sent, relayed: true).contains(.streamMe), "my echo, forwarded back to me")
+        #expect(session.hear("010103Me", relayed: true).contains(.streamMe), "someone else called Me")
+    }
+
+    @Test func theNewcomerWithATakenNameIsToldEvenWhenTheirPacketIsTheSameAsMine() {
+        var newcomer = SessionCoreHarness(name: "Ann")
+        newcomer.ask(.join(channel: nil, name: "Ann"))
+        let mine = String(decoding: newcomer.core.goingOnAir(now: newcomer.now), as: UTF8.self)
+        newcomer.advance(by: .seconds(2))
+        // The Ann who was here first, waiting as I am: her packet is byte for
+        // byte mine, but over the air it can only be someone else's.
+        #expect(newcomer.hear(mine).contains(.streamMe))
+        #expect(newcomer.core.isNameTaken, "heard while I was still hearing the room: she was here first")
+        #expect(newcomer.core.status(now: newcomer.now).nameTaken)
+    }
+
+    @Test func whoeverWasHereFirstKeepsTheName() {
+        var first = SessionCoreHarness(name: "Ann")
+        first.advance(by: .seconds(60))
+        #expect(first.hear("010103Ann").contains(.streamMe), "someone else is heard")
+        #expect(!first.core.isNameTaken, "she came after me: she is told, not me")
+        first.ask(.join(channel: 2, name: nil))
+        first.advance(by: .seconds(1))
+        first.hear("010203Ann")
+        #expect(first.core.isNameTaken, "in channel 2 she was there before me")
     }
 
     @Test func joiningWithANameHeardHereSaysItIsTaken() {

@@ -171,7 +171,8 @@ import Testing
     let clock = ManualClock()
 
     /// A card picked while the radio was refused goes on the air with the
-    /// restart: heard back, it is my own advertisement, not another Ann.
+    /// restart: forwarded back to me through the relay, it is my own
+    /// advertisement, not another Ann.
     @Test func myNameAdvertisedByARestartIsMine() async throws {
         let (session, listening, watched) = try await watchedSession(name: "Ann")
         await watched.wait(count: 2)
@@ -183,8 +184,7 @@ import Testing
         radio.report(.available)
         await watched.wait(count: 6)
         #expect(lastAdvertised() == "010103Ann", "the restart advertises the card picked meanwhile")
-        radio.hear(localName: Array("010103Ann".utf8), rssi: -40)
-        await watched.wait(count: 7)
+        _ = await session.handle(.relayed(localName: Array("010103Ann".utf8)))
         #expect(await !session.isNameTaken)
         await clock.leave(session)
         await listening.value
@@ -192,8 +192,7 @@ import Testing
 
     @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
         let (session, listening, watched) = try await watchedSession(name: "Ann")
-        radio.hear(localName: Array("0101FCAnn".utf8), rssi: -40)  // my own advertisement, heard back
-        await watched.wait(count: 3)
+        _ = await session.handle(.relayed(localName: Array("0101FCAnn".utf8)))  // my own, forwarded back
         #expect(await !session.isNameTaken)
         radio.hear(localName: Array("010108Ann".utf8), rssi: -60)  // another Ann, with an 8
         await watched.wait(count: 5)
