@@ -30,6 +30,10 @@ package enum SessionAction: Equatable, Sendable {
     case keepListening(until: Timestamp)
     /// Look again for a peer gone quiet (`SessionRadio.lookAgain`).
     case lookAgain
+    /// Read the backlog, and give it back with `.backlog(_, for: round)`:
+    /// `round` was begun elsewhere, and a session holding a backlog
+    /// chooses its next story for it.
+    case readBacklog(for: RoundNumber)
     /// Something a view shows changed: redraw.
     case changed
 }

@@ -37,6 +37,13 @@ struct SessionCoreHarness {
         take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed)))
     }
 
+    /// A complete meeting heard from `peer` for `round`, as the air's
+    /// codec hands it over.
+    @discardableResult
+    mutating func heardMeeting(_ meeting: RoundMeeting, round: Int, from peer: PeerID) -> [SessionAction] {
+        core.heardMeeting(meeting, round: RoundNumber(wrapping: round), from: peer, now: now)
+    }
+
     /// Moves time on by `duration`.
     mutating func advance(by duration: Duration) { now = now + duration }
 

@@ -173,6 +173,7 @@ private let twoMinutes = Countdown(seconds: 120)!
     @Test func aReplacedOrStoppedTimerRevealsNothing() {
         var session = SessionCoreHarness()
         let first = SessionCoreHarness.timers(session.ask(.round(title: nil, timer: twoMinutes)).actions)[0].id
+        session.advance(by: .seconds(10))
         let second = SessionCoreHarness.timers(session.ask(.reveal(after: twoMinutes)).actions)[0].id
         #expect(session.take(.timerRanOut(id: first)).isEmpty, "replaced")
         let newRound = session.ask(.round(title: nil)).actions

@@ -33,7 +33,8 @@ package actor Session {
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
     private var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
-    /// afresh for each round started here (`BacklogFile`); `nil` without a backlog.
+    /// afresh for each round started here or begun elsewhere (`BacklogFile`);
+    /// `nil` without a backlog.
     private let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
@@ -186,9 +187,7 @@ package actor Session {
             return board.takeInOrder(.request(request), received: received)
                 ?? ControlReply(UserError(.software, "The relayed packet was not answered."))
         case .round:
-            let backlog: BacklogRead
-            do { backlog = .read(try readBacklog()) } catch { backlog = .failed(error) }
-            return execute(board.take(.request(request, backlog: backlog)), received: received)
+            return execute(board.take(.request(request, backlog: backlogRead())), received: received)
                 ?? ControlReply(UserError(.software, "The round was not answered."))
         default:
             return execute(board.take(.request(request)), received: received)
@@ -224,10 +223,16 @@ package actor Session {
             case .cancelTimer: timerWait?.cancel()
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
             case .lookAgain: radio.lookAgain()
+            case let .readBacklog(round): execute(board.take(.backlog(backlogRead(), for: round)))
             case .changed: changed()
             }
         }
         return reply
+    }
+
+    /// The backlog and its progress as the file says now.
+    private func backlogRead() -> BacklogRead {
+        do { return .read(try readBacklog()) } catch { return .failed(error) }
     }
 
     private func timerRanOut(_ id: Int) {
