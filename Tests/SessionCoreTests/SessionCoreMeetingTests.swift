@@ -110,7 +110,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
 
     // MARK: The timer
 
-    @Test func aDeadlineHeardArmsMyTimerAndRevealsWhenItRunsOut() {
+    @Test func aDeadlineHeardArmsMyTimerAndRevealsWhenItRunsOut() throws {
         var session = SessionCoreHarness()
         session.hear("2101FCAnn")
         let deadline = session.now + .seconds(90)
@@ -118,23 +118,23 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(armed.map(\.after) == [.seconds(90)], "every laptop waits for the deadline, not only the starter's")
         #expect(session.core.revealsAt == deadline)
         session.advance(by: .seconds(90))
-        session.take(.timerRanOut(id: armed[0].id))
+        session.take(.timerRanOut(id: try #require(armed.first).id))
         #expect(session.core.isRevealed, "revealed although the one who set it said nothing more")
     }
 
-    @Test func aLaterDeadlineHeardReplacesMineAndASettleStopsIt() {
+    @Test func aLaterDeadlineHeardReplacesMineAndASettleStopsIt() throws {
         var session = SessionCoreHarness()
         session.hear("2101FCAnn")
         let mine = SessionCoreHarness.timers(session.ask(.reveal(after: twoMinutes)).actions)
         let later = session.core.meeting.timing(session.now + .seconds(300))
         let replaced = SessionCoreHarness.timers(session.heardMeeting(later, round: 1, from: ann))
         #expect(replaced.map(\.after) == [.seconds(300)])
-        #expect(session.take(.timerRanOut(id: mine[0].id)).isEmpty, "replaced")
+        #expect(session.take(.timerRanOut(id: try #require(mine.first).id)).isEmpty, "replaced")
         session.hear("210105Ann")
         session.ask(.reveal())
         let settled = session.heardMeeting(session.core.meeting.settling(.five), round: 1, from: ann)
         #expect(session.core.revealsAt == nil)
-        #expect(session.take(.timerRanOut(id: replaced[0].id)).isEmpty)
+        #expect(session.take(.timerRanOut(id: try #require(replaced.first).id)).isEmpty)
         #expect(!settled.isEmpty)
     }
 
