@@ -14,9 +14,13 @@ extension SessionCore {
             do throws(DeckCardError) { try deck.check(newCard) } catch {
                 return [.reply(ControlReply(UserError(.usage, error.description)))]
             }
+            let pickedIn = round.current
             _ = room.pick(newCard, now: now)
-            return recount(now: now).actions
-                + advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", now: now)
+            let actions = recount(now: now).actions
+            guard radioProblem == nil else {
+                return actions + advertise(done: picked(newCard, in: pickedIn), now: now)
+            }
+            return actions + advertising(now: now) + [.answerLater(id: picks.add(newCard, in: pickedIn))]
         case let .round(title, countdown):
             return nextRound(titled: title, timer: countdown, backlog: backlog, now: now)
         case let .settle(card):
@@ -174,6 +178,31 @@ extension SessionCore {
         }
         return takeMeeting(meeting.settling(agreed), now: now)
             + advertise(done: "round \(current)\(named) settled at \(agreed)", now: now)
+    }
+
+    /// Answers the picks on the air now, or (`all`) every one waiting: the
+    /// radio failed or the session is leaving, and the answer says so.
+    mutating func answerPicks(all: Bool, now: Timestamp) -> [SessionAction] {
+        picks.take(all: all).map { pick in
+            let answer = picked(pick.card, in: pick.round)
+            let message = hasEnded ? "\(answer); the session left before it was on the air"
+                : radioProblem == nil ? answer : "\(answer); on the air once the radio is back (\(radioState))"
+            return .answer(id: pick.id, Self.done(message))
+        }
+    }
+
+    /// What `pick` answers about `card`, picked in `pickedIn`: the round
+    /// (or its story) the vote went to, or the round that began since and
+    /// cleared it.
+    func picked(_ card: Card, in pickedIn: RoundNumber?) -> String {
+        if card == .waiting { return "card taken back" }
+        guard let pickedIn else { return "picked \(card)" }
+        guard pickedIn == round.current, let current = round.current else {
+            let now = round.current.map { "round \($0)" + (title.map { " (\($0))" } ?? "") } ?? "a new round"
+            return "picked \(card) for round \(pickedIn), but \(now) began before it was on the air and cleared it: "
+                + "`estimator pick \(card == .question ? "unsure" : card.name ?? card.description)` votes in it"
+        }
+        return "picked \(card) for " + (meeting.story.map { $0.key ?? $0.summary } ?? "round \(current)")
     }
 
     /// Why a reveal, now or on a timer, is refused.

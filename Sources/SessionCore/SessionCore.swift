@@ -33,6 +33,9 @@ import EstimatorKit
 /// - Someone else heard with my name is told apart from my own echo by the
 ///   local names I advertised lately (`NameOwnership`); a name taken when I
 ///   join is said in `join`'s answer.
+/// - A pick is answered once it is on the air: the answer says which round
+///   and story the vote went to, or that a new round began first and
+///   cleared it (`PendingPicks`).
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
@@ -83,6 +86,8 @@ package struct SessionCore: Sendable {
     package internal(set) var meeting = RoundMeeting()
     /// The meeting as it was when I last asked for it on the air.
     var meetingOnAir = RoundMeeting()
+    /// The picks whose answer waits until they are on the air.
+    var picks = PendingPicks()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
     /// Why the radio is not working, in words; nil while it works.
@@ -119,6 +124,7 @@ package struct SessionCore: Sendable {
         case let .request(request, backlog): return answer(request, backlog: backlog, now: now)
         case let .heard(heard): return hear(heard, now: now)
         case .tick: return tick(now: now)
+        case .wentOnAir: return answerPicks(all: false, now: now)
         case let .backlog(backlog, round): return chooseNext(from: backlog, for: round, now: now)
         case let .timerRanOut(id):
             guard !hasEnded, timer.isRunning(id), timer.round == round.current, revealsAt != nil else { return [] }
@@ -134,10 +140,11 @@ package struct SessionCore: Sendable {
                 room.seals = seals
                 actions += followRoom(now: now)
             }
-            return actions.isEmpty ? [] : actions + [.changed]
+            // The start put on the air what the picks made meanwhile asked.
+            return (actions.isEmpty ? [] : actions + [.changed]) + answerPicks(all: false, now: now)
         case let .radioFailed(problem):
             radioProblem = problem
-            return [.streamRadio, .changed]
+            return [.streamRadio, .changed] + answerPicks(all: true, now: now)
         case let .relay(state):
             relay.state = state
             return [.changed]
@@ -154,8 +161,9 @@ package struct SessionCore: Sendable {
         case .leaving:
             guard !hasEnded else { return [] }
             hasEnded = true
+            let answers = answerPicks(all: true, now: now)
             _ = room.pick(.none, now: now)
-            return [.cancelTimer]
+            return [.cancelTimer] + answers
         }
     }
 
@@ -205,7 +213,8 @@ package struct SessionCore: Sendable {
     /// The local name to put on the air now, noted as mine so that its echo
     /// is not taken for someone else with my name.
     package mutating func goingOnAir(now: Timestamp) -> [UInt8] {
-        ownership.advertising(localName(now: now))
+        picks.carry()
+        return ownership.advertising(localName(now: now))
     }
 
     /// The radio's state in words, for `status` and `watch`.

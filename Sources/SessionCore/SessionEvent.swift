@@ -14,6 +14,9 @@ package enum SessionEvent: Sendable {
     /// The backlog as read for `round`, begun elsewhere
     /// (`SessionAction.readBacklog`).
     case backlog(BacklogRead, for: RoundNumber)
+    /// The local name last taken with `SessionCore.goingOnAir` for an
+    /// update of the advertisement is on the air.
+    case wentOnAir
     /// The reveal timer `id` ran out (`SessionAction.armTimer`).
     case timerRanOut(id: Int)
     /// The radio works again after a start (`seals`: it changes what it

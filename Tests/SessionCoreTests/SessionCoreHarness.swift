@@ -31,6 +31,24 @@ struct SessionCoreHarness {
         return (replies.last, actions)
     }
 
+    /// Puts what the room has me say on the air, as the executor's update
+    /// of the advertisement does; what the core answers once it is there.
+    @discardableResult
+    mutating func putOnAir() -> [SessionAction] {
+        _ = core.goingOnAir(now: now)
+        return take(.wentOnAir)
+    }
+
+    /// The answers the actions give to requests left waiting, by id.
+    static func answers(_ actions: [SessionAction]) -> [Int: String] {
+        Dictionary(uniqueKeysWithValues: actions.compactMap { if case let .answer(id, reply) = $0 { (id, reply.message) } else { nil } })
+    }
+
+    /// The ids of the requests whose answer the actions leave waiting.
+    static func waiting(_ actions: [SessionAction]) -> [Int] {
+        actions.compactMap { if case let .answerLater(id) = $0 { id } else { nil } }
+    }
+
     /// A local name heard over the air (or through the relay).
     @discardableResult
     mutating func hear(_ localName: String, relayed: Bool = false) -> [SessionAction] {
