@@ -24,13 +24,14 @@ extension SessionCore {
         return takeMeeting(meeting.choosing(next.story, from: .backlog), now: now) + followRoom(now: now)
     }
 
-    /// Takes `changed` as my round's meeting: the timer follows its
-    /// deadline, and a revealed round's record its story and agreed
-    /// estimate. Putting it on the air is the caller's (`followRoom`,
-    /// `advertise`).
+    /// Takes `changed` as my round's meeting: the table's title, the timer
+    /// its deadline, and a revealed round's record its story and agreed
+    /// estimate follow it. Putting it on the air is the caller's
+    /// (`followRoom`, `advertise`).
     mutating func takeMeeting(_ changed: RoundMeeting, now: Timestamp) -> [SessionAction] {
         guard changed != meeting else { return [] }
         meeting = changed
+        if let current = round.current { room.entitle(title, round: current, in: channel) }
         var actions = followTimer(now: now)
         if let report = ledger.retell(meeting) { actions.append(.record(report)) }
         return actions

@@ -148,6 +148,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(session.core.meeting.story == login)
         #expect(session.core.meeting.source == .backlog)
         #expect(chosen.contains(.advertise), "the story goes on the air for the room")
+        #expect(session.core.view(now: session.now).title == "ABC-1 Login", "and heads my table")
         #expect(session.core.me(now: session.now) == .me(
             channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: "ABC-1 Login",
             onAir: Array("2101FCMe".utf8), story: login))
