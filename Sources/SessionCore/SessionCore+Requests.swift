@@ -182,7 +182,7 @@ extension SessionCore {
 
     /// Answers the picks on the air now, or (`all`) every one waiting: the
     /// radio failed or the session is leaving, and the answer says so.
-    mutating func answerPicks(all: Bool, now: Timestamp) -> [SessionAction] {
+    mutating func answerPicks(all: Bool) -> [SessionAction] {
         picks.take(all: all).map { pick in
             let answer = picked(pick.card, in: pick.round)
             let message = hasEnded ? "\(answer); the session left before it was on the air"

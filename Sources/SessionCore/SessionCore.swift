@@ -124,7 +124,7 @@ package struct SessionCore: Sendable {
         case let .request(request, backlog): return answer(request, backlog: backlog, now: now)
         case let .heard(heard): return hear(heard, now: now)
         case .tick: return tick(now: now)
-        case .wentOnAir: return answerPicks(all: false, now: now)
+        case .wentOnAir: return answerPicks(all: false)
         case let .backlog(backlog, round): return chooseNext(from: backlog, for: round, now: now)
         case let .timerRanOut(id):
             guard !hasEnded, timer.isRunning(id), timer.round == round.current, revealsAt != nil else { return [] }
@@ -141,10 +141,10 @@ package struct SessionCore: Sendable {
                 actions += followRoom(now: now)
             }
             // The start put on the air what the picks made meanwhile asked.
-            return (actions.isEmpty ? [] : actions + [.changed]) + answerPicks(all: false, now: now)
+            return (actions.isEmpty ? [] : actions + [.changed]) + answerPicks(all: false)
         case let .radioFailed(problem):
             radioProblem = problem
-            return [.streamRadio, .changed] + answerPicks(all: true, now: now)
+            return [.streamRadio, .changed] + answerPicks(all: true)
         case let .relay(state):
             relay.state = state
             return [.changed]
@@ -161,7 +161,7 @@ package struct SessionCore: Sendable {
         case .leaving:
             guard !hasEnded else { return [] }
             hasEnded = true
-            let answers = answerPicks(all: true, now: now)
+            let answers = answerPicks(all: true)
             _ = room.pick(.none, now: now)
             return [.cancelTimer] + answers
         }
