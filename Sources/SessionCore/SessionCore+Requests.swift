@@ -196,12 +196,14 @@ extension SessionCore {
     /// cleared it.
     func picked(_ card: Card, in pickedIn: RoundNumber?) -> String {
         if card == .waiting { return "card taken back" }
-        guard let pickedIn else { return "picked \(card)" }
-        guard pickedIn == round.current, let current = round.current else {
-            let now = round.current.map { "round \($0)" + (title.map { " (\($0))" } ?? "") } ?? "a new round"
-            return "picked \(card) for round \(pickedIn), but \(now) began before it was on the air and cleared it: "
+        // The first round heard, joined as it runs, keeps the card: the vote went to it.
+        guard pickedIn == round.current || pickedIn == nil && self.card == card else {
+            let began = round.current.map { "round \($0)" + (title.map { " (\($0))" } ?? "") } ?? "a new round"
+            return "picked \(card)" + (pickedIn.map { " for round \($0)" } ?? "")
+                + ", but \(began) began before it was on the air and cleared it: "
                 + "`estimator pick \(card == .question ? "unsure" : card.name ?? card.description)` votes in it"
         }
+        guard let current = round.current else { return "picked \(card)" }
         return "picked \(card) for " + (meeting.story.map { $0.key ?? $0.summary } ?? "round \(current)")
     }
 

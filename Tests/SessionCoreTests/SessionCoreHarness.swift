@@ -8,7 +8,10 @@ struct SessionCoreHarness {
     var core: SessionCore
     private(set) var now = Timestamp(secondsSince1970: 1_700_000_000)
 
-    init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false) {
+    /// `listening`: still in the first listen of a session that just
+    /// joined, which joins the round it hears as it runs.
+    init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false,
+         listening: Bool = false) {
         let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
                                       lookAgainAfter: .seconds(2))
         core = SessionCore(setup, channel: Self.channel, name: try! PersonName.parse(name).name, observing: observing,
@@ -16,7 +19,7 @@ struct SessionCoreHarness {
         _ = core.take(.radioWorks(seals: seals), at: now)
         // Past the first listen of a session that just joined, which
         // decides no reveal (docs/PROTOCOL.md, Rounds).
-        advance(by: .seconds(5))
+        if !listening { advance(by: .seconds(5)) }
     }
 
     /// Gives the core `event` now.

@@ -34,6 +34,19 @@ import Testing
             + "and cleared it: `estimator pick 3` votes in it")
     }
 
+    @Test func aPickBeforeAnyRoundIsOvertakenByTheFirstOneBegunButGoesToOneJoined() {
+        var session = SessionCoreHarness()
+        session.ask(.pick(.three))
+        session.hear("2101FCBob")  // heard after my first listen: Bob began round 1
+        #expect(Array(SessionCoreHarness.answers(session.putOnAir()).values)
+            == ["picked 3, but round 1 began before it was on the air and cleared it: `estimator pick 3` votes in it"])
+        var joining = SessionCoreHarness(listening: true)
+        joining.ask(.pick(.question))
+        joining.hear("2101FCBob")  // in my first listen: the round runs, I join it with my card
+        #expect(joining.core.card == .question)
+        #expect(Array(SessionCoreHarness.answers(joining.putOnAir()).values) == ["picked ? for round 1"])
+    }
+
     @Test func aPickIsAnsweredByTheUpdateThatCarriesIt() {
         var session = SessionCoreHarness()
         session.ask(.pick(.one))
