@@ -196,6 +196,27 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(later.map(\.agreed) == [.five], "a later settle replaces it")
     }
 
+    @Test func twoLaptopsRecordTheSameRow() {
+        var alice = SessionCoreHarness(name: "Alice"), bob = SessionCoreHarness(name: "Bob")
+        let aliceID = PeerID(channel: SessionCoreHarness.channel, name: "Alice")
+        let bobID = PeerID(channel: SessionCoreHarness.channel, name: "Bob")
+        alice.hear(bob.onAir)
+        bob.hear(alice.onAir)
+        alice.ask(.round(title: "ABC-1 Login"))
+        alice.ask(.pick(.five))  // Bob still to vote
+        bob.hear(alice.onAir)
+        bob.heardMeeting(alice.core.meeting, round: 1, from: aliceID)
+        let bobsReveal = SessionCoreHarness.records(bob.ask(.pick(.eight)).actions)  // the last vote: Bob's table reveals
+        let alicesReveal = SessionCoreHarness.records(alice.hear(bob.onAir))
+        #expect(bobsReveal.map(\.story) == [login] && alicesReveal.map(\.story) == [login])
+        #expect(bobsReveal.map(\.votes) == alicesReveal.map(\.votes))
+        let settled = SessionCoreHarness.records(alice.ask(.settle(.five)).actions)
+        let heard = SessionCoreHarness.records(bob.heardMeeting(alice.core.meeting, round: 1, from: aliceID))
+        #expect(alice.heardMeeting(bob.core.meeting, round: 1, from: bobID).isEmpty, "Bob's meeting is Alice's now")
+        #expect(settled.map(\.agreed) == [.five] && heard.map(\.agreed) == [.five])
+        #expect(heard.map(\.title) == settled.map(\.title))
+    }
+
     // MARK: What views read
 
     @Test func theMeLineAndStatusTellTheMeeting() {
