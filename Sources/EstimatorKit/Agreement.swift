@@ -13,12 +13,6 @@ public enum Agreement {
         return votes.first
     }
 
-    /// The agreed estimate: the card `settled` on, else the consensus of
-    /// `votes`.
-    public static func agreed(settled: Card?, votes: some Collection<Card>) -> Card? {
-        settled ?? consensus(votes)
-    }
-
     /// Whether `card` can be agreed on: a number or a size.
     public static func check(_ card: Card) throws(AgreementError) {
         guard card.numericValue != nil || card.sizeRank != nil else { throw AgreementError(card: card) }

@@ -48,7 +48,7 @@ public struct ControlStatus: Equatable, Sendable {
     public var radio: String
     /// The round, or `nil` when the room has none.
     public var round: RoundNumber?
-    /// The round's title, when this session started it.
+    /// The round's story's title (`Story.title`), as the room's meeting says.
     public var title: String?
     /// Someone else in the channel has my name (one of us is hidden).
     public var nameTaken: Bool

@@ -2,14 +2,14 @@
 /// accepting its request. The client keeps its own peer table, so a
 /// watch attached to a session and one scanning by itself work alike.
 public enum ControlWatchLine: Equatable, Sendable {
-    /// Who I am now and the round I am in (with its title when I started
-    /// it, and whether it is revealed), whether someone else here has my
+    /// Who I am now and the round I am in (with its story's title, and
+    /// whether it is revealed), whether someone else here has my
     /// name, whether I observe, and the local name I put on the air (which
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
     /// publishes it as it is), my deck (a watch's stats round the mean
     /// to its cards), when my timer reveals the round (`round --timer`,
     /// `reveal --in`; a watch shows what is left), and the round's story
-    /// and agreed estimate when my session started it; sent first and
+    /// and agreed estimate, all as the room's meeting says; sent first and
     /// after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,

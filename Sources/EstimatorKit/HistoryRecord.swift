@@ -31,7 +31,7 @@ public struct HistoryRecord: Equatable, Sendable {
     public var channel: Channel
     /// The round on the air, 0–15; `nil` when the room had none.
     public var round: Int?
-    /// The story, as given to `estimator round`; never on the air.
+    /// The story's title, as the room's meeting said (`RoundMeeting`).
     public var title: String?
     /// Everyone counted, in name order.
     public var votes: [Vote]

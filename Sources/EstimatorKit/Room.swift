@@ -322,6 +322,12 @@ public struct Room: Sendable {
         return change
     }
 
+    /// Names `round` in `channel` with `title` while it is the current one:
+    /// the session names its round with the story of the room's meeting.
+    public mutating func entitle(_ title: String?, round: RoundNumber, in channel: Channel) {
+        rounds[channel]?.entitle(title, for: round)
+    }
+
     /// Takes the round of the session a `watch` follows, as if heard, with
     /// its title when that session started it, and its reveal (`onAir`, what
     /// that session sends, says whether it was on demand).

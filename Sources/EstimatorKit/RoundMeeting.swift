@@ -9,8 +9,11 @@
 /// meetings holds the same one, whatever the order it heard them in:
 /// - **The story**: a typed one (`round TITLE`) beats one a backlog chose,
 ///   which beats none; between two of one source, the one whose title's
-///   UTF-8 bytes sort first. So a round started without a story takes the
-///   backlog holder's next one, and two backlogs agree on one.
+///   UTF-8 bytes sort first, but a whole title beats its own beginning (the
+///   air carries a long title cut, the relay whole). So a round started
+///   without a story takes the backlog holder's next one, two backlogs
+///   agree on one, and the whole title reaches every laptop that the relay
+///   reaches. Of two stories with one title, the one with a key wins.
 /// - **The timer and the agreed estimate** change together, each change
 ///   numbered (`change`, modulo 16, newer in serial arithmetic as rounds
 ///   are: `RoundNumber.isNewer`): the newer change wins, so a later settle
@@ -93,8 +96,26 @@ public struct RoundMeeting: Hashable, Sendable {
 
     private static func prefersStory(of a: RoundMeeting, over b: RoundMeeting) -> Bool {
         if a.source != b.source { return a.source > b.source }
-        guard let aTitle = a.story?.title, let bTitle = b.story?.title else { return false }
-        return Array(aTitle.utf8).lexicographicallyPrecedes(Array(bTitle.utf8))
+        guard let aStory = a.story, let bStory = b.story else { return false }
+        if aStory.title != bStory.title { return precedes(aStory.title, bStory.title) }
+        guard let aKey = aStory.key else { return false }
+        guard let bKey = bStory.key else { return true }
+        return precedes(aKey, bKey)
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s, where the end of a text
+    /// sorts after every byte: a text precedes its own beginning. A total
+    /// order, so the merge stays associative.
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        var (aBytes, bBytes) = (a.utf8.makeIterator(), b.utf8.makeIterator())
+        while true {
+            switch (aBytes.next(), bBytes.next()) {
+            case let (x?, y?) where x != y: return x < y
+            case (.some, .some): continue
+            case (.some, nil): return true
+            case (nil, _): return false
+            }
+        }
     }
 
     private static func prefersChange(of a: RoundMeeting, over b: RoundMeeting) -> Bool {

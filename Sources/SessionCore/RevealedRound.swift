@@ -6,19 +6,21 @@ import EstimatorKit
 package struct RevealedRound: Equatable, Sendable {
     package let channel: Channel
     package let round: RoundNumber?
-    package let title: String?
+    /// The story's title (`Story.title`), when the round has a story.
+    package var title: String?
     package let revealedAt: Timestamp
     /// The latest vote of everyone who voted, by name.
     package let votes: [String: Card]
     /// My deck, the one the mean is rounded to.
     package var deck: Deck = .app
-    /// The story, when my session started the round.
+    /// The story, as the room's meeting says (`RoundMeeting`).
     package var story: Story?
-    /// The card settled on (`estimator settle`).
-    package var settled: Card?
+    /// The estimate the room agreed on, as its meeting says: settled by
+    /// `estimator settle`, or by the consensus of the revealed cards.
+    package var agreed: Card?
 
     /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
-    package init(channel: Channel, round: RoundNumber?, title: String?, revealedAt: Timestamp, votes: [String: Card], deck: Deck = .app, story: Story? = nil, settled: Card? = nil) {
+    package init(channel: Channel, round: RoundNumber?, title: String?, revealedAt: Timestamp, votes: [String: Card], deck: Deck = .app, story: Story? = nil, agreed: Card? = nil) {
         self.channel = channel
         self.round = round
         self.title = title
@@ -26,9 +28,6 @@ package struct RevealedRound: Equatable, Sendable {
         self.votes = votes
         self.deck = deck
         self.story = story
-        self.settled = settled
+        self.agreed = agreed
     }
-
-    /// The estimate agreed on: the card settled on, else the consensus.
-    package var agreed: Card? { Agreement.agreed(settled: settled, votes: votes.values) }
 }

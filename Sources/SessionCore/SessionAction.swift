@@ -7,6 +7,11 @@ import EstimatorKit
 package enum SessionAction: Equatable, Sendable {
     /// The answer to the request just taken.
     case reply(ControlReply)
+    /// The answer to the request just taken comes later, as
+    /// `.answer(id:_:)`: a pick is answered once it is on the air.
+    case answerLater(id: Int)
+    /// The answer to the request that `.answerLater(id)` left waiting.
+    case answer(id: Int, ControlReply)
     /// Put the core's local name on the air (`SessionCore.goingOnAir`);
     /// updates asked while one runs collapse into the next.
     case advertise
@@ -30,6 +35,10 @@ package enum SessionAction: Equatable, Sendable {
     case keepListening(until: Timestamp)
     /// Look again for a peer gone quiet (`SessionRadio.lookAgain`).
     case lookAgain
+    /// Read the backlog, and give it back with `.backlog(_, for: round)`:
+    /// `round` was begun elsewhere, and a session holding a backlog
+    /// chooses its next story for it.
+    case readBacklog(for: RoundNumber)
     /// Something a view shows changed: redraw.
     case changed
 }

@@ -14,9 +14,13 @@ extension SessionCore {
             do throws(DeckCardError) { try deck.check(newCard) } catch {
                 return [.reply(ControlReply(UserError(.usage, error.description)))]
             }
+            let pickedIn = round.current
             _ = room.pick(newCard, now: now)
-            return recount(now: now).actions
-                + advertise(done: newCard == .waiting ? "card taken back" : "picked \(newCard)", now: now)
+            let actions = recount(now: now).actions
+            guard radioProblem == nil else {
+                return actions + advertise(done: picked(newCard, in: pickedIn), now: now)
+            }
+            return actions + advertising(now: now) + [.answerLater(id: picks.add(newCard, in: pickedIn))]
         case let .round(title, countdown):
             return nextRound(titled: title, timer: countdown, backlog: backlog, now: now)
         case let .settle(card):
@@ -45,8 +49,9 @@ extension SessionCore {
     mutating func reveal(after: Countdown?, now: Timestamp) -> [SessionAction] {
         if let after {
             guard let current = round.current, !isRevealed else { return [nothingToReveal] }
-            return startTimer(after, for: current, now: now) + [streamingMe(), .changed,
-                .reply(Self.done("the timer reveals round \(current) in channel \(channel) in \(after), unless everyone votes first"))]
+            return takeMeeting(meeting.timing(now + after.duration), now: now)
+                + advertise(done: "the timer reveals round \(current) in channel \(channel) in \(after), unless everyone votes first",
+                            now: now)
         }
         timer.stop()
         guard room.revealNow(now: now), let current = round.current else { return [.cancelTimer, nothingToReveal] }
@@ -101,39 +106,42 @@ extension SessionCore {
         case let .failed(error):
             // A title needs no backlog; the next story does.
             guard let typed else { return [.reply(ControlReply(error))] }
-            return startRound(title: typed, story: Story(line: typed), timer: timer, now: now)
+            return startRound(title: typed, story: Story(line: typed), from: .typed, timer: timer, now: now)
         }
         guard let progress, typed == nil else {
             guard let typed else { return startRound(title: nil, story: nil, timer: timer, now: now) }
             // A title that is a story's key is that story; any other is a story of its own, as typed.
             if let story = progress?.story(keyed: typed) {
-                return startRound(title: story.title, story: story, timer: timer, now: now)
+                return startRound(title: story.title, story: story, from: .typed, timer: timer, now: now)
             }
-            return startRound(title: typed, story: Story(line: typed), timer: timer, now: now)
+            return startRound(title: typed, story: Story(line: typed), from: .typed, timer: timer, now: now)
         }
         guard let next = progress.next else {
             return startRound(title: nil, story: nil, timer: timer, now: now,
                               note: "; every story of the backlog has an agreed estimate (`estimator backlog` lists them)")
         }
-        return startRound(title: next.story.title, story: next.story, timer: timer, now: now,
+        return startRound(title: next.story.title, story: next.story, from: .backlog, timer: timer, now: now,
                           note: "; story \(next.index + 1) of \(progress.entries.count)")
     }
 
-    /// Starts the next round with `title`, `story` and `timer`; `note`
-    /// follows the answer's first part.
-    private mutating func startRound(title: String?, story: Story?, timer countdown: Countdown?, now: Timestamp,
-                                     note: String = "") -> [SessionAction] {
+    /// Starts the next round with `title`, `story` (which came `from` a
+    /// backlog or was typed) and `timer`; `note` follows the answer's first
+    /// part.
+    private mutating func startRound(title: String?, story: Story?, from source: RoundMeeting.Source = .none,
+                                     timer countdown: Countdown?, now: Timestamp, note: String = "") -> [SessionAction] {
         guard case let .began(number) = room.startNext(title: title, now: now) else {
             return [.reply(ControlReply(UserError(.software, "The round did not move on.")))]
         }
         var actions = newRound()
-        ledger.story = story
+        var started = meeting
+        if let story { started = started.choosing(story, from: source) }
         let named = title.map { " (\($0))" } ?? ""
         var done = "round \(number)\(named) began in channel \(channel); cards cleared\(note)"
         if let countdown {
-            actions += startTimer(countdown, for: number, now: now)
+            started = started.timing(now + countdown.duration)
             done += "; the timer reveals it in \(countdown)"
         }
+        actions += takeMeeting(started, now: now)
         return actions + advertise(done: done, now: now)
     }
 
@@ -145,7 +153,7 @@ extension SessionCore {
                 ?? "there is no round yet; `estimator round` starts one"
             return [.reply(ControlReply(UserError(.usage, "Nothing to settle in channel \(channel): \(why).")))]
         }
-        let named = round.state.title.map { " (\($0))" } ?? ""
+        let named = title.map { " (\($0))" } ?? ""
         let agreed: Card
         if let card {
             do throws(DeckCardError) { try deck.check(card) } catch { return [.reply(ControlReply(UserError(.usage, error.description)))] }
@@ -168,8 +176,35 @@ extension SessionCore {
             }
             agreed = consensus
         }
-        guard let report = ledger.settle(on: agreed) else { return [] }
-        return [.record(report), streamingMe(), .changed, .reply(Self.done("round \(current)\(named) settled at \(agreed)"))]
+        return takeMeeting(meeting.settling(agreed), now: now)
+            + advertise(done: "round \(current)\(named) settled at \(agreed)", now: now)
+    }
+
+    /// Answers the picks on the air now, or (`all`) every one waiting: the
+    /// radio failed or the session is leaving, and the answer says so.
+    mutating func answerPicks(all: Bool) -> [SessionAction] {
+        picks.take(all: all).map { pick in
+            let answer = picked(pick.card, in: pick.round)
+            let message = hasEnded ? "\(answer); the session left before it was on the air"
+                : radioProblem == nil ? answer : "\(answer); on the air once the radio is back (\(radioState))"
+            return .answer(id: pick.id, Self.done(message))
+        }
+    }
+
+    /// What `pick` answers about `card`, picked in `pickedIn`: the round
+    /// (or its story) the vote went to, or the round that began since and
+    /// cleared it.
+    func picked(_ card: Card, in pickedIn: RoundNumber?) -> String {
+        if card == .waiting { return "card taken back" }
+        // The first round heard, joined as it runs, keeps the card: the vote went to it.
+        guard pickedIn == round.current || pickedIn == nil && self.card == card else {
+            let began = round.current.map { "round \($0)" + (title.map { " (\($0))" } ?? "") } ?? "a new round"
+            return "picked \(card)" + (pickedIn.map { " for round \($0)" } ?? "")
+                + ", but \(began) began before it was on the air and cleared it: "
+                + "`estimator pick \(card == .question ? "unsure" : card.name ?? card.description)` votes in it"
+        }
+        guard let current = round.current else { return "picked \(card)" }
+        return "picked \(card) for " + (meeting.story.map { $0.key ?? $0.summary } ?? "round \(current)")
     }
 
     /// Why a reveal, now or on a timer, is refused.
@@ -190,13 +225,14 @@ extension SessionCore {
     /// or I am leaving) and tells the watchers.
     mutating func advertising(now: Timestamp) -> [SessionAction] {
         onAir = localName(now: now)
+        meetingOnAir = meeting
         let onTheAir: [SessionAction] = radioProblem == nil && !hasEnded ? [.advertise] : []
         return onTheAir + [streamingMe(), .changed]
     }
 
     /// Streams who I am, noting the agreed estimate the watchers have then.
     mutating func streamingMe() -> SessionAction {
-        streamedAgreed = ledger.agreed
+        streamedAgreed = agreed
         return .streamMe
     }
 

@@ -9,27 +9,39 @@ extension SessionCore {
     /// every one (`forwarding`).
     mutating func hear(_ heard: Heard, now: Timestamp) -> [SessionAction] {
         var update = Room.Update()
-        if let packet = packets[heard.localName] ?? decode(heard.localName) {
+        let packet = packets[heard.localName] ?? decode(heard.localName)
+        if let packet {
             update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
         }
-        switch forwarding {
-        case .all: break
-        case .air: guard !update.events.isEmpty || !heard.relayed else { return [] }
-        case .changes: guard !update.events.isEmpty else { return [] }
+        let forwarded = switch forwarding {
+        case .all: true
+        case .air: !update.events.isEmpty || !heard.relayed
+        case .changes: !update.events.isEmpty
         }
-        var actions: [SessionAction] = [.stream(.heard(localName: heard.localName, rssi: heard.rssi, relayed: heard.relayed,
-                                                       from: heard.advertiser))]
-        if !update.events.isEmpty { actions.append(.rowsChanged(update.events)) }
-        if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
-           ownership.heard(heard.localName, relayed: heard.relayed, now: now) {
-            actions.append(streamingMe())
+        var actions: [SessionAction] = []
+        if forwarded {
+            actions.append(.stream(.heard(localName: heard.localName, rssi: heard.rssi, relayed: heard.relayed,
+                                          from: heard.advertiser)))
         }
-        actions += follow(update, now: now).actions
-        if update.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
-            actions += recount(now: now).actions
-            actions += followRoom(now: now)
+        if !update.events.isEmpty {
+            actions.append(.rowsChanged(update.events))
+            if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
+               ownership.heard(heard.localName, relayed: heard.relayed, now: now) {
+                actions.append(streamingMe())
+            }
+            actions += follow(update, now: now).actions
+            if update.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
+                actions += recount(now: now).actions
+                actions += followRoom(now: now)
+            }
         }
-        return actions + [.changed]
+        // THE MEETING'S CALL SITE: the air's codec (docs/PROTOCOL.md, Meeting)
+        // decodes `heard.meeting` of `packet`'s sender here, after its local
+        // name (which may have begun the round the meeting is about): parts
+        // assembled per peer over the air, whole through the relay; a
+        // complete meeting and its round go to `heardMeeting`, whose actions
+        // join `actions`. Until the codec is wired, nothing is decoded.
+        return actions.isEmpty ? [] : actions + [.changed]
     }
 
     private mutating func decode(_ localName: [UInt8]) -> Packet? {
@@ -59,19 +71,22 @@ extension SessionCore {
         let mine = update.rounds.filter { $0.channel == channel }
         guard !mine.isEmpty else { return ([], false) }
         var actions: [SessionAction] = []
-        if mine.contains(where: { if case .began = $0.change { true } else { false } }) { actions += newRound() }
+        for change in mine {
+            // Begun elsewhere: its story may be in my backlog (`chooseNext`).
+            if case let .began(number) = change.change { actions += newRound() + [.readBacklog(for: number)] }
+        }
         return (actions + advertising(now: now), true)
     }
 
     /// Puts on the air what the room now has me say, when it changed:
-    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot); else
-    /// tells the watchers of a new agreed estimate (a re-vote made or broke
-    /// a consensus).
+    /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot), my
+    /// round's meeting; else tells the watchers of a new agreed estimate (a
+    /// re-vote made or broke a consensus).
     mutating func followRoom(now: Timestamp) -> [SessionAction] {
         var actions = keepListeningForCards(now: now)
-        if !hasEnded, localName(now: now) != onAir {
+        if !hasEnded, localName(now: now) != onAir || meeting != meetingOnAir {
             actions += advertising(now: now)
-        } else if ledger.agreed != streamedAgreed {
+        } else if agreed != streamedAgreed {
             actions.append(streamingMe())
         }
         return actions
@@ -87,27 +102,36 @@ extension SessionCore {
     }
 
     /// Counts my channel's votes; records a reveal, and every change of a
-    /// revealed round's votes. `revealed`: whether the cards were revealed
-    /// just now.
+    /// revealed round's votes. Once the reveal's cards are all in, their
+    /// consensus settles the round and follows the re-votes (a re-vote that
+    /// breaks it unsettles the round), on every laptop alike, unless the
+    /// room settled on another card. `revealed`: whether the cards were
+    /// revealed just now.
     mutating func recount(now: Timestamp) -> (revealed: Bool, actions: [SessionAction]) {
         let tally = room.tally(of: channel, now: now)
         let first = !ledger.hasRevealed
-        guard let report = ledger.take(tally, channel: channel, title: round.state.title, deck: deck, now: now) else {
-            return (false, [])
+        let taken = ledger.take(tally, channel: channel, meeting: meeting, deck: deck, now: now)
+        var actions: [SessionAction] = []
+        if tally.isRevealed, tally.cardsDue == nil {
+            let consensus = Agreement.consensus(ledger.votes.values)
+            if consensus != ledger.consensus {
+                if meeting.agreed == ledger.consensus { actions += takeMeeting(meeting.settling(consensus), now: now) }
+                ledger.consensus = consensus
+            }
         }
-        return (first, [.record(report)])
+        // A record of the settle has the votes just taken: it is the latest.
+        if let taken, !actions.contains(where: { if case .record = $0 { true } else { false } }) {
+            actions.append(.record(taken))
+        }
+        return (first && taken != nil, actions)
     }
 
     /// A new round in my channel, or another channel: nothing revealed yet,
-    /// and no timer runs for it.
+    /// a meeting of its own, and no timer runs for it.
     mutating func newRound() -> [SessionAction] {
         ledger.reset()
+        meeting = RoundMeeting()
         timer.stop()
         return [.cancelTimer]
-    }
-
-    /// Starts the timer that reveals `round` when `countdown` runs out.
-    mutating func startTimer(_ countdown: Countdown, for round: RoundNumber, now: Timestamp) -> [SessionAction] {
-        [.armTimer(id: timer.start(countdown, for: round, now: now), after: countdown.duration)]
     }
 }

@@ -16,15 +16,26 @@ import EstimatorKit
 ///   air while the radio is down: it says so, and the radio's next start
 ///   puts on the air what the room has me say then.
 /// - A new round in my channel, or another channel, forgets the revealed
-///   round, its story and the timer.
-/// - My round's reveal, every re-vote after it and every settle are
-///   recorded for the history (`RevealLedger`).
-/// - The timer reveals the round it was started for, as `reveal` does,
-///   unless that round was revealed, left or moved on, or the timer was
-///   replaced.
+///   round, its meeting and the timer.
+/// - My round's meeting (`RoundMeeting`: its story, timer and agreed
+///   estimate) is the room's: my own changes (`round TITLE`, the backlog's
+///   next story, `settle`, the consensus once the reveal's cards are in,
+///   `round --timer`, `reveal --in`) and every meeting heard for my round
+///   are merged into it, and it goes on the air whenever it changes.
+/// - A round begun elsewhere asks for the backlog: a session holding one
+///   chooses its next story for it, so the backlog follows the room.
+/// - My round's reveal, every re-vote after it and every change of its
+///   story or agreed estimate are recorded for the history
+///   (`RevealLedger`), as the meeting says: the same rows on every laptop.
+/// - The timer reveals my round at the meeting's deadline, on every laptop
+///   of the room, as `reveal` does, unless the round was revealed, left or
+///   moved on, or the deadline changed.
 /// - Someone else heard with my name is told apart from my own echo by the
 ///   local names I advertised lately (`NameOwnership`); a name taken when I
 ///   join is said in `join`'s answer.
+/// - A pick is answered once it is on the air: the answer says which round
+///   and story the vote went to, or that a new round began first and
+///   cleared it (`PendingPicks`).
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
@@ -68,11 +79,15 @@ package struct SessionCore: Sendable {
     var ledger = RevealLedger()
     /// Whether someone else here has my name.
     var ownership: NameOwnership
-    /// The timer that reveals my round (`round --timer`, `reveal --in`).
+    /// The wait for my round's deadline (`round --timer`, `reveal --in`).
     var timer = RevealTimer()
     /// My round's meeting as the room shares it: its story, timer and agreed
     /// estimate (docs/PROTOCOL.md, Meeting).
     package internal(set) var meeting = RoundMeeting()
+    /// The meeting as it was when I last asked for it on the air.
+    var meetingOnAir = RoundMeeting()
+    /// The picks whose answer waits until they are on the air.
+    var picks = PendingPicks()
     /// The relay's state for `status`, when there is a relay.
     var relay = RelayStatus()
     /// Why the radio is not working, in words; nil while it works.
@@ -110,8 +125,10 @@ package struct SessionCore: Sendable {
         case let .request(request, backlog): return answer(request, backlog: backlog, now: now)
         case let .heard(heard): return hear(heard, now: now)
         case .tick: return tick(now: now)
+        case .wentOnAir: return answerPicks(all: false)
+        case let .backlog(backlog, round): return chooseNext(from: backlog, for: round, now: now)
         case let .timerRanOut(id):
-            guard !hasEnded, timer.isRunning(id), revealsAt != nil else { return [] }
+            guard !hasEnded, timer.isRunning(id), timer.round == round.current, revealsAt != nil else { return [] }
             // Revealed as `estimator reveal` does; its answer goes to nobody.
             return reveal(after: nil, now: now).filter { if case .reply = $0 { false } else { true } }
         case let .radioWorks(seals):
@@ -124,10 +141,11 @@ package struct SessionCore: Sendable {
                 room.seals = seals
                 actions += followRoom(now: now)
             }
-            return actions.isEmpty ? [] : actions + [.changed]
+            // The start put on the air what the picks made meanwhile asked.
+            return (actions.isEmpty ? [] : actions + [.changed]) + answerPicks(all: false)
         case let .radioFailed(problem):
             radioProblem = problem
-            return [.streamRadio, .changed]
+            return [.streamRadio, .changed] + answerPicks(all: true)
         case let .relay(state):
             relay.state = state
             return [.changed]
@@ -144,8 +162,9 @@ package struct SessionCore: Sendable {
         case .leaving:
             guard !hasEnded else { return [] }
             hasEnded = true
+            let answers = answerPicks(all: true)
             _ = room.pick(.none, now: now)
-            return [.cancelTimer]
+            return [.cancelTimer] + answers
         }
     }
 
@@ -166,11 +185,15 @@ package struct SessionCore: Sendable {
     /// The cards I may pick (`join --deck`).
     package var deck: Deck { room.me?.deck ?? .app }
 
-    /// The estimate my revealed round agreed on (`Agreement`).
-    package var agreed: Card? { ledger.agreed }
+    /// The estimate my round agreed on, as its meeting says (settled here
+    /// or in the room, or by the consensus of its revealed cards).
+    package var agreed: Card? { meeting.agreed }
 
-    /// When my timer reveals my round, while it runs.
-    package var revealsAt: Timestamp? { timer.deadline(current: round.current, revealed: isRevealed) }
+    /// My round's title: its story's (`Story.title`), as the meeting says.
+    package var title: String? { meeting.story?.title }
+
+    /// When the meeting's timer reveals my round, while it is hidden.
+    package var revealsAt: Timestamp? { round.current == nil || isRevealed ? nil : meeting.deadline }
 
     /// My channel as a table draws it at `now`.
     package func view(now: Timestamp) -> Room.View { room.view(of: channel, now: now) }
@@ -192,7 +215,8 @@ package struct SessionCore: Sendable {
     /// The local name to put on the air now, noted as mine so that its echo
     /// is not taken for someone else with my name.
     package mutating func goingOnAir(now: Timestamp) -> [UInt8] {
-        ownership.advertising(localName(now: now))
+        picks.carry()
+        return ownership.advertising(localName(now: now))
     }
 
     /// The radio's state in words, for `status` and `watch`.
@@ -205,14 +229,14 @@ package struct SessionCore: Sendable {
     /// Who I am now, as the watchers' `me` line says it.
     package func me(now: Timestamp) -> ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
-            round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: ledger.story,
-            agreed: ledger.agreed)
+            round: round.current, title: title, nameTaken: isNameTaken, revealed: isRevealed,
+            observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: meeting.story,
+            agreed: agreed)
     }
 
     /// The `me` line to stream now, noting the agreed estimate it tells.
     package mutating func meLine(now: Timestamp) -> ControlWatchLine {
-        streamedAgreed = ledger.agreed
+        streamedAgreed = agreed
         return me(now: now)
     }
 
@@ -220,7 +244,7 @@ package struct SessionCore: Sendable {
     package func status(now: Timestamp) -> ControlStatus {
         ControlStatus(pid: setup.pid, adapter: setup.adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
-                      title: round.state.title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
+                      title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
                       revealed: isRevealed, deck: deck)
     }
 

@@ -11,6 +11,12 @@ package enum SessionEvent: Sendable {
     case heard(Heard)
     /// The periodic tick: peers turn stale and go (`Room.tick`).
     case tick
+    /// The backlog as read for `round`, begun elsewhere
+    /// (`SessionAction.readBacklog`).
+    case backlog(BacklogRead, for: RoundNumber)
+    /// The local name last taken with `SessionCore.goingOnAir` for an
+    /// update of the advertisement is on the air.
+    case wentOnAir
     /// The reveal timer `id` ran out (`SessionAction.armTimer`).
     case timerRanOut(id: Int)
     /// The radio works again after a start (`seals`: it changes what it
@@ -53,7 +59,8 @@ package struct Heard: Equatable, Sendable {
     }
 }
 
-/// The backlog as the executor read it for a `round` request.
+/// The backlog as the executor read it for a `round` request, or for a
+/// round begun elsewhere (`SessionAction.readBacklog`).
 package enum BacklogRead: Sendable {
     /// No backlog was read (any request but `round`).
     case none

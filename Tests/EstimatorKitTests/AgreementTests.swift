@@ -13,13 +13,6 @@ import Testing
         #expect(Agreement.consensus([Card]()) == nil)
     }
 
-    @Test func aSettledCardReplacesTheConsensus() {
-        #expect(Agreement.agreed(settled: nil, votes: [.five, .five]) == .five)
-        #expect(Agreement.agreed(settled: .eight, votes: [.five, .five]) == .eight)
-        #expect(Agreement.agreed(settled: .eight, votes: [.three, .five]) == .eight)
-        #expect(Agreement.agreed(settled: nil, votes: [.three, .five]) == nil)
-    }
-
     @Test func anEstimateIsANumberOrASize() throws {
         for card in [Card.zero, .half, .five, Card(integer: 126)!] + Card.sizes { try Agreement.check(card) }
         for card in [Card.question, .coffee, .waiting, .none, .observing, Card(rawValue: 0x99)] {

@@ -8,7 +8,10 @@ struct SessionCoreHarness {
     var core: SessionCore
     private(set) var now = Timestamp(secondsSince1970: 1_700_000_000)
 
-    init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false) {
+    /// `listening`: still in the first listen of a session that just
+    /// joined, which joins the round it hears as it runs.
+    init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false,
+         listening: Bool = false) {
         let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
                                       lookAgainAfter: .seconds(2))
         core = SessionCore(setup, channel: Self.channel, name: try! PersonName.parse(name).name, observing: observing,
@@ -16,7 +19,7 @@ struct SessionCoreHarness {
         _ = core.take(.radioWorks(seals: seals), at: now)
         // Past the first listen of a session that just joined, which
         // decides no reveal (docs/PROTOCOL.md, Rounds).
-        advance(by: .seconds(5))
+        if !listening { advance(by: .seconds(5)) }
     }
 
     /// Gives the core `event` now.
@@ -31,10 +34,35 @@ struct SessionCoreHarness {
         return (replies.last, actions)
     }
 
+    /// Puts what the room has me say on the air, as the executor's update
+    /// of the advertisement does; what the core answers once it is there.
+    @discardableResult
+    mutating func putOnAir() -> [SessionAction] {
+        _ = core.goingOnAir(now: now)
+        return take(.wentOnAir)
+    }
+
+    /// The answers the actions give to requests left waiting, by id.
+    static func answers(_ actions: [SessionAction]) -> [Int: String] {
+        Dictionary(uniqueKeysWithValues: actions.compactMap { if case let .answer(id, reply) = $0 { (id, reply.message) } else { nil } })
+    }
+
+    /// The ids of the requests whose answer the actions leave waiting.
+    static func waiting(_ actions: [SessionAction]) -> [Int] {
+        actions.compactMap { if case let .answerLater(id) = $0 { id } else { nil } }
+    }
+
     /// A local name heard over the air (or through the relay).
     @discardableResult
     mutating func hear(_ localName: String, relayed: Bool = false) -> [SessionAction] {
         take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed)))
+    }
+
+    /// A complete meeting heard from `peer` for `round`, as the air's
+    /// codec hands it over.
+    @discardableResult
+    mutating func heardMeeting(_ meeting: RoundMeeting, round: Int, from peer: PeerID) -> [SessionAction] {
+        core.heardMeeting(meeting, round: RoundNumber(wrapping: round), from: peer, now: now)
     }
 
     /// Moves time on by `duration`.

@@ -10,14 +10,15 @@ private let twoMinutes = Countdown(seconds: 120)!
 @Suite struct SessionCoreTests {
     // MARK: What goes on the air
 
-    @Test func aPickGoesOnTheAirAndIsAnsweredLast() {
+    @Test func aPickGoesOnTheAirAndIsAnsweredOnceItIsThere() {
         var session = SessionCoreHarness()
         session.hear("0101FCAnn")  // someone still to vote: my pick reveals nothing
         let (reply, actions) = session.ask(.pick(.eight))
-        #expect(reply == ControlReply(exitCode: 0, message: "picked 8"))
-        #expect(actions == [.advertise, .streamMe, .changed, .reply(reply!)])
+        #expect(reply == nil)
+        #expect(actions == [.advertise, .streamMe, .changed, .answerLater(id: 1)])
         #expect(session.onAir == "010108Me")
         #expect(session.core.onAir == Array("010108Me".utf8), "the me line says what was asked on the air")
+        #expect(session.putOnAir() == [.answer(id: 1, ControlReply(exitCode: 0, message: "picked 8"))])
     }
 
     @Test func aCardTheDeckLacksOrAnObserversPickIsRefusedAndNothingGoesOnTheAir() {
@@ -173,6 +174,7 @@ private let twoMinutes = Countdown(seconds: 120)!
     @Test func aReplacedOrStoppedTimerRevealsNothing() {
         var session = SessionCoreHarness()
         let first = SessionCoreHarness.timers(session.ask(.round(title: nil, timer: twoMinutes)).actions)[0].id
+        session.advance(by: .seconds(10))
         let second = SessionCoreHarness.timers(session.ask(.reveal(after: twoMinutes)).actions)[0].id
         #expect(session.take(.timerRanOut(id: first)).isEmpty, "replaced")
         let newRound = session.ask(.round(title: nil)).actions
@@ -254,7 +256,8 @@ private let twoMinutes = Countdown(seconds: 120)!
     @Test func onceLeavingStartsEveryRequestIsRefused() {
         var session = SessionCoreHarness()
         session.ask(.pick(.five))
-        #expect(session.take(.leaving) == [.cancelTimer])
+        #expect(session.take(.leaving) == [.cancelTimer, .answer(id: 1, ControlReply(exitCode: 0,
+            message: "picked 5; the session left before it was on the air"))], "the pick waiting is answered")
         #expect(session.core.card == .none, "card none goes out last")
         #expect(session.ask(.pick(.three)).reply == ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")))
         #expect(session.core.radioState == "stopped")

@@ -67,7 +67,7 @@ import Testing
     /// The scene of an example, by its command line, else by its command.
     static let scenes: [String: Scene] = {
         let join = "estimator join --channel 1 --name 전수열"
-        return ["pick": Scene(steps: [join]), "round": Scene(steps: [join]), "settle": Scene(steps: [join]),
+        return ["pick": Scene(steps: [join, "estimator round ABC-123"]), "round": Scene(steps: [join]), "settle": Scene(steps: [join]),
                 "status": Scene(steps: [join]), "leave": Scene(steps: [join]),
                 "reveal": Scene(steps: [join, "estimator round ABC-123"]),
                 "history": Scene(history: true),

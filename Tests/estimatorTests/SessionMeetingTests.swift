@@ -129,13 +129,17 @@ import Testing
         await listening.value
     }
 
-    @Test func aRoundBegunElsewhereHasNoStoryOfMine() async throws {
+    @Test func aRoundBegunElsewhereTakesTheNextStoryOfMyBacklog() async throws {
         let (session, listening, watched) = try await meeting()
         _ = await session.handle(.round(title: nil))
         #expect(watched.all.last { $0.hasPrefix(#"{"me":"#) }?.contains(#""story":{"key":"ABC-1","summary":"Login"}"#) == true)
+        await hear("210105Bob", watched, session)
+        _ = await session.handle(.pick(.five))
+        #expect(await session.agreed == .five)
         await hear("2201FCBob", watched, session)
-        #expect(watched.all.last { $0.hasPrefix(#"{"me":"#) }?.hasSuffix(#""story":null,"agreed":null}}"#) == true)
-        #expect(await session.status.title == nil)
+        #expect(watched.all.last { $0.hasPrefix(#"{"me":"#) }?.hasSuffix(#""story":{"key":null,"summary":"Export"},"agreed":null}}"#) == true,
+                "Bob's round takes the story after the one agreed, read from my backlog file")
+        #expect(await session.status.title == "Export")
         await clock.leave(session)
         await listening.value
     }

@@ -28,12 +28,15 @@ package actor Session {
     package private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
+    /// The requests whose answer the core gives later (`SessionAction.answerLater`), by id.
+    private var waitingAnswers: [Int: CheckedContinuation<ControlReply, Never>] = [:]
     /// The wait for the reveal timer the core armed; the tests await its end.
     package private(set) var timerWait: Task<Void, Never>?
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
     private var idleWait: Task<Void, any Error>?
     /// The backlog and which of its stories have an agreed estimate, read
-    /// afresh for each round started here (`BacklogFile`); `nil` without a backlog.
+    /// afresh for each round started here or begun elsewhere (`BacklogFile`);
+    /// `nil` without a backlog.
     private let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
 
     /// `observing`: present without a vote (`join --observer`); `deck`: the
@@ -186,12 +189,17 @@ package actor Session {
             return board.takeInOrder(.request(request), received: received)
                 ?? ControlReply(UserError(.software, "The relayed packet was not answered."))
         case .round:
-            let backlog: BacklogRead
-            do { backlog = .read(try readBacklog()) } catch { backlog = .failed(error) }
-            return execute(board.take(.request(request, backlog: backlog)), received: received)
+            return execute(board.take(.request(request, backlog: backlogRead())), received: received)
                 ?? ControlReply(UserError(.software, "The round was not answered."))
         default:
-            return execute(board.take(.request(request)), received: received)
+            let actions = board.take(.request(request))
+            if let id = actions.lazy.compactMap({ if case let .answerLater(id) = $0 { id } else { nil } }).first {
+                return await withCheckedContinuation { answer in
+                    waitingAnswers[id] = answer
+                    execute(actions, received: received)
+                }
+            }
+            return execute(actions, received: received)
                 ?? ControlReply(UserError(.software, "The request was not answered."))
         }
     }
@@ -205,6 +213,8 @@ package actor Session {
         for action in actions {
             switch action {
             case let .reply(answer): reply = answer
+            case .answerLater: break  // `handle` waits for its answer
+            case let .answer(id, answer): waitingAnswers.removeValue(forKey: id)?.resume(returning: answer)
             case .advertise:
                 if updates.request(received: received) { updates.running = Task { await runUpdates() } }
             case .streamMe: broadcast(board.read { [clock] in $0.me(now: clock.now) })
@@ -224,10 +234,16 @@ package actor Session {
             case .cancelTimer: timerWait?.cancel()
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
             case .lookAgain: radio.lookAgain()
+            case let .readBacklog(round): execute(board.take(.backlog(backlogRead(), for: round)))
             case .changed: changed()
             }
         }
         return reply
+    }
+
+    /// The backlog and its progress as the file says now.
+    private func backlogRead() -> BacklogRead {
+        do { return .read(try readBacklog()) } catch { return .failed(error) }
     }
 
     private func timerRanOut(_ id: Int) {
@@ -236,14 +252,15 @@ package actor Session {
 
     /// Updates the advertisement until it shows the latest local name: one
     /// update at a time, and picks made meanwhile collapse into the next one.
-    /// An update answers nobody: a person typing `pick` need not wait for
-    /// bluetoothd, and a failure afterwards is radio trouble like any
-    /// other (status and log).
+    /// Each update on the air answers the picks it carries (`wentOnAir`); a
+    /// failure is radio trouble like any other (status and log), and the
+    /// core answers the picks waiting with it.
     private func runUpdates() async {
         defer { updates.running = nil }
         while board.read({ $0.radioProblem == nil && !$0.hasEnded }), let received = updates.next() {
             do {
                 let update = try await radio.update(localName: board.update { $0.goingOnAir(now: $1) })
+                execute(board.take(.wentOnAir))
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
                       + " + scan stop \(update.scanStop.milliseconds); then settle and scan restart \((clock.elapsed - update.sent).milliseconds)")

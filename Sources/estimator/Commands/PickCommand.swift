@@ -15,11 +15,13 @@ struct PickCommand: AsyncParsableCommand {
             deck's cards. `none` takes your card back. Type `unsure` for ?, or quote it \
             (`pick '?'`): unquoted, the shell may replace it with a one-letter \
             file name. Others see that you voted; your card shows when everyone \
-            present has voted.
+            present has voted. The answer comes once your card is on the air and \
+            says the story (or round) your vote went to; when a round began \
+            meanwhile and cleared your card, it says so.
 
             Examples:
               $ estimator pick 8
-              picked 8
+              picked 8 for ABC-123
 
               $ estimator pick 21                 # on the fibonacci deck
               $ estimator pick M                  # on the tshirt deck

@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
             unknown), cardRaw \
             (two hex digits), peers (number of people heard in the channel), radio \
             (string), round (0 to 15, or null when the room has none), title \
-            (string or null: the round's title when this session started it), \
+            (string or null: the round's story, as the whole room shares it), \
             nameTaken (true when someone else in the channel has your name and is \
             hidden behind your row), relay (string: the relay's URL and its \
             broker connection, as "mqtts://host:8883/room connected"; null \
