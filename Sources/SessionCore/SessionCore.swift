@@ -205,7 +205,7 @@ package struct SessionCore: Sendable {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
             round: round.current, title: round.state.title, nameTaken: isNameTaken, revealed: isRevealed,
             observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: ledger.story,
-            agreed: ledger.agreed)
+            agreed: ledger.agreed, meeting: wholeMeeting)
     }
 
     /// The `me` line to stream now, noting the agreed estimate it tells.
