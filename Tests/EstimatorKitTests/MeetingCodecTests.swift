@@ -5,7 +5,7 @@ import Testing
 /// air, put together per peer, and the relay's payload; the test vectors
 /// are written out byte by byte, as the protocol gives them.
 @Suite struct MeetingCodecTests {
-    /// 2026-11-29 08:53:20 UTC: Unix seconds 1 796 000 000, `C9 00` modulo 65536.
+    /// 2026-11-30 00:53:20 UTC: Unix seconds 1 796 000 000, `C9 00` modulo 65536.
     static let deadline = Timestamp(secondsSince1970: 1_796_000_000)
     static let now = deadline - .seconds(120)
 
