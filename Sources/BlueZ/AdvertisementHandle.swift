@@ -29,8 +29,10 @@ extension Adapter {
 
 /// A registered advertisement: its lifetime is the registration.
 ///
-/// `update(localName:)` changes the name on the air (a `PropertiesChanged` that
-/// BlueZ re-reads, no re-registration); `stop()` unregisters. If BlueZ drops the
+/// `update(localName:manufacturerData:)` changes what is on the air (a
+/// `PropertiesChanged` that BlueZ re-reads, no re-registration);
+/// `announceAgain()` puts the next part of the manufacturer data on the air,
+/// or the same advertisement again; `stop()` unregisters. If BlueZ drops the
 /// advertisement first, `events` reports why. Dropping the handle unregisters too.
 public final class AdvertisementHandle: Sendable {
     /// The adapter advertising.
@@ -47,6 +49,8 @@ public final class AdvertisementHandle: Sendable {
 
     private struct State {
         var advertisement: Advertisement
+        /// Which part of the manufacturer data is on the air.
+        var position = 0
         var registered = false
         var ended = false
     }
@@ -72,7 +76,7 @@ public final class AdvertisementHandle: Sendable {
                                 return []
                             }
                         ],
-                        properties: advertisement.properties.sorted { $0.key < $1.key }.map { Property($0.key, $0.value) })
+                        properties: advertisement.properties(position: 0).sorted { $0.key < $1.key }.map { Property($0.key, $0.value) })
                 ],
                 caller: .owner(of: ObjectManager.service))
         }
@@ -131,35 +135,56 @@ public final class AdvertisementHandle: Sendable {
         }
     }
 
-    /// Changes the advertised local name. BlueZ reads the new value at once.
+    /// Changes the advertised local name and manufacturer data. BlueZ reads
+    /// the new values at once. New manufacturer data goes on the air from
+    /// its first part; a new local name alone leaves the part on the air.
     ///
     /// Throws `.released` when the advertisement has ended.
-    public func update(localName: String) async throws {
-        let ended = state.withLock { state in
-            if !state.ended { state.advertisement.localName = localName }
-            return state.ended
+    public func update(localName: String, manufacturerData: RotatingManufacturerData?) async throws {
+        let (ended, changes) = state.withLock { state -> (Bool, [String: Value]) in
+            guard !state.ended else { return (true, [:]) }
+            var changes: [String: Value] = ["LocalName": .string(localName)]
+            if state.advertisement.manufacturerData != manufacturerData {
+                state.position = 0
+                changes["ManufacturerData"] = Advertisement.manufacturerValue(manufacturerData, position: 0)
+            }
+            state.advertisement.localName = localName
+            state.advertisement.manufacturerData = manufacturerData
+            return (false, changes)
         }
         if ended { throw BlueZError(.released, message: "the advertisement has ended") }
         do {
-            try object.setProperty("LocalName", .string(localName), interface: Advertisement.interface)
+            try object.setProperties(changes, interface: Advertisement.interface)
         } catch {
             throw BlueZError(error)
         }
     }
 
-    /// Has BlueZ program the unchanged advertisement into the controller again:
-    /// advertising starts afresh, which every peer scanning at that moment
-    /// reports. Controllers that filter duplicates strictly (and the emulated
-    /// ones) otherwise report a steady advertiser only when their scan starts,
-    /// and Linux drops a report that races the start of a discovery.
+    /// Has BlueZ program the advertisement into the controller again, with
+    /// the manufacturer data's next part when it has more than one (else
+    /// unchanged): advertising starts afresh, which every peer scanning at
+    /// that moment reports. Controllers that filter duplicates strictly
+    /// (and the emulated ones) otherwise report a steady advertiser only
+    /// when their scan starts, and Linux drops a report that races the
+    /// start of a discovery.
     ///
     /// Returns once bluetoothd has read it (see `synchronize`): the one thing
     /// a caller waits for, to scan again without the controller refusing it.
     /// Throws `.released` when the advertisement has ended.
     public func announceAgain() async throws {
-        if state.withLock({ $0.ended }) { throw BlueZError(.released, message: "the advertisement has ended") }
+        let (ended, next) = state.withLock { state -> (Bool, Value?) in
+            guard !state.ended else { return (true, nil) }
+            guard let data = state.advertisement.manufacturerData, data.parts.count > 1 else { return (false, nil) }
+            state.position = (state.position + 1) % data.parts.count
+            return (false, Advertisement.manufacturerValue(data, position: state.position))
+        }
+        if ended { throw BlueZError(.released, message: "the advertisement has ended") }
         do {
-            try object.repeatProperties(["LocalName"], interface: Advertisement.interface)
+            if let next {
+                try object.setProperty("ManufacturerData", next, interface: Advertisement.interface)
+            } else {
+                try object.repeatProperties(["LocalName"], interface: Advertisement.interface)
+            }
         } catch {
             throw BlueZError(error)
         }

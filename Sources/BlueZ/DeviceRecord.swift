@@ -14,6 +14,9 @@ package struct DeviceRecord: Sendable {
     var uuids: [String] = []
     /// The advertisement's flags byte (0 when it has none).
     var flags: UInt8 = 0
+    /// The manufacturer data of company 0xFFFF (`Sighting.unassignedCompany`);
+    /// empty when it has none.
+    var manufacturerData: [UInt8] = []
     /// Paired, trusted or connected, by key: a device someone keeps.
     var kept: Set<String> = []
 
@@ -33,6 +36,12 @@ package struct DeviceRecord: Sendable {
         case "UUIDs": uuids = (value?.elements ?? []).compactMap { $0.string?.lowercased() }
         case "AdvertisingFlags":
             if case let .byte(first)? = value?.elements?.first { flags = first } else { flags = 0 }
+        case "ManufacturerData":
+            manufacturerData = []
+            if case let .dictionary(_, _, entries)? = value?.unwrapped,
+               let bytes = entries[.uint16(Sighting.unassignedCompany)]?.unwrapped.elements {
+                manufacturerData = bytes.compactMap { if case let .byte(byte) = $0 { byte } else { nil } }
+            }
         case "Paired", "Trusted", "Connected":
             if value?.unwrapped == .boolean(true) { kept.insert(key) } else { kept.remove(key) }
         default: break
@@ -54,7 +63,19 @@ package struct DeviceRecord: Sendable {
                 set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
             case "Address", "AdvertisingFlags", "Paired", "Trusted", "Connected":
                 set(key, try value.readVariant { content throws(DBusError) in try content.readValue() })
-            case "ManufacturerData", "ServiceData", "TxPower":
+            case "ManufacturerData":
+                // Only company 0xFFFF's bytes, copied in one go; the others
+                // (an iPhone's Apple data) are skipped unread.
+                heard = true
+                manufacturerData = []
+                try value.readVariant { content throws(DBusError) in
+                    try content.readDictionary(keyType: UInt16.self, valueType: .variant) { company, entry throws(DBusError) in
+                        guard company == Sighting.unassignedCompany else { return entry.skip() }
+                        // Bytes of another type are no data, as a wrong RSSI is no signal.
+                        manufacturerData = (try? entry.readVariant { bytes throws(DBusError) in try bytes.read([UInt8].self) }) ?? []
+                    }
+                }
+            case "ServiceData", "TxPower":
                 heard = true
                 value.skip()
             default:
@@ -90,6 +111,6 @@ package struct DeviceRecord: Sendable {
         guard offers(wanted) else { return nil }
         return Sighting(device: device, address: address, localName: name,
                         rssi: rssi == Sighting.rssiUnavailable ? nil : Int(rssi), serviceUUIDs: uuids,
-                        isDiscoverable: isDiscoverable)
+                        isDiscoverable: isDiscoverable, manufacturerData: manufacturerData)
     }
 }

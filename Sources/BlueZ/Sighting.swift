@@ -26,10 +26,13 @@ public struct Sighting: Sendable, Hashable {
     /// advertises so, and BlueZ refuses the flags to a broadcast
     /// advertisement such as estimator's.
     public let isDiscoverable: Bool
+    /// The manufacturer data of company 0xFFFF (`unassignedCompany`) BlueZ
+    /// holds for the device, as it came over the air; empty when it has none.
+    public let manufacturerData: [UInt8]
 
     public init(
         device: ObjectPath, address: String, localName: String?, rssi: Int?, serviceUUIDs: [String],
-        isDiscoverable: Bool = false
+        isDiscoverable: Bool = false, manufacturerData: [UInt8] = []
     ) {
         self.device = device
         self.address = address
@@ -37,7 +40,12 @@ public struct Sighting: Sendable, Hashable {
         self.rssi = rssi
         self.serviceUUIDs = serviceUUIDs
         self.isDiscoverable = isDiscoverable
+        self.manufacturerData = manufacturerData
     }
+
+    /// The company identifier the Bluetooth SIG keeps for none assigned:
+    /// the one manufacturer data a sighting reports.
+    public static let unassignedCompany: UInt16 = 0xFFFF
 
     static let deviceInterface = "org.bluez.Device1"
     /// HCI's "RSSI not available".

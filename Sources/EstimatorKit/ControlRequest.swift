@@ -28,15 +28,17 @@ public enum ControlRequest: Equatable, Sendable {
     /// relay forwards), so packets the relay itself brought from the broker
     /// never wake the session on their way back.
     case watchAir
-    /// A packet the relay heard from the broker: taken like a reception from
-    /// the air (the same decoder, sanitiser and peer cap). Not answered.
-    case relayed(localName: [UInt8])
+    /// A payload the relay heard from the broker (`RelayPayload`: a local
+    /// name, and its sender's meeting when one came): taken like a
+    /// reception from the air (the same decoder, sanitiser and peer cap).
+    /// Not answered.
+    case relayed(payload: [UInt8])
     /// The relay's connection to the broker changed, in words. Not answered.
     case relay(state: String)
 
-    /// Longest local name a `relayed` request carries: more than any
-    /// advertisement holds (31 bytes of advertising data).
-    public static let maximumRelayedLength = 32
+    /// Longest payload a `relayed` request carries: a local name and a
+    /// whole meeting (`RelayPayload.maximumLength`).
+    public static let maximumRelayedLength = RelayPayload.maximumLength
 
     /// Whether the session answers this request: the relay's own requests
     /// stream in beside its watch and are not answered.
@@ -110,12 +112,12 @@ public enum ControlRequest: Equatable, Sendable {
             }
             self = .settle(card)
         case "relayed":
-            allowed = ["request", "localName"]
-            guard let field = json["localName"] else { throw .missingField("localName") }
+            allowed = ["request", "payload"]
+            guard let field = json["payload"] else { throw .missingField("payload") }
             guard let text = field.string, let bytes = Hex.bytes(text), bytes.count <= Self.maximumRelayedLength else {
-                throw .wrongType(field: "localName", expected: "hex digits of at most \(Self.maximumRelayedLength) bytes")
+                throw .wrongType(field: "payload", expected: "hex digits of at most \(Self.maximumRelayedLength) bytes")
             }
-            self = .relayed(localName: bytes)
+            self = .relayed(payload: bytes)
         case "relay":
             allowed = ["request", "state"]
             guard let field = json["state"] else { throw .missingField("state") }
@@ -178,8 +180,8 @@ public enum ControlRequest: Equatable, Sendable {
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
         case .watchAir: json = .object([JSONMember("request", .string("watch")), JSONMember("heard", .string("air"))])
-        case let .relayed(localName):
-            json = .object([JSONMember("request", .string("relayed")), JSONMember("localName", .string(Hex.text(localName)))])
+        case let .relayed(payload):
+            json = .object([JSONMember("request", .string("relayed")), JSONMember("payload", .string(Hex.text(payload)))])
         case let .relay(state):
             json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state))])
         }

@@ -8,12 +8,13 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
     /// publishes it as it is), my deck (a watch's stats round the mean
     /// to its cards), when my timer reveals the round (`round --timer`,
-    /// `reveal --in`; a watch shows what is left), and the round's story
-    /// and agreed estimate, all as the room's meeting says; sent first and
-    /// after every change.
+    /// `reveal --in`; a watch shows what is left), the round's story and
+    /// agreed estimate, all as the room's meeting says, and that meeting
+    /// whole (`RelayPayload.encodeMeeting`: the relay publishes it after my
+    /// local name); sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
-            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil)
+            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil, meeting: [UInt8] = [])
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -27,7 +28,8 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed,
+                     meeting):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -38,6 +40,7 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("revealed", .bool(revealed)),
                     JSONMember("role", .string(observing ? "observer" : "voter")),
                     JSONMember("onAir", .string(Hex.text(onAir))),
+                    JSONMember("meeting", .string(Hex.text(meeting))),
                     JSONMember("deck", .string(deck.description)),
                     JSONMember("revealsAt", revealsAt.map { .string(RFC3339.string($0)) } ?? .null),
                     JSONMember("story", story?.json ?? .null),
@@ -79,7 +82,8 @@ public enum ControlWatchLine: Equatable, Sendable {
                        deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
                        revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp),
                        story: body["story"].flatMap(Story.init(json:)),
-                       agreed: body["agreed"]?.string.flatMap(Card.init(named:)))
+                       agreed: body["agreed"]?.string.flatMap(Card.init(named:)),
+                       meeting: body["meeting"]?.string.flatMap(Hex.bytes) ?? [])
         case "heard":
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

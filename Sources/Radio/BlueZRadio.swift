@@ -72,7 +72,7 @@ package final class BlueZRadio: SessionRadio {
 
     package func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
 
-    package func start(localName: [UInt8]) async throws(RadioError) {
+    package func start(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) {
         await tearDown()
         do {
             let bluez = try await connection()
@@ -83,7 +83,8 @@ package final class BlueZRadio: SessionRadio {
                 state.schedule = state.schedule.fitted(to: adapter.advertising ?? AdvertisingCapacity(supported: 0, active: 0))
                 return (state.schedule, state.take)
             }
-            let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name))
+            let handle = try await adapter.advertise(Advertisement(serviceUUIDs: [Self.serviceUUID], localName: name,
+                                                                   manufacturerData: .meeting(parts)))
             let adapterName = self.adapterName
             let executor = RadioExecutor(scheduler: schedule.scheduler(), handle: handle, clock: clock) { [weak self] in
                 self?.report(Self.radioError($0, adapter: adapterName))
@@ -95,7 +96,7 @@ package final class BlueZRadio: SessionRadio {
                     executor.heard()
                     guard let name = sighting.localName else { return }
                     take(Reception(localName: Array(name.utf8), rssi: sighting.rssi, received: clock.elapsed,
-                                   advertiser: sighting.advertiser))
+                                   advertiser: sighting.advertiser, part: sighting.manufacturerData))
                 }
             } catch {
                 executor.close()
@@ -115,14 +116,14 @@ package final class BlueZRadio: SessionRadio {
     }
 
     @discardableResult
-    package func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
+    package func update(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) -> RadioUpdate {
         let (handle, executor) = state.withLock { ($0.running?.handle, $0.running?.scan?.executor) }
         guard let handle else { throw .advertisementReleased }
         let name = String(decoding: localName, as: UTF8.self)
         do {
-            if let executor { return try await executor.update(localName: name) }
+            if let executor { return try await executor.update(localName: name, parts: parts) }
             // Nothing scans any more (the leave): the change alone.
-            try await handle.update(localName: name)
+            try await handle.update(localName: name, manufacturerData: .meeting(parts))
             let sent = clock.elapsed
             try await handle.synchronize()
             return RadioUpdate(scanStop: .zero, sent: sent)

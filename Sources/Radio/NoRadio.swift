@@ -16,9 +16,9 @@ package final class NoRadio: SessionRadio {
         (events, sink) = AsyncStream.makeStream(of: RadioEvent.self)
     }
 
-    package func start(localName: [UInt8]) async throws(RadioError) {}
+    package func start(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) {}
 
-    package func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
+    package func update(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) -> RadioUpdate {
         RadioUpdate(scanStop: .zero, sent: clock.elapsed)
     }
 

@@ -11,6 +11,7 @@ package final class RadioExecutor: Sendable {
     /// A change asked for and not yet answered.
     private struct Change {
         let localName: String
+        let parts: [[UInt8]]
         let asked: Duration
         /// When the change itself began (scanning stopped, if it stops).
         var began: Duration?
@@ -74,6 +75,7 @@ package final class RadioExecutor: Sendable {
     /// Starts the schedule on `discovery`, which has started scanning.
     package func run(on discovery: Discovery) {
         state.withLock { $0.discovery = discovery }
+        feed(.rotates((handle?.advertisement.manufacturerData?.parts.count ?? 0) > 1))
         feed(.scanStarted)
     }
 
@@ -86,20 +88,21 @@ package final class RadioExecutor: Sendable {
     /// Asks the scheduler to keep scanning, with no restart, for `duration`.
     func keepListening(for duration: Duration) { feed(.keepListening(until: clock.elapsed + duration)) }
 
-    /// Changes the advertised local name, when the scheduler says so;
-    /// returns once it is on the air, with how its time was spent.
-    func update(localName: String) async throws -> RadioUpdate {
+    /// Changes the advertised local name and parts, when the scheduler
+    /// says so; returns once they are on the air, with how its time was spent.
+    func update(localName: String, parts: [[UInt8]]) async throws -> RadioUpdate {
         let asked = clock.elapsed
         return try await withCheckedThrowingContinuation { continuation in
             let (closed, previous) = state.withLock { state -> (Bool, CheckedContinuation<RadioUpdate, any Error>?) in
                 guard !state.closed else { return (true, nil) }
-                defer { state.change = Change(localName: localName, asked: asked, continuation: continuation) }
+                defer { state.change = Change(localName: localName, parts: parts, asked: asked, continuation: continuation) }
                 return (false, state.change?.continuation)
             }
             if closed { return continuation.resume(throwing: Self.stopped) }
             // One update at a time (Session.runUpdates): a call still
             // waiting is answered, never left hanging.
             previous?.resume(throwing: Self.stopped)
+            feed(.rotates(parts.count > 1))
             feed(.changeAsked)
         }
     }
@@ -201,10 +204,10 @@ package final class RadioExecutor: Sendable {
             case .announceAgain:
                 try await handle?.announceAgain()
             case .change:
-                guard let handle, let name = state.withLock({ $0.change?.localName }) else { break }
+                guard let handle, let change = state.withLock({ $0.change.map { ($0.localName, $0.parts) } }) else { break }
                 let began = clock.elapsed
                 state.withLock { $0.change?.began = began }
-                try await handle.update(localName: name)
+                try await handle.update(localName: change.0, manufacturerData: .meeting(change.1))
                 let sent = clock.elapsed
                 state.withLock { $0.change?.sent = sent }
                 try await handle.synchronize()

@@ -8,18 +8,22 @@ import EstimatorKit
 ///
 /// A radio serves one adapter. It advertises the estimator service UUID
 /// (`FB3367FD-09F8-4E08-9F6B-07E309FD2576`) with the given local name and
+/// the meeting's parts, one at a time (docs/PROTOCOL.md, Meeting), and
 /// scans for the same UUID, restarting discovery periodically so that
 /// advertisers still on the air are heard again.
 package protocol SessionRadio: Sendable {
-    /// Registers the advertisement with `localName` and starts scanning;
-    /// returns once BlueZ has accepted the advertisement.
-    func start(localName: [UInt8]) async throws(RadioError)
+    /// Registers the advertisement with `localName` and the first of
+    /// `parts` and starts scanning; returns once BlueZ has accepted the
+    /// advertisement.
+    func start(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError)
 
-    /// Changes the advertised local name in place (a `PropertiesChanged` on
-    /// the advertisement), not by re-registering. Returns when the change is
-    /// done, with how its time was spent (for the session log).
+    /// Changes the advertised local name and parts in place (a
+    /// `PropertiesChanged` on the advertisement), not by re-registering:
+    /// new parts go on the air from the first, a new local name alone
+    /// leaves the part on the air. Returns when the change is done, with
+    /// how its time was spent (for the session log).
     @discardableResult
-    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate
+    func update(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) -> RadioUpdate
 
     /// Stops scanning and keeps advertising, for the second half of the leave
     /// broadcast: the advertising starts afresh, which peers hear. A legacy
@@ -66,14 +70,14 @@ package protocol SessionRadio: Sendable {
 }
 
 extension SessionRadio {
-    /// Broadcasts `localName` (card none) for `duration` as the session
-    /// leaves. A peer hears an advertisement start only while it scans, and
+    /// Broadcasts `localName` (card none), beside `parts`, for `duration`
+    /// as the session leaves. A peer hears an advertisement start only while it scans, and
     /// each peer stops scanning for a moment every few seconds: so card none
     /// starts twice, far enough apart that no peer's pause covers both. First
     /// as an update, then as the scan stops (see `stopScanning`), to stay on
     /// the air.
-    package func broadcastLeave(localName: [UInt8], for duration: Duration, clock: any SessionClock) async {
-        _ = try? await update(localName: localName)
+    package func broadcastLeave(localName: [UInt8], parts: [[UInt8]], for duration: Duration, clock: any SessionClock) async {
+        _ = try? await update(localName: localName, parts: parts)
         try? await clock.sleep(for: duration / 2)
         await stopScanning()
         try? await clock.sleep(for: duration / 2)
@@ -90,14 +94,19 @@ package struct Reception: Equatable, Sendable {
     package var relayed = false
     /// The device it came from over the air, when the radio names it.
     package var advertiser: Advertiser?
+    /// The part of its sender's meeting that came with the local name
+    /// (docs/PROTOCOL.md, Meeting); empty when none did.
+    package var part: [UInt8]
 
-    /// A reception of `localName` at `received`, heard over the air unless `relayed`.
-    package init(localName: [UInt8], rssi: Int? = nil, received: Duration, relayed: Bool = false, advertiser: Advertiser? = nil) {
+    /// A reception of `localName` (and `part`) at `received`, heard over the air unless `relayed`.
+    package init(localName: [UInt8], rssi: Int? = nil, received: Duration, relayed: Bool = false, advertiser: Advertiser? = nil,
+                 part: [UInt8] = []) {
         self.localName = localName
         self.rssi = rssi
         self.received = received
         self.relayed = relayed
         self.advertiser = advertiser
+        self.part = part
     }
 }
 

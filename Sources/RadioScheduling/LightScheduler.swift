@@ -21,7 +21,10 @@
 /// other: a peer whose restart had stopped its scan before the reveal came
 /// misses the first announcement, and without a second one hears the card
 /// only at the set's next advertising event, 1.28 s on (docs/MEASUREMENTS.md,
-/// The ballot). docs/ARCHITECTURE.md, Radio schedule.
+/// The ballot). While the advertisement's parts take turns (a meeting with
+/// a story, docs/PROTOCOL.md, Meeting), each restart ends with an
+/// announcement, made while scanning as a change is, which puts the next
+/// part on the air. docs/ARCHITECTURE.md, Radio schedule.
 package struct LightScheduler: RadioScheduler {
     package let schedule: RadioSchedule
     let random: RadioSchedule.Draw
@@ -34,6 +37,8 @@ package struct LightScheduler: RadioScheduler {
     /// What fell due while `stopping` (a change, or else a second
     /// announcement), done once the scan starts again.
     private var afterStart: RadioStep?
+    /// Whether the advertisement's parts take turns: each restart announces.
+    private var rotates = false
 
     /// A scheduler on `schedule`; `random` draws the intervals' jitter.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
@@ -50,6 +55,9 @@ package struct LightScheduler: RadioScheduler {
             return []
         case .keepListening(let until):
             listenUntil = max(listenUntil ?? until, until)
+            return []
+        case .rotates(let rotates):
+            self.rotates = rotates
             return []
         case .fired(.restart):
             if let until = listening(at: now) { return [.arm(.restart, at: until)] }
@@ -83,7 +91,10 @@ package struct LightScheduler: RadioScheduler {
         case .done(.stopScan):
             stopping = false
             defer { afterStart = nil }
-            return [.perform(.startScan)] + (afterStart.map { [.perform($0)] } ?? [])
+            // Parts that take turns move on with an announcement; a change
+            // due is one already (its new parts start from the first).
+            let due = afterStart ?? (rotates ? .announceAgain : nil)
+            return [.perform(.startScan)] + (due.map { [.perform($0)] } ?? [])
         case .done(.startScan):
             return [.arm(.restart, at: now + schedule.nextInterval(random))]
         case .failed(.stopScan), .failed(.startScan):

@@ -26,6 +26,10 @@ package enum ScheduleEvent: Equatable, Sendable {
     case fired(RadioTimer)
     /// The session asked to change the advertisement (`RadioExecutor.update`).
     case changeAsked
+    /// Whether the advertisement carries parts that take turns, one at
+    /// each announcement (more than one: docs/PROTOCOL.md, Meeting); told
+    /// at the start and with each change asked.
+    case rotates(Bool)
     /// The session asked to look for a peer gone quiet (`SessionRadio.lookAgain`).
     case lookAgain
     /// The session asked for no restart until `until` (`SessionRadio.keepListening`).
@@ -48,8 +52,9 @@ package enum RadioStep: Equatable, Sendable {
     case stopScan
     /// Scan again (`Discovery.resume`).
     case startScan
-    /// Announce the advertisement again, unchanged, and wait until
-    /// bluetoothd has read it (`AdvertisementHandle.announceAgain`).
+    /// Announce the advertisement again, with its next part when its parts
+    /// take turns, else unchanged, and wait until bluetoothd has read it
+    /// (`AdvertisementHandle.announceAgain`).
     case announceAgain
     /// Make the change asked for, and wait until bluetoothd has read it.
     case change

@@ -65,6 +65,9 @@ package struct StrictScheduler: RadioScheduler {
         case .heard, .keepListening:
             // Its cards are in clear: a reveal sends nothing to wait for.
             return []
+        case .rotates:
+            // Every restart announces, and so moves the parts on.
+            return []
         case .lookAgain:
             // Peers announce at each of their restarts, which a scan start
             // would not bring: the next restart listens for them instead,

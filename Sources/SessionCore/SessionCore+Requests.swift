@@ -36,9 +36,11 @@ extension SessionCore {
         case .leave:
             // The executor answers once the leave's broadcast is over.
             return take(.leaving, at: now)
-        case let .relayed(localName):
+        case let .relayed(payload):
             // Through the same path as the air: decoder, peer cap, events.
-            return hear(Heard(localName: localName, rssi: nil, relayed: true), now: now) + [.reply(Self.done("relayed"))]
+            let split = RelayPayload(splitting: payload)
+            return hear(Heard(localName: split.localName, rssi: nil, relayed: true, meeting: split.meeting), now: now)
+                + [.reply(Self.done("relayed"))]
         case let .relay(state):
             relay.state = state
             return [.changed, .reply(Self.done("relay state noted"))]

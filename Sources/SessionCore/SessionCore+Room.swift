@@ -35,13 +35,28 @@ extension SessionCore {
                 actions += followRoom(now: now)
             }
         }
-        // THE MEETING'S CALL SITE: the air's codec (docs/PROTOCOL.md, Meeting)
-        // decodes `heard.meeting` of `packet`'s sender here, after its local
-        // name (which may have begun the round the meeting is about): parts
-        // assembled per peer over the air, whole through the relay; a
-        // complete meeting and its round go to `heardMeeting`, whose actions
-        // join `actions`. Until the codec is wired, nothing is decoded.
+        // After the local name, which may have begun the round the meeting is about.
+        if let packet, !heard.meeting.isEmpty, packet.channel == channel {
+            actions += hearMeeting(heard.meeting, relayed: heard.relayed,
+                                   from: PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut),
+                                   now: now)
+        }
         return actions.isEmpty ? [] : actions + [.changed]
+    }
+
+    /// Takes what came of a peer's meeting with its local name
+    /// (docs/PROTOCOL.md, Meeting): one part over the air, put together
+    /// with the peer's others; the whole meeting through the relay.
+    private mutating func hearMeeting(_ bytes: [UInt8], relayed: Bool, from peer: PeerID, now: Timestamp) -> [SessionAction] {
+        let whole: MeetingAssembler.Heard?
+        if relayed {
+            whole = RelayPayload.decodeMeeting(bytes, now: now)
+        } else {
+            if assemblers[peer] == nil, assemblers.count >= Self.assemblersKept { assemblers.removeAll(keepingCapacity: true) }
+            whole = assemblers[peer, default: MeetingAssembler()].take(bytes, now: now)
+        }
+        guard let whole else { return [] }
+        return heardMeeting(whole.meeting, round: whole.round, from: peer, now: now)
     }
 
     private mutating func decode(_ localName: [UInt8]) -> Packet? {

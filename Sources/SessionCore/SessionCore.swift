@@ -69,6 +69,9 @@ package struct SessionCore: Sendable {
 
     /// Most local names kept decoded; a flood of names only empties the cache.
     package static let packetCacheSize = 256
+    /// Most peers whose meeting parts are kept: a channel's peers, and more;
+    /// a flood of names only empties them.
+    static let assemblersKept = 128
 
     package let setup: Setup
     package internal(set) var channel: Channel
@@ -105,6 +108,8 @@ package struct SessionCore: Sendable {
     /// Local names decoded lately: a peer repeats its own until its card
     /// changes, and decoding it anew was a third of the table's work.
     var packets: [[UInt8]: Packet] = [:]
+    /// The meeting parts heard of each peer of my channel, put together.
+    var assemblers: [PeerID: MeetingAssembler] = [:]
 
     /// `room` with me entered in `channel` as `name`: `observing` present
     /// without a vote, `deck` the cards I may pick.
@@ -231,7 +236,7 @@ package struct SessionCore: Sendable {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
             round: round.current, title: title, nameTaken: isNameTaken, revealed: isRevealed,
             observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: meeting.story,
-            agreed: agreed)
+            agreed: agreed, meeting: wholeMeeting)
     }
 
     /// The `me` line to stream now, noting the agreed estimate it tells.

@@ -130,7 +130,7 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed):
+        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed, _):
             let channel = Channel(rawValue: channel)
             if nameTaken, !self.nameTaken, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))

@@ -3,7 +3,9 @@ import Relay
 
 /// The poker side of the relay: which packets go to which topics, and which
 /// messages from the broker become packets for the session
-/// (docs/ARCHITECTURE.md, Relay). Pure: the loop feeds it the session's
+/// (docs/ARCHITECTURE.md, Relay). A payload is a local name, then a 0x00
+/// and its sender's meeting when one comes (`RelayPayload`): the bridge
+/// reads the local name's packet and passes the rest on unread. Pure: the loop feeds it the session's
 /// lines, the broker's messages and the time, and carries out what it
 /// returns.
 ///
@@ -26,7 +28,7 @@ struct RelayBridge {
         case relay([UInt8])
     }
 
-    /// Longest payload taken from the broker: more than any advertisement holds.
+    /// Longest payload taken from the broker: a local name and a whole meeting.
     static let maximumPayload = ControlRequest.maximumRelayedLength
     /// Most topics kept from the broker; more are dropped until some clear.
     static let maximumRemoteTopics = 1024
@@ -75,9 +77,10 @@ struct RelayBridge {
 
     // MARK: From the session
 
-    /// Who I am or what I put on the air changed: publish my packet as it
-    /// goes on the air (`onAir`), and move topics with my channel.
-    mutating func me(channel newChannel: Channel, name: String, onAir packet: [UInt8]) -> [Action] {
+    /// Who I am or what I put on the air changed: publish my payload (my
+    /// packet as it goes on the air, and my meeting), and move topics with
+    /// my channel.
+    mutating func me(channel newChannel: Channel, name: String, payload packet: [UInt8]) -> [Action] {
         var actions: [Action] = []
         if newChannel != channel {
             actions.append(.publish(topic: myTopic, payload: []))
@@ -94,7 +97,8 @@ struct RelayBridge {
     /// A packet the session heard. Air peers are forwarded; packets that
     /// came from the broker never go back to it.
     mutating func heard(_ localName: [UInt8], relayed: Bool, now: ContinuousClock.Instant) -> [Action] {
-        guard !relayed, localName.count <= Self.maximumPayload, let packet = try? Packet(decoding: localName) else { return [] }
+        guard !relayed, localName.count <= RelayPayload.maximumLocalName, let packet = try? Packet(decoding: localName)
+        else { return [] }
         let peer = PeerID(channel: packet.channel, name: packet.name)
         guard !(packet.channel == channel && packet.name == myName) else { return [] }
         if packet.card == .none {
@@ -170,8 +174,9 @@ struct RelayBridge {
             leaving.card = .none
             return [.relay(Array(leaving.localName.utf8))]
         }
-        guard message.payload.count <= Self.maximumPayload,
-              let packet = try? Packet(decoding: message.payload), packet.channel.rawValue == topicChannel
+        let localName = RelayPayload(splitting: message.payload).localName
+        guard message.payload.count <= Self.maximumPayload, localName.count <= RelayPayload.maximumLocalName,
+              let packet = try? Packet(decoding: localName), packet.channel.rawValue == topicChannel
         else { return [] }
         guard remote[topic] != nil || remote.count < Self.maximumRemoteTopics else { return [] }
         remote[topic] = Remote(publisher: publisher, isForwarded: isForwarded, packet: packet, payload: message.payload)

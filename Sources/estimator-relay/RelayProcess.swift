@@ -116,8 +116,9 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _):
-                    perform(bridge.me(channel: Channel(rawValue: channel), name: name, onAir: onAir))
+                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _, meeting):
+                    let payload = onAir.isEmpty ? [] : RelayPayload(localName: onAir, meeting: meeting).bytes
+                    perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload))
                 case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))
                 case .radio: break
@@ -134,7 +135,7 @@ final class RelayProcess {
             case let .publish(topic, payload, expiry): client.publish(topic: topic, payload: payload, retain: true, expiry: expiry)
             case let .will(topic): client.setWill(topic: topic, payload: [], retain: true)
             case .reconnect: client.reconnect()
-            case let .relay(localName): link?.send(.relayed(localName: localName))
+            case let .relay(payload): link?.send(.relayed(payload: payload))
             }
         }
     }

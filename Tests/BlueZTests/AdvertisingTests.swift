@@ -21,8 +21,9 @@ import Testing
         #expect(properties["LocalName"]?.string == "010108Alice")
         #expect(properties["ServiceUUIDs"]?.elements?.compactMap(\.string) == [Self.uuid])
         #expect(properties["MinInterval"] == nil)
+        #expect(properties["ManufacturerData"] == .dictionary(key: .uint16, value: .variant, [:]), "none, and settable")
 
-        try await handle.update(localName: "010105Alice")
+        try await handle.update(localName: "010105Alice", manufacturerData: nil)
         // Once synchronized, BlueZ has read the change: no waiting on it.
         try await handle.synchronize()
         #expect(fake.advertisementChangesRead == 1)
@@ -41,6 +42,63 @@ import Testing
         #expect(stopped == .unregistered(handle.path))
         await handle.stop()  // twice is harmless
         await #expect(throws: BlueZError.self) { try await handle.announceAgain() }
+    }
+
+    /// Manufacturer data as BlueZ reads it: company 0xFFFF's `part`.
+    static func part(_ part: [UInt8]) -> Value {
+        .dictionary(key: .uint16, value: .variant, [.uint16(0xFFFF): .variant(.array(element: .byte, part.map { .byte($0) }))])
+    }
+
+    /// The first part goes on the air with the registration, the next at
+    /// each announcement, round and round; a new local name leaves the
+    /// rotation where it is; new parts start again from the first.
+    @Test func announcingAgainPutsTheNextPartOnTheAir() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        var rotating = advertisement
+        rotating.manufacturerData = RotatingManufacturerData(company: 0xFFFF, parts: [[0x11, 0xA1], [0x21, 0xA2], [0x01, 0xA0]])
+        let handle = try await adapter.advertise(rotating)
+        guard case .registered(_, let properties) = await fake.calls.next(where: { if case .registered = $0 { true } else { false } })
+        else { Issue.record("no registration"); return }
+        #expect(properties["ManufacturerData"] == Self.part([0x11, 0xA1]))
+
+        func nextChange() async -> [String: Value]? {
+            guard case let .advertisementChanged(_, changed) = await fake.calls.next(where: {
+                if case .advertisementChanged = $0 { true } else { false }
+            }) else { return nil }
+            return changed
+        }
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x21, 0xA2])])
+        #expect(fake.advertisementChangesRead == 1, "read before it returns")
+
+        try await handle.update(localName: "010105Alice", manufacturerData: rotating.manufacturerData)
+        #expect(await nextChange() == ["LocalName": .string("010105Alice")], "the part stays")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x01, 0xA0])])
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x11, 0xA1])], "round and round")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x21, 0xA2])])
+
+        let next = RotatingManufacturerData(company: 0xFFFF, parts: [[0x12, 0xB1], [0x02, 0xB0]])
+        try await handle.update(localName: "010105Alice", manufacturerData: next)
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])], "new parts from the first")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x02, 0xB0])])
+
+        // One part: nothing rotates, the local name is announced again.
+        let single = RotatingManufacturerData(company: 0xFFFF, parts: [[0x03, 0xC0]])
+        try await handle.update(localName: "010108Alice", manufacturerData: single)
+        #expect(await nextChange() == ["LocalName": .string("010108Alice"), "ManufacturerData": Self.part([0x03, 0xC0])])
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["LocalName": .string("010108Alice")])
+
+        try await handle.update(localName: "010108Alice", manufacturerData: nil)
+        #expect(await nextChange() == ["ManufacturerData": .dictionary(key: .uint16, value: .variant, [:])], "none any more")
+        #expect(handle.advertisement.manufacturerData == nil)
+        await handle.stop()
     }
 
     @Test func intervalIsOfferedAsMinAndMaxInterval() async throws {
@@ -89,7 +147,7 @@ import Testing
         var events = handle.events.makeAsyncIterator()
         #expect(await events.next() == .released)
         #expect(await events.next() == nil)
-        let error = await #expect(throws: BlueZError.self) { try await handle.update(localName: "x") }
+        let error = await #expect(throws: BlueZError.self) { try await handle.update(localName: "x", manufacturerData: nil) }
         #expect(error?.kind == .released)
         await handle.stop()  // BlueZ already dropped it: no UnregisterAdvertisement
     }

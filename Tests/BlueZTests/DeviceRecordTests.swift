@@ -59,4 +59,44 @@ import Testing
         #expect(try device.apply(&reader))
         #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: []) == nil)
     }
+
+    /// Manufacturer data as BlueZ reports it: `a{qv}`, each value an `ay`.
+    static func manufacturerData(_ entries: [UInt16: [UInt8]]) -> Value {
+        .dictionary(key: .uint16, value: .variant, Dictionary(uniqueKeysWithValues: entries.map { company, bytes in
+            (Value.uint16(company), Value.variant(.array(element: .byte, bytes.map { .byte($0) })))
+        }))
+    }
+
+    /// Company 0xFFFF's bytes are kept, whatever else the device sends
+    /// (an iPhone's Apple data is skipped); a change of them is a reception.
+    @Test func theUnassignedCompanysManufacturerDataIsKept() throws {
+        var device = DeviceRecord(properties: [
+            "RSSI": .int16(-40), "ManufacturerData": Self.manufacturerData([0xFFFF: [0x14, 0x41, 0x42]]),
+        ])
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [])?.manufacturerData == [0x14, 0x41, 0x42])
+
+        var reader = try changes(["ManufacturerData": Self.manufacturerData([0x004C: [0x02, 0x15], 0xFFFF: [0x04, 0x04, 0x00, 0x00, 0x1B, 0xD7]])])
+        #expect(try device.apply(&reader), "a new part is a reception")
+        let readAll = reader.isAtEnd
+        #expect(readAll)
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [])?.manufacturerData == [0x04, 0x04, 0x00, 0x00, 0x1B, 0xD7])
+
+        reader = try changes(["ManufacturerData": Self.manufacturerData([0x004C: [0x02, 0x15]])])
+        #expect(try device.apply(&reader))
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [])?.manufacturerData == [], "none of 0xFFFF's any more")
+
+        // Bytes of another type are none, and the rest of the signal is read.
+        reader = try changes([
+            "ManufacturerData": .dictionary(key: .uint16, value: .variant, [.uint16(0xFFFF): .variant(.string("x"))]),
+            "RSSI": .int16(-50),
+        ])
+        #expect(try device.apply(&reader))
+        let sighting = device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [])
+        #expect(sighting?.manufacturerData == [] && sighting?.rssi == -50)
+
+        reader = try changes([:], invalidated: ["ManufacturerData"])
+        device = DeviceRecord(properties: ["RSSI": .int16(-40), "ManufacturerData": Self.manufacturerData([0xFFFF: [1]])])
+        _ = try device.apply(&reader)
+        #expect(device.sighting(device: "/org/bluez/hci0/dev_1", wanted: [])?.manufacturerData == [], "invalidated")
+    }
 }

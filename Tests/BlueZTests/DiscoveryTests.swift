@@ -45,6 +45,27 @@ import Testing
         #expect(try await events.next() == nil)
     }
 
+    /// Each sighting carries company 0xFFFF's manufacturer data as BlueZ
+    /// holds it for the device; a change of it alone is a reception.
+    @Test func sightingsCarryTheUnassignedCompanysManufacturerData() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        let discovery = try await adapter.discover(serviceUUIDs: [Self.uuid])
+        var events = discovery.makeAsyncIterator()
+        try fake.deviceFound("22:22:22:22:22:22", name: "230105Bob", rssi: -60, uuids: [Self.uuid])
+        #expect(try await events.next()?.manufacturerData == [])
+        let part: Value = .dictionary(key: .uint16, value: .variant, [
+            .uint16(0x004C): .variant(.array(element: .byte, [.byte(2)])),
+            .uint16(0xFFFF): .variant(.array(element: .byte, [.byte(0x13), .byte(0x45)])),
+        ])
+        try fake.deviceChanged("22:22:22:22:22:22", ["ManufacturerData": part])
+        let sighting = try await events.next()
+        #expect(sighting?.manufacturerData == [0x13, 0x45])
+        #expect(sighting?.localName == "230105Bob" && sighting?.rssi == -60, "the rest as held")
+        await discovery.stop()
+    }
+
     @Test func devicesAlreadyHeardAreReportedFirst() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)
@@ -111,7 +132,7 @@ import Testing
             return $0 == .stopDiscovery || $0 == .startDiscovery
         }
         try await discovery.pause()
-        try await ad.update(localName: "010102Ann")
+        try await ad.update(localName: "010102Ann", manufacturerData: nil)
         #expect(await fake.calls.next(where: relevant) == .stopDiscovery)
         let change = await fake.calls.next(where: relevant)
         #expect(change == .advertisementChanged(ad.path, ["LocalName": .string("010102Ann")]))

@@ -14,10 +14,10 @@ import Testing
     }
 
     @Test mutating func myPacketGoesToMyTopicAndMovesWithMyChannel() {
-        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8))
+        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", payload: Array("0103FCAnn".utf8))
             == [.publish(topic: "estimator/1/r/3/ME", payload: Array("0103FCAnn".utf8))])
-        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8)) == [], "unchanged: nothing")
-        #expect(bridge.me(channel: Channel(rawValue: 4), name: "Ann", onAir: Array("0104FCAnn".utf8)) == [
+        #expect(bridge.me(channel: Channel(rawValue: 3), name: "Ann", payload: Array("0103FCAnn".utf8)) == [], "unchanged: nothing")
+        #expect(bridge.me(channel: Channel(rawValue: 4), name: "Ann", payload: Array("0104FCAnn".utf8)) == [
             .publish(topic: "estimator/1/r/3/ME", payload: []), .will(topic: "estimator/1/r/4/ME"), .reconnect,
             .publish(topic: "estimator/1/r/4/ME", payload: Array("0104FCAnn".utf8)),
         ])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test mutating func airPeersAreForwardedOnceAndClearedWhenStaleOrLeaving() throws {
-        _ = bridge.me(channel: Channel(rawValue: 3), name: "Ann", onAir: Array("0103FCAnn".utf8))
+        _ = bridge.me(channel: Channel(rawValue: 3), name: "Ann", payload: Array("0103FCAnn".utf8))
         let phone = Array("010305Phone".utf8)
         let actions = bridge.heard(phone, relayed: false, now: start)
         guard case let .publish(topic, payload, expiry) = try #require(actions.first) else { Issue.record("no publish"); return }
@@ -80,7 +80,12 @@ import Testing
     @Test mutating func oversizedAndInvalidPayloadsAreDropped() {
         let big = BrokerMessage(topic: Array("estimator/1/r/3/X".utf8),
                                 payload: Array("010305".utf8) + Array(repeating: 0x41, count: 100), retained: true)
-        #expect(bridge.received(big) == [])
+        #expect(bridge.received(big) == [], "a local name longer than any on the air")
+        let meeting = Array("010305Ann".utf8) + [0] + Array(repeating: 0x41, count: 1014)
+        #expect(bridge.received(BrokerMessage(topic: Array("estimator/1/r/3/X".utf8), payload: meeting, retained: true))
+            == [.relay(meeting)], "a meeting beside it is passed on unread, up to 1024 bytes in all")
+        let huge = BrokerMessage(topic: Array("estimator/1/r/3/Y".utf8), payload: meeting + [0x41], retained: true)
+        #expect(bridge.received(huge) == [])
         let badTopic = BrokerMessage(topic: [0xFF] + Array("/1/r/3/X".utf8), payload: Array("010305A".utf8), retained: true)
         #expect(bridge.received(badTopic) == [])
         // A packet whose name is invalid UTF-8 is passed on: the session's

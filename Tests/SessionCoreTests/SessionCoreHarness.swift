@@ -54,8 +54,8 @@ struct SessionCoreHarness {
 
     /// A local name heard over the air (or through the relay).
     @discardableResult
-    mutating func hear(_ localName: String, relayed: Bool = false) -> [SessionAction] {
-        take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed)))
+    mutating func hear(_ localName: String, relayed: Bool = false, meeting: [UInt8] = []) -> [SessionAction] {
+        take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed, meeting: meeting)))
     }
 
     /// A complete meeting heard from `peer` for `round`, as the air's

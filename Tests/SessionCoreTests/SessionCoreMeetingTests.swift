@@ -151,7 +151,8 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(session.core.view(now: session.now).title == "ABC-1 Login", "and heads my table")
         #expect(session.core.me(now: session.now) == .me(
             channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: "ABC-1 Login",
-            onAir: Array("2101FCMe".utf8), story: login))
+            onAir: Array("2101FCMe".utf8), story: login,
+            meeting: RelayPayload.encodeMeeting(session.core.meeting, round: RoundNumber(wrapping: 1))))
     }
 
     @Test func noBacklogOrARoundMovedOnChoosesNothing() {
@@ -217,6 +218,33 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(heard.map(\.title) == settled.map(\.title))
     }
 
+    // MARK: What the air and the relay bring
+
+    @Test func aMeetingHeardInPartsOverTheAirIsTakenOnceWhole() {
+        var session = SessionCoreHarness()
+        let heard = RoundMeeting().choosing(login, from: .typed)
+        let parts = MeetingParts.encode(heard, round: RoundNumber(wrapping: 1))
+        #expect(parts.count > 1)
+        for part in parts.dropLast() {
+            session.hear("2101FCAnn", meeting: part)
+            #expect(session.core.meeting.story == nil, "not whole yet")
+        }
+        session.hear("2101FCAnn", meeting: parts.last!)
+        #expect(session.core.meeting.story == login)
+        #expect(session.core.title == "ABC-1 Login")
+    }
+
+    @Test func aMeetingThroughTheRelayComesWholeAndOneOfAnotherRoundIsNotMine() {
+        var session = SessionCoreHarness()
+        session.hear("2101FCAnn")
+        let other = RelayPayload.encodeMeeting(RoundMeeting().choosing(login, from: .typed), round: RoundNumber(wrapping: 2))
+        session.hear("2101FCBob", relayed: true, meeting: other)
+        #expect(session.core.meeting.story == nil, "round 2's story is not round 1's")
+        let mine = RelayPayload.encodeMeeting(RoundMeeting().choosing(login, from: .typed), round: RoundNumber(wrapping: 1))
+        session.hear("2101FCBob", relayed: true, meeting: mine)
+        #expect(session.core.meeting.story == login)
+    }
+
     // MARK: What views read
 
     @Test func theMeLineAndStatusTellTheMeeting() {
@@ -224,7 +252,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         session.hear("2101FCAnn")
         let deadline = session.now + .seconds(60)
         session.heardMeeting(RoundMeeting().choosing(login, from: .typed).timing(deadline), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, title, _, _, _, _, _, revealsAt, story, _) = session.core.me(now: session.now) else {
+        guard case let .me(_, _, _, _, _, title, _, _, _, _, _, revealsAt, story, _, _) = session.core.me(now: session.now) else {
             Issue.record("not a me line")
             return
         }
@@ -236,7 +264,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         session.ask(.pick(.three))
         session.ask(.reveal())
         session.heardMeeting(session.core.meeting.settling(.five), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, _, _, agreed) = session.core.me(now: session.now) else { return }
+        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, _, _, agreed, _) = session.core.me(now: session.now) else { return }
         #expect(agreed == .five)
     }
 }

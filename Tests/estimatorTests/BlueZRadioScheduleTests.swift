@@ -33,7 +33,7 @@ import Testing
 
     /// Registers "010101Ann" and returns the advertisement's path, once the first scan has started.
     static func started(_ radio: BlueZRadio, _ fake: FakeBlueZ) async throws -> ObjectPath {
-        try await radio.start(localName: Array("010101Ann".utf8))
+        try await radio.start(localName: Array("010101Ann".utf8), parts: [])
         guard case .registered(let path, _) = await fake.calls.next(where: relevant) else {
             Issue.record("not registered")
             return .root
@@ -66,7 +66,7 @@ import Testing
         #expect(clock.deadlines == [.milliseconds(3050)])
 
         // A change: the same gap around it, then once more 0.5 s later.
-        async let update = radio.update(localName: Array("010102Ann".utf8))
+        async let update = radio.update(localName: Array("010102Ann".utf8), parts: [])
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
@@ -145,7 +145,7 @@ import Testing
 
         // A change goes out while scanning, and once more 0.25 s later
         // (`lightReannounceAfter`), without a gap.
-        try await radio.update(localName: Array("010102Ann".utf8))
+        try await radio.update(localName: Array("010102Ann".utf8), parts: [])
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)
         #expect(clock.deadlines == [.milliseconds(1750), .milliseconds(3000)])
@@ -163,6 +163,59 @@ import Testing
         #expect(await fake.calls.next(where: Self.relevant) == .unregistered(ad))
     }
 
+    /// Company 0xFFFF's manufacturer data holding `part`.
+    static func part(_ part: [UInt8]) -> [String: Value] {
+        ["ManufacturerData": .dictionary(key: .uint16, value: .variant,
+                                         [.uint16(0xFFFF): .variant(.array(element: .byte, part.map { .byte($0) }))])]
+    }
+
+    /// The meeting's parts on the light schedule: the first with the
+    /// registration, the next at each restart once the scan is on again; a
+    /// pick leaves the part on the air, new parts start from the first.
+    @Test func theLightScheduleMovesTheMeetingsPartsOnAtEachRestart() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
+        let clock = ManualClock()
+        let radio = Self.radio(on: bus, clock: clock)
+        try await radio.start(localName: Array("230101Ann".utf8), parts: [[0x13, 0x45], [0x03, 0x08, 0, 0, 1, 0x9B]])
+        guard case .registered(let ad, let properties) = await fake.calls.next(where: Self.relevant) else {
+            Issue.record("not registered")
+            return
+        }
+        #expect(properties["ManufacturerData"] == Self.part([0x13, 0x45])["ManufacturerData"])
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(1500))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.part([0x03, 0x08, 0, 0, 1, 0x9B])))
+
+        try await radio.update(localName: Array("230105Ann".utf8), parts: [[0x13, 0x45], [0x03, 0x08, 0, 0, 1, 0x9B]])
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("230105Ann")), "the part stays")
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(1750), .milliseconds(3000)])
+        clock.advance(by: .milliseconds(250))
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.part([0x13, 0x45])),
+                "its second announcement moves the parts on")
+
+        try await radio.update(localName: Array("240101Ann".utf8), parts: [[0x04, 0, 0, 0, 0, 0xC5]])
+        #expect(await fake.calls.next(where: Self.relevant)
+            == .advertisementChanged(ad, Self.name("240101Ann").merging(Self.part([0x04, 0, 0, 0, 0, 0xC5])) { $1 }))
+        // One part: announced again unchanged, and the restarts leave it alone.
+        await clock.waitForSleepers(2)
+        #expect(clock.deadlines == [.milliseconds(2000), .milliseconds(3000)])
+        clock.advance(by: .milliseconds(250))
+        #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("240101Ann")))
+        await clock.waitForSleepers()
+        clock.advance(by: .milliseconds(1000))
+        #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
+        #expect(await fake.calls.next(where: Self.relevant) == .startDiscovery)
+        await clock.waitForSleepers()
+        #expect(clock.deadlines == [.milliseconds(4500)])
+        await radio.stop()
+    }
+
     @Test func theEnvironmentsModeOverridesTheControllers() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus, extended: ["hci0"])
@@ -172,7 +225,7 @@ import Testing
         let radio = BlueZRadio(adapter: "hci0", schedule: schedule, clock: clock) { BlueZ(bus: try await bus.connect()) }
         let ad = try await Self.started(radio, fake)
         #expect(radio.schedule.mode == .strict)
-        async let update = radio.update(localName: Array("010102Ann".utf8))
+        async let update = radio.update(localName: Array("010102Ann".utf8), parts: [])
         #expect(await fake.calls.next(where: Self.relevant) == .stopDiscovery)
         #expect(await fake.calls.next(where: Self.relevant) == .advertisementChanged(ad, Self.name("010102Ann")))
         await clock.waitForSleepers(2)

@@ -16,6 +16,7 @@ final class MemoryRadio: SessionRadio {
 
     private struct State {
         var advertised: [[UInt8]] = []
+        var advertisedParts: [[[UInt8]]] = []
         var isRunning = false
         var isScanning = false
         var startFailure: RadioError?
@@ -41,6 +42,8 @@ final class MemoryRadio: SessionRadio {
 
     /// Every local name advertised, oldest first.
     var advertised: [[UInt8]] { state.withLock { $0.advertised } }
+    /// The meeting's parts advertised with each local name, oldest first.
+    var advertisedParts: [[[UInt8]]] { state.withLock { $0.advertisedParts } }
     /// Whether an advertisement is registered.
     var isRunning: Bool { state.withLock { $0.isRunning } }
 
@@ -60,14 +63,14 @@ final class MemoryRadio: SessionRadio {
     /// Delivers an event as if the radio had reported it.
     func report(_ event: RadioEvent) { continuation.yield(event) }
 
-    /// Delivers a reception as if the radio had read it.
-    func hear(localName: [UInt8], rssi: Int?) {
-        state.withLock { $0.take }(Reception(localName: localName, rssi: rssi, received: .zero))
+    /// Delivers a reception (with a part of its sender's meeting) as if the radio had read it.
+    func hear(localName: [UInt8], rssi: Int?, part: [UInt8] = []) {
+        state.withLock { $0.take }(Reception(localName: localName, rssi: rssi, received: .zero, part: part))
     }
 
     func onReception(_ take: @escaping @Sendable (Reception) -> Void) { state.withLock { $0.take = take } }
 
-    func start(localName: [UInt8]) async throws(RadioError) {
+    func start(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) {
         try state.withLock { state throws(RadioError) in
             if let failure = state.startFailure {
                 state.startFailure = nil
@@ -76,6 +79,7 @@ final class MemoryRadio: SessionRadio {
             state.isRunning = true
             state.isScanning = true
             state.advertised.append(localName)
+            state.advertisedParts.append(parts)
         }
         await pass(\.starts)
         // As the BlueZ radio's calls do when their task is cancelled.
@@ -137,7 +141,7 @@ final class MemoryRadio: SessionRadio {
         }
     }
 
-    func update(localName: [UInt8]) async throws(RadioError) -> RadioUpdate {
+    func update(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) -> RadioUpdate {
         state.withLock { state in
             state.updating += 1
             state.mostUpdating = max(state.mostUpdating, state.updating)
@@ -147,6 +151,7 @@ final class MemoryRadio: SessionRadio {
         try state.withLock { state throws(RadioError) in
             if let failure = state.updateFailure { throw failure }
             state.advertised.append(localName)
+            state.advertisedParts.append(parts)
         }
         return RadioUpdate(scanStop: .zero, sent: .zero)
     }

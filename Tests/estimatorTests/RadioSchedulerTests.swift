@@ -383,4 +383,76 @@ import Testing
         radio.doneLightRestart()
         #expect(radio.deadlines == [.milliseconds(3000)])
     }
+
+    /// While the advertisement's parts take turns, each light restart ends
+    /// with an announcement, made once the scan is on again, which puts the
+    /// next part on the air; a change due then is that announcement (its
+    /// new parts start from the first), and so is a second announcement
+    /// due. With one part, a restart leaves the advertisement alone.
+    @Test func aLightRestartMovesThePartsOnWhileTheyTakeTurns() {
+        var radio = Self.light()
+        radio.feed(.rotates(true))
+        #expect(radio.steps.isEmpty && radio.deadlines == [.milliseconds(1500)], "told, nothing to do yet")
+        radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .announceAgain], "the scan first, then the next part")
+        radio.done(.startScan)
+        radio.done(.announceAgain)
+        #expect(radio.deadlines == [.milliseconds(3000)])
+        #expect(radio.steps.isEmpty)
+
+        // A change (new parts) asked while the restart stops the scan.
+        radio.advance(to: .milliseconds(3000))
+        radio.done(.forgetApps)
+        radio.feed(.rotates(true))
+        radio.feed(.changeAsked)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .change], "the change is the restart's announcement")
+        radio.done(.startScan)
+        radio.done(.change)
+        #expect(radio.changes == [false])
+        #expect(radio.deadlines == [.milliseconds(3250), .milliseconds(4500)])
+
+        // Its second announcement moves the parts on too; so does the next restart.
+        radio.advance(to: .milliseconds(3249))
+        #expect(radio.steps.isEmpty)
+        radio.advance(to: .milliseconds(3250))
+        radio.done(.announceAgain)
+        radio.advance(to: .milliseconds(4500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .announceAgain])
+        radio.done(.startScan)
+        radio.done(.announceAgain)
+
+        // One part: the restart is the scan's alone again.
+        radio.feed(.rotates(false))
+        radio.advance(to: .milliseconds(6000))
+        radio.doneLightRestart()
+        #expect(radio.steps.isEmpty)
+        #expect(radio.deadlines == [.milliseconds(7500)])
+
+        // The strict mode announces at every restart anyway.
+        var strict = Self.strict()
+        strict.feed(.rotates(true))
+        #expect(strict.steps.isEmpty && strict.deadlines == [.milliseconds(1500)])
+    }
+
+    /// A second announcement due while a light restart stops the scan, with
+    /// parts that take turns, is made once: it moves them on.
+    @Test func aLightRestartAnnouncesOnceWhenAnAnnouncementIsDue() {
+        var radio = Self.light()
+        radio.feed(.rotates(true))
+        radio.advance(to: .milliseconds(1400))
+        radio.feed(.changeAsked)
+        radio.done(.change)
+        #expect(radio.deadlines == [.milliseconds(1500), .milliseconds(1650)])
+        radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
+        radio.advance(to: .milliseconds(1650))
+        #expect(radio.steps == [.stopScan], "the announcement waits for the scan")
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .announceAgain])
+    }
 }

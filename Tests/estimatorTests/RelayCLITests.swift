@@ -56,10 +56,13 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         // through her relay alone, has not voted: she holds the reveal
         // (version 4R: 41, then 42). Without a radio her kept vote goes
         // out sealed (FB) until the round is revealed.
+        // With a round, her meeting of it follows her packet (docs/PROTOCOL.md, Meeting).
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
-        try await sub.lines.next { $0 == "\(annTopic) [\(hex("4103FBAnn"))] 0" || $0 == "\(annTopic) [\(hex("4103FCAnn"))] 0" }
+        try await sub.lines.next {
+            $0.hasPrefix("\(annTopic) [\(hex("4103FBAnn"))0001") || $0.hasPrefix("\(annTopic) [\(hex("4103FCAnn"))0001")
+        }
         #expect(try await bob.run("round", "--adapter", "none").status == 0)
-        try await sub.lines.next { $0 == "\(annTopic) [\(hex("4203FCAnn"))] 0" }
+        try await sub.lines.next { $0.hasPrefix("\(annTopic) [\(hex("4203FCAnn"))0002") }
 
         // Leaving clears Ann's topic, and Bob drops her at once.
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)

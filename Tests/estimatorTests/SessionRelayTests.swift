@@ -12,10 +12,10 @@ import Testing
     @Test func relayedPacketsJoinTheTableAndAreMarkedUntilHeardOverTheAir() async throws {
         let session = try makeSession(name: "Ann")
         try await session.start()
-        #expect(ControlRequest.relayed(localName: []).isAnswered == false)
-        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
-        _ = await session.handle(.relayed(localName: Array("010108Both".utf8)))
-        _ = await session.handle(.relayed(localName: Array("not a packet".utf8)))
+        #expect(ControlRequest.relayed(payload: []).isAnswered == false)
+        _ = await session.handle(.relayed(payload: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(payload: Array("010108Both".utf8)))
+        _ = await session.handle(.relayed(payload: Array("not a packet".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Both", "Remy"])
         #expect(await session.view.hearing.byName == ["Both": .relay, "Remy": .relay])
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
@@ -33,7 +33,7 @@ import Testing
         radio.hear(localName: Array("010108Both".utf8), rssi: -50)
         #expect(await session.view.hearing.byName["Both"] == .air)
         // A cleared topic arrives as card none: the person leaves at once.
-        _ = await session.handle(.relayed(localName: Array("0101FFRemy".utf8)))
+        _ = await session.handle(.relayed(payload: Array("0101FFRemy".utf8)))
         #expect(await session.table.peers(in: Channel(rawValue: 1)).map(\.name) == ["Air", "Both"])
         #expect(await session.view.hearing.byName["Remy"] == nil)
 
@@ -48,8 +48,8 @@ import Testing
         await session.addWatcher(airOnly: true) { relay.append($0) }
         let start = watch.all.count
         // Remy from the relay, again (a refresh, no change), then a phone over the air.
-        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
-        _ = await session.handle(.relayed(localName: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(payload: Array("010105Remy".utf8)))
+        _ = await session.handle(.relayed(payload: Array("010105Remy".utf8)))
         radio.hear(localName: Array("010108Phone".utf8), rssi: -40)
         await watch.wait(count: start + 3)
         let remy = Hex.text(Array("010105Remy".utf8)), phone = Hex.text(Array("010108Phone".utf8))
@@ -61,13 +61,13 @@ import Testing
     }
 
     @Test func relayRequestsParseAndRoundTrip() throws {
-        let request = ControlRequest.relayed(localName: [0x30, 0x31, 0xFF])
-        #expect(request.serialized == #"{"request":"relayed","localName":"3031FF"}"#)
+        let request = ControlRequest.relayed(payload: [0x30, 0x31, 0xFF])
+        #expect(request.serialized == #"{"request":"relayed","payload":"3031FF"}"#)
         #expect(try ControlRequest(parsing: Array(request.serialized.utf8)) == request)
         #expect(throws: ControlRequestError.self) {
-            try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"\#(String(repeating: "41", count: 33))"}"#.utf8))
+            try ControlRequest(parsing: Array(#"{"request":"relayed","payload":"\#(String(repeating: "41", count: 1025))"}"#.utf8))
         }
-        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","localName":"0G"}"#.utf8)) }
+        #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","payload":"0G"}"#.utf8)) }
         #expect(ControlRequest.watchAir.serialized == #"{"request":"watch","heard":"air"}"#)
         #expect(try ControlRequest(parsing: Array(ControlRequest.watchAir.serialized.utf8)) == .watchAir)
         #expect(try ControlRequest(parsing: Array(#"{"request":"watch"}"#.utf8)) == .watch)

@@ -184,7 +184,7 @@ import Testing
         radio.report(.available)
         await watched.wait(count: 6)
         #expect(lastAdvertised() == "010103Ann", "the restart advertises the card picked meanwhile")
-        _ = await session.handle(.relayed(localName: Array("010103Ann".utf8)))
+        _ = await session.handle(.relayed(payload: Array("010103Ann".utf8)))
         #expect(await !session.isNameTaken)
         await clock.leave(session)
         await listening.value
@@ -192,7 +192,7 @@ import Testing
 
     @Test func myNameHeardWithAnotherPacketIsSomeoneElse() async throws {
         let (session, listening, watched) = try await watchedSession(name: "Ann")
-        _ = await session.handle(.relayed(localName: Array("0101FCAnn".utf8)))  // my own, forwarded back
+        _ = await session.handle(.relayed(payload: Array("0101FCAnn".utf8)))  // my own, forwarded back
         #expect(await !session.isNameTaken)
         radio.hear(localName: Array("010108Ann".utf8), rssi: -60)  // another Ann, with an 8
         await watched.wait(count: 5)

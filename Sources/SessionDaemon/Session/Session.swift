@@ -57,8 +57,7 @@ package actor Session {
                                              now: clock.now), clock: clock)
         self.board = board
         radio.onReception { reception in
-            board.takeInOrder(.heard(Heard(localName: reception.localName, rssi: reception.rssi, relayed: reception.relayed,
-                                           advertiser: reception.advertiser)), received: reception.received)
+            board.takeInOrder(.heard(Heard(reception)), received: reception.received)
         }
     }
 
@@ -88,12 +87,15 @@ package actor Session {
     package var isNameTaken: Bool { board.read(\.isNameTaken) }
     /// What `status` answers.
     package var status: ControlStatus { board.read { [clock] in $0.status(now: clock.now) } }
+    /// My round's meeting as the room shares it.
+    package var meeting: RoundMeeting { board.read(\.meeting) }
 
     // MARK: The radio
 
     /// Advertises and scans; returns once BlueZ has accepted the advertisement.
     package func start() async throws(RadioError) {
-        try await radio.start(localName: board.update { $0.goingOnAir(now: $1) })
+        let (localName, parts) = goingOnAir()
+        try await radio.start(localName: localName, parts: parts)
         execute(board.take(.radioWorks(seals: radio.changesWhileScanning)))
     }
 
@@ -141,7 +143,8 @@ package actor Session {
         defer { restarts.end() }
         do {
             repeat {
-                try await radio.start(localName: board.update { $0.goingOnAir(now: $1) })
+                let (localName, parts) = goingOnAir()
+                try await radio.start(localName: localName, parts: parts)
             } while restarts.startsAgain()
             restarts.cancelRetry()  // a try still due would find nothing to mend
             execute(board.take(.radioWorks(seals: radio.changesWhileScanning)))
@@ -259,7 +262,8 @@ package actor Session {
         defer { updates.running = nil }
         while board.read({ $0.radioProblem == nil && !$0.hasEnded }), let received = updates.next() {
             do {
-                let update = try await radio.update(localName: board.update { $0.goingOnAir(now: $1) })
+                let (localName, parts) = goingOnAir()
+                let update = try await radio.update(localName: localName, parts: parts)
                 execute(board.take(.wentOnAir))
                 let sent = update.sent - received
                 trace("timing update: request -> PropertiesChanged sent \(sent.milliseconds) = ours \((sent - update.scanStop).milliseconds)"
@@ -268,6 +272,12 @@ package actor Session {
                 execute(board.take(.radioFailed(problem: error.description)))
             }
         }
+    }
+
+    /// What the core has me put on the air now: my local name, noted as
+    /// mine, and my meeting's parts.
+    private func goingOnAir() -> (localName: [UInt8], parts: [[UInt8]]) {
+        board.update { core, now in (core.goingOnAir(now: now), core.meetingParts) }
     }
 
     // MARK: Leaving
@@ -282,8 +292,8 @@ package actor Session {
         // Without Bluetooth there is no air to broadcast the leave on: the
         // relay clears my topic instead.
         if board.read({ $0.radioProblem == nil && !$0.setup.radioless }) {
-            await radio.broadcastLeave(localName: board.read { [clock] in $0.localName(now: clock.now) },
-                                       for: schedule.leaveBroadcast, clock: clock)
+            let (localName, parts) = board.read { [clock] in ($0.localName(now: clock.now), $0.meetingParts) }
+            await radio.broadcastLeave(localName: localName, parts: parts, for: schedule.leaveBroadcast, clock: clock)
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))

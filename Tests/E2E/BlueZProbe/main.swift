@@ -57,7 +57,7 @@ func advertise(adapter name: String, localName: String, uuid: String) async thro
     for await line in standardInputLines() {
         if line.hasPrefix("name ") {
             let newName = String(line.dropFirst(5))
-            try await handle.update(localName: newName)
+            try await handle.update(localName: newName, manufacturerData: nil)
             say("updated", newName)
         } else if line == "stop" {
             await handle.stop()
