@@ -1,6 +1,7 @@
 // libFuzzer target `relay` (mk/fuzz.mk): the relay's bridge (Sources/estimator-relay/
 // RelayBridge.swift) over messages from the broker, whose topics and payloads
-// anyone on the broker writes. The input is a run of messages, each
+// anyone on the broker writes (a payload may carry a meeting after its
+// packet, docs/PROTOCOL.md, Meeting). The input is a run of messages, each
 //   flags, topic length, payload length, topic, payload (lengths mod 64);
 // flags bit 0 puts the room's prefix `estimator/1/r/` before the topic, bit
 // 1 advances the clock a second and ticks the bridge.
@@ -14,11 +15,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var now = ContinuousClock.Instant.now
     let prefix = Array("estimator/1/r/".utf8)
 
-    /// What the session is handed must be a packet as the air carries it.
+    /// What the session is handed must be a packet as the air carries it,
+    /// and what may follow it (a meeting, docs/PROTOCOL.md, Meeting).
     func checkRelayed(_ actions: [RelayBridge.Action], _ what: String) {
         for case let .relay(bytes) in actions {
             check(bytes.count <= RelayBridge.maximumPayload, "\(what): a relayed packet of \(bytes.count) bytes")
-            guard let packet = try? Packet(decoding: bytes) else { return check(false, "\(what): relays no packet: \(bytes)") }
+            guard let packet = try? Packet(decoding: RelayPayload(splitting: bytes).localName)
+            else { return check(false, "\(what): relays no packet: \(bytes)") }
             check(!actsOnTerminal(TerminalText.sanitize(packet.name)), "\(what): a sanitised name keeps a control")
         }
     }

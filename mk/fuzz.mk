@@ -1,11 +1,13 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# bytes from outside. Five targets over one instrumented EstimatorKit:
+# bytes from outside. Six targets over one instrumented EstimatorKit:
 #   packet   the packet decoder (bytes from the air)
 #   name     the terminal sanitiser, display width and the name parser
 #   control  the JSON parser and the control-request parser (socket clients)
 #   backlog  the backlog reader, with its column options (files people load)
 #   relay    the relay's bridge over messages from the broker (its topics
 #            and payloads), with the relay sources it needs
+#   meeting  the meeting's decoders: a relay payload's split and whole
+#            meeting, and one peer's assembler over parts from the air
 # Each runs FUZZ_RUNS inputs and must end clean, or, with FUZZ_TIME=S, runs
 # for S seconds instead (`make fuzz FUZZ_TIME=600`: ten minutes each).
 # Not part of `make test`. Crash inputs land in .build/fuzz/<target>/ for
@@ -14,7 +16,7 @@
 FUZZ_RUNS     ?= 1000000
 FUZZ_TIME     ?=
 FUZZ_MAX_TIME ?= 1800
-FUZZ_TARGETS  := packet name control backlog relay
+FUZZ_TARGETS  := packet name control backlog relay meeting
 FUZZ_DIR      := .build/fuzz
 FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift)
 SWIFTC        ?= swiftc
@@ -22,17 +24,19 @@ SWIFTC        ?= swiftc
 # Longest input worth trying: a BLE local name is at most 29 bytes on the
 # air (64 leaves room); names and control lines are bounded by the 4 KiB line;
 # a backlog's rows and a run of broker messages need no more to reach every
-# state of their readers.
+# state of their readers; a meeting's payload is at most 1 KiB.
 FUZZ_LEN_packet  := 64
 FUZZ_LEN_name    := 256
 FUZZ_LEN_control := 4096
 FUZZ_LEN_backlog := 4096
 FUZZ_LEN_relay   := 1024
+FUZZ_LEN_meeting := 1024
 FUZZ_DICT_packet  := packet.dict
 FUZZ_DICT_name    := packet.dict
 FUZZ_DICT_control := control.dict
 FUZZ_DICT_backlog := backlog.dict
 FUZZ_DICT_relay   := relay.dict
+FUZZ_DICT_meeting := meeting.dict
 
 # EstimatorKit is built once, instrumented, as the module every target
 # imports; a target's own sources beyond it are compiled with its harness.
