@@ -18,7 +18,8 @@
 # 5. Bob's session stopped (SIGSTOP) for 40 s, as a laptop asleep, and
 #    continued: no new round begins, the others keep round 2 and their cards,
 #    and Bob ends in round 2, revealed, with his card (on the air: 32...Bob).
-# 6. hci0's history holds both revealed rounds, and its CSV parses.
+# 6. hci0's history holds both revealed rounds, and its CSV parses; round
+#    2's story, typed on hci2, travelled with the round: both histories say ABC-1.
 # Figures (E2E-METRIC): the reveal and the round's propagation, each to the
 # time in the watch's own line (see seen_ms).
 # radios: 4
@@ -216,7 +217,7 @@ history_of() { # ADAPTER INDEX: round, key, summary and cards of each story
     NR == 1 { next } { print $9 "|" $1 "|" $2 "|" $6 }' "$E2E_WORK/history$2.tsv" || fail "$1's history --csv has a wrong record"
 }
 records=$(history_of hci0 0 | grep -v ' history: ')
-expected=$'1|||Ann=8; Bob=5; Cy=3; Jo=13\n2|||Ann=3; Bob=3; Cy=5; Jo=8'
+expected=$'1|||Ann=8; Bob=5; Cy=3; Jo=13\n2|ABC-1||Ann=3; Bob=3; Cy=5; Jo=8'
 [ "$records" = "$expected" ] || fail "hci0's history holds: $(echo $records)"
 records=$(history_of hci2 2 | grep -v ' history: ')
 [ "$(tail -1 <<<"$records")" = "2|ABC-1||Ann=3; Bob=3; Cy=5; Jo=8" ] || fail "hci2's history holds: $(echo $records)"
