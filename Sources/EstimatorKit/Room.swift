@@ -57,6 +57,9 @@ public struct Room: Sendable {
         public var rounds: [RoundChange] = []
         /// Channels whose cards were revealed by this input.
         public var revealed: Set<Channel> = []
+        /// The people a reception was heard from and the table keeps, in
+        /// order: a watch refreshes their signal when no event says more.
+        public var sighted: [PeerID] = []
 
         public init() {}
 
@@ -249,6 +252,7 @@ public struct Room: Sendable {
                                                    window: table.staleAfter)
         }
         for event in events { update.hearing[event.id] = hearing(of: event.id, now: sighting.time) }
+        if table[id] != nil { update.sighted.append(id) }
         if table[id] == nil {
             paths[id] = nil
             appUsers.forget(id)

@@ -25,7 +25,10 @@ import EstimatorKit
 /// cannot act on.
 public enum WatchEventJSON {
     /// The JSON object for `change`, on one line.
-    public static func line(_ change: WatchChange) -> String {
+    public static func line(_ change: WatchChange) -> String { object(change).text }
+
+    /// The JSON object for `change`.
+    public static func object(_ change: WatchChange) -> JSONValue {
         let object: JSONValue
         switch change {
         case let .peer(event, mark, round, heard):
@@ -65,7 +68,7 @@ public enum WatchEventJSON {
                 "story": story?.json ?? .null, "agreed": .string(agreed.name), "time": .string(RFC3339.string(time)),
             ]
         }
-        return object.text
+        return object
     }
 
     private static func number(_ round: RoundNumber?) -> JSONValue { round.map { .int(Int($0.value)) } ?? .null }

@@ -19,6 +19,7 @@ extension SessionCore {
         }
         var actions: [SessionAction] = [.stream(.heard(localName: heard.localName, rssi: heard.rssi, relayed: heard.relayed,
                                                        from: heard.advertiser))]
+        if forwarding == .all { actions += watching(update, now: now) }
         if !update.events.isEmpty { actions.append(.rowsChanged(update.events)) }
         if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
            ownership.heard(heard.localName) {
@@ -43,6 +44,7 @@ extension SessionCore {
     /// peer gone quiet.
     mutating func tick(now: Timestamp) -> [SessionAction] {
         let update = room.tick(now: now)
+        if forwarding == .all { _ = watching(update, now: now) }
         var (actions, moved) = follow(update, now: now)
         if room.hasQuietPeer(after: setup.lookAgainAfter, now: now) { actions.append(.lookAgain) }
         let (revealed, recorded) = recount(now: now)

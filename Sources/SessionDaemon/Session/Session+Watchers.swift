@@ -5,18 +5,21 @@ import SessionCore
 /// the session log (lines and timings) and to the foreground table (a
 /// change to redraw).
 extension Session {
-    /// Streams to a `watch` client: who I am now, the peers heard so far,
-    /// then every line until the end. `send` returns false once the client
-    /// is gone. Without the peers heard so far, a watch attached mid-session
-    /// would show each peer only when heard again, which takes the radio
-    /// several scan restarts (docs/MEASUREMENTS.md, The air).
-    /// `airOnly` (the relay) leaves out what came through the relay.
+    /// Streams to a `watch` client: who I am now, then the truth of every
+    /// channel heard (`SessionCore.watchCatchUp`), then every line until
+    /// the end; so a watch attached late, a `--once` and a pipe start from
+    /// what the session decided. `send` returns false once the client is
+    /// gone. `airOnly` (the relay) gets the peers heard so far over the air
+    /// instead, as `heard` lines: without them it would forward each peer
+    /// only when heard again, which takes the radio several scan restarts
+    /// (docs/MEASUREMENTS.md, The air).
     package func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
-        let (me, radio, heard) = board.read { [clock] core in
-            (core.me(now: clock.now), ControlWatchLine.radio(core.radioState), core.heardLines(airOnly: airOnly, now: clock.now))
+        let (me, radio, first) = board.update { [clock] core, now in
+            (core.me(now: clock.now), ControlWatchLine.radio(core.radioState),
+             airOnly ? core.heardLines(now: now) : core.watchCatchUp(now: now))
         }
         guard send(me.serialized), send(radio.serialized) else { return }
-        for line in heard where !send(line.serialized) { return }
+        for line in first where !send(line.serialized) { return }
         outlets.addWatcher(send, airOnly: airOnly)
         updateForwarding()
     }
@@ -26,6 +29,12 @@ extension Session {
 
     func broadcast(_ line: ControlWatchLine) {
         if outlets.broadcast(line) { updateForwarding() }
+    }
+
+    /// Streams the changes and tables the core decided since the last
+    /// time, when there are any.
+    func broadcastWatchLines() {
+        for line in board.update({ $0.watchLines(now: $1) }) { broadcast(line) }
     }
 
     /// Called with a timing line for every advertisement update and every

@@ -224,7 +224,9 @@ package actor Session {
             case .cancelTimer: timerWait?.cancel()
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
             case .lookAgain: radio.lookAgain()
-            case .changed: changed()
+            case .changed:
+                broadcastWatchLines()
+                changed()
             }
         }
         return reply

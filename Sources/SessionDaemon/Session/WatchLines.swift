@@ -5,22 +5,33 @@ import EstimatorKit
 struct WatchLines {
     private struct Watcher {
         let send: @Sendable (String) -> Bool
-        /// Whether it wants only what was heard over the air (the relay).
+        /// Whether it is the relay, which wants who I am and the receptions
+        /// heard over the air, where a `watch` wants what the session decided.
         let airOnly: Bool
+
+        /// Whether `line` is for this watcher.
+        func wants(_ line: ControlWatchLine) -> Bool {
+            switch line {
+            case let .heard(_, _, relayed, _): airOnly && !relayed
+            case .table, .seen, .change: !airOnly
+            case .me, .radio, .ended: true
+            }
+        }
     }
 
     private var watchers: [UInt64: Watcher] = [:]
     private var nextWatcher: UInt64 = 0
     private var observers: [@Sendable (ControlWatchLine) -> Void] = []
 
-    /// Whether a `watch` client is streaming.
+    /// Whether a `watch` client or the relay is streaming.
     var hasWatchers: Bool { !watchers.isEmpty }
 
-    /// Whether a client wants every reception, the relay's included.
+    /// Whether a `watch` client streams: it is told of every reception.
     var wantsEveryReception: Bool { watchers.values.contains { !$0.airOnly } }
 
     /// Adds a client; `send` returns false once it is gone. An `airOnly`
-    /// client gets no `heard` line of a packet that came through the relay.
+    /// client (the relay) gets `heard` lines of what came over the air; a
+    /// `watch` gets the tables and changes instead.
     mutating func add(_ send: @escaping @Sendable (String) -> Bool, airOnly: Bool = false) {
         nextWatcher += 1
         watchers[nextWatcher] = Watcher(send: send, airOnly: airOnly)
@@ -33,14 +44,12 @@ struct WatchLines {
     /// left (what the session forwards may change).
     mutating func send(_ line: ControlWatchLine) -> Bool {
         for observer in observers { observer(line) }
-        var relayed = false
-        if case .heard(_, _, true, _) = line { relayed = true }
         // Most signals reach a session nobody watches: serialising them
         // would be a tenth of its CPU time in a room (perf, make bench-session).
-        guard watchers.values.contains(where: { !(relayed && $0.airOnly) }) else { return false }
+        guard watchers.values.contains(where: { $0.wants(line) }) else { return false }
         let text = line.serialized
         var left = false
-        for (id, watcher) in watchers where !(relayed && watcher.airOnly) && !watcher.send(text) {
+        for (id, watcher) in watchers where watcher.wants(line) && !watcher.send(text) {
             watchers[id] = nil
             left = true
         }
