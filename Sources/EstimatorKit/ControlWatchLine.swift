@@ -1,8 +1,7 @@
 /// One line of the stream a session sends after accepting a `watch`
 /// request. A `watch` client gets who I am (`me`), each channel's table as
 /// the session decided it (`table`), the changes it decided (`change`) and
-/// the signals of receptions that changed no row (`seen`); it keeps no room
-/// of its own. The relay gets `me` and the receptions themselves (`heard`).
+/// each reception's signal (`seen`); it keeps no room of its own. The relay gets `me` and the receptions themselves (`heard`).
 public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its title when I started
     /// it, and whether it is revealed), whether someone else here has my
@@ -24,7 +23,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// One channel's table as decided now: sent when a watch attaches and
     /// after every change of the table.
     case table(WatchTable)
-    /// A reception that changed no row: its person's signal.
+    /// A reception: its person's signal, and how they are heard.
     case seen(WatchSighting)
     /// A change decided in the room, as `watch --json` prints it (`json`)
     /// and as `watch` prints it on a pipe (`line`, names sanitised).

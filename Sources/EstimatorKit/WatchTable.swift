@@ -4,8 +4,9 @@
 /// a session gets it from its own listening room; either way the watch
 /// draws it and decides nothing.
 ///
-/// The stats are not sent: they are the figures of the shown cards
-/// (`Stats`), which the receiver adds up again from the rows and the deck.
+/// The stats are not sent: they are the figures of the cards shown of the
+/// people present (`Stats`, stale rows left out, as the tally counts
+/// them), which the receiver adds up again from the rows and the deck.
 public struct WatchTable: Equatable, Sendable {
     /// How one row's person is heard.
     public struct Signal: Equatable, Sendable {
@@ -123,7 +124,9 @@ public struct WatchTable: Equatable, Sendable {
             guard let index = index.integer, entries.indices.contains(index) else { return nil }
             waitingFor.append(entries[index])
         }
-        let shown = entries.filter { if case .shown = $0.mark { true } else { false } }
+        let shown = entries.filter { entry in
+            if case .shown = entry.mark { !entry.isStale } else { false }
+        }
         let tally = Tally(entries: entries, voters: voters, voted: voted, waitingFor: waitingFor, isRevealed: revealed,
                           round: round.integer.map(RoundNumber.init(wrapping:)), stats: Stats(votes: shown, deck: deck))
         self.init(channel: Channel(rawValue: channel), title: title.string, tally: tally, signals: signals, deck: deck,
@@ -150,8 +153,8 @@ public struct WatchTable: Equatable, Sendable {
     }
 }
 
-/// A reception that changed no row: the person's signal and how they are
-/// heard, for a watch to refresh that row's signal and age.
+/// A reception's person: their signal and how they are heard, for a watch
+/// to move that row's signal and age on between two tables.
 public struct WatchSighting: Equatable, Sendable {
     public let id: PeerID
     public let rssi: Int?

@@ -6,8 +6,8 @@ import Rendering
 /// (`ListeningRoom`) alike. Per channel a change touched, in order: a new
 /// round, each person's change as it was before any reveal it brings (a
 /// last vote is a vote), the reveal with every card, then the channel's
-/// table (`WatchTable`). A reception that changed no row is only its
-/// person's signal (`WatchSighting`).
+/// table (`WatchTable`). Every reception is also its person's signal
+/// (`WatchSighting`).
 package struct RoomWatch: Sendable {
     /// What a channel's watchers were last told of its round.
     private struct Told: Equatable, Sendable {

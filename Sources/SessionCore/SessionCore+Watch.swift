@@ -5,7 +5,7 @@ import EstimatorKit
 /// is anything noted, so a session nobody watches does none of this work.
 extension SessionCore {
     /// Notes what `update` changed for the watchers; returns the signal
-    /// lines of a reception that changed no row.
+    /// lines of the reception.
     mutating func watching(_ update: Room.Update, now: Timestamp) -> [SessionAction] {
         if !update.events.isEmpty || !update.rounds.isEmpty || !update.revealed.isEmpty {
             watch.note(update, echo: PeerID(channel: channel, name: name.text))

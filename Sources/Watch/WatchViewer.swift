@@ -10,8 +10,8 @@ import SessionDaemon
 /// three outputs: the live table (or the board, `--board`) on a terminal,
 /// a line per change on a pipe, or `--json`. It keeps no room and decides
 /// nothing: between two tables it only moves a row's signal and age on
-/// when a reception changed nothing else. On a terminal the bell rings
-/// when a round's cards are revealed.
+/// (`seen`). On a terminal the bell rings when a round's cards are
+/// revealed.
 package struct WatchViewer {
     /// What the viewer writes: the live table, a line per change, or JSON lines.
     package enum Output { case table, lines, json }
@@ -91,8 +91,7 @@ package struct WatchViewer {
     /// stays on the normal screen when the watch ends.
     package mutating func follow(_ feed: any WatchFeed, once: Duration? = nil) async throws(UserError) {
         let live = output == .table && once == nil
-        let inputs = WatchInputs(feed: feed, tick: output == .table ? .milliseconds(100) : .milliseconds(500),
-                                 keys: live, deadline: once)
+        let inputs = WatchInputs(feed: feed, tick: live ? .milliseconds(100) : nil, keys: live, deadline: once)
         if live { screen.enter() }
         let outcome = await run(inputs, live: live)
         if live { screen.leave() }
