@@ -90,11 +90,6 @@ public struct RoundState: Equatable, Sendable {
         return .suspended
     }
 
-    /// Names `round` with `title` while it is the current one.
-    public mutating func entitle(_ title: String?, for round: RoundNumber) {
-        if current == round, suspendedSince == nil { self.title = title }
-    }
-
     private mutating func begin(_ round: RoundNumber) -> Change {
         current = round
         title = nil
