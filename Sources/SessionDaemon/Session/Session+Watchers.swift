@@ -14,13 +14,16 @@ extension Session {
     /// only when heard again, which takes the radio several scan restarts
     /// (docs/MEASUREMENTS.md, The air).
     package func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
-        let (me, radio, first) = board.update { [clock] core, now in
-            (core.me(now: clock.now), ControlWatchLine.radio(core.radioState),
-             airOnly ? core.heardLines(now: now) : core.watchCatchUp(now: now))
+        let (me, radio, first) = board.update { core, now in
+            // Under the same lock as the catch-up, so that every change after
+            // it is noted for this watch.
+            if !airOnly { _ = core.take(.forward(.all), at: now) }
+            return (core.me(now: now), ControlWatchLine.radio(core.radioState),
+                    airOnly ? core.heardLines(now: now) : core.watchCatchUp(now: now))
         }
-        guard send(me.serialized), send(radio.serialized) else { return }
-        for line in first where !send(line.serialized) { return }
-        outlets.addWatcher(send, airOnly: airOnly)
+        if send(me.serialized), send(radio.serialized), first.allSatisfy({ send($0.serialized) }) {
+            outlets.addWatcher(send, airOnly: airOnly)
+        }
         updateForwarding()
     }
 
