@@ -20,13 +20,13 @@ package struct ListeningRoom: Sendable {
         guard let packet = try? Packet(decoding: heard.localName) else { return [] }
         let update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
         watch.note(update, echo: nil)
-        return watch.sightings(update, in: room, now: now) + watch.lines(room, now: now)
+        return watch.sightings(update, in: room, now: now) + watch.lines(room, now: now).shut
     }
 
     /// Applies the passage of time (stale peers, the end of listening);
     /// returns what the watch is told.
     package mutating func tick(now: Timestamp) -> [ControlWatchLine] {
         watch.note(room.tick(now: now), echo: nil)
-        return watch.lines(room, now: now)
+        return watch.lines(room, now: now).shut
     }
 }

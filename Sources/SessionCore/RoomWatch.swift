@@ -53,45 +53,60 @@ package struct RoomWatch: Sendable {
         }
     }
 
-    /// The lines of what changed since they were last made (see the type).
-    package mutating func lines(_ room: Room, now: Timestamp) -> [ControlWatchLine] {
+    /// The lines of what changed since they were last made (see the type):
+    /// as the room shows the cards (`shut`), and, with `openToo`, with every
+    /// card known shown as soon as it is picked (`open`, `watch --open`).
+    package mutating func lines(_ room: Room, now: Timestamp, openToo: Bool = false)
+        -> (shut: [ControlWatchLine], open: [ControlWatchLine]) {
         defer {
             events = []
             hearing = [:]
             touched = []
             began = []
         }
-        var lines: [ControlWatchLine] = []
+        let open = openToo ? Self.showingCards(room) : nil
+        var lines: (shut: [ControlWatchLine], open: [ControlWatchLine]) = ([], [])
         for channel in touched.sorted() {
-            let view = room.view(of: channel, now: now)
-            let tally = view.tally
             let before = told[channel] ?? Told(round: nil, revealed: false)
-            if began.contains(channel), let round = tally.round {
-                lines.append(Self.line(.round(channel: channel, round: round, title: view.title, time: now)))
-            }
-            for event in events where event.channel == channel {
-                // By who it is, not by name: two app users may both be `Al`.
-                var mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == event.id }?.mark ?? .shown(event.card)
-                if event.kind == .left {
-                    mark = .shown(event.card)
-                } else if !room.open, !before.revealed || tally.round != before.round, case .shown = mark {
-                    mark = .hidden
-                }
-                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: hearing[event.id] ?? .air)))
-            }
-            if tally.isRevealed, !before.revealed || tally.round != before.round {
-                lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
-            }
-            told[channel] = Told(round: tally.round, revealed: tally.isRevealed)
-            lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
+            let view = room.view(of: channel, now: now)
+            lines.shut += self.lines(of: view, in: room, before: before, now: now)
+            if let open { lines.open += self.lines(of: open.view(of: channel, now: now), in: open, before: before, now: now) }
+            told[channel] = Told(round: view.tally.round, revealed: view.tally.isRevealed)
         }
+        return lines
+    }
+
+    /// One channel's lines (see the type), `before` being what was told of
+    /// its round.
+    private func lines(of view: Room.View, in room: Room, before: Told, now: Timestamp) -> [ControlWatchLine] {
+        let (channel, tally) = (view.channel, view.tally)
+        var lines: [ControlWatchLine] = []
+        if began.contains(channel), let round = tally.round {
+            lines.append(Self.line(.round(channel: channel, round: round, title: view.title, time: now)))
+        }
+        for event in events where event.channel == channel {
+            // By who it is, not by name: two app users may both be `Al`.
+            var mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == event.id }?.mark ?? .shown(event.card)
+            if event.kind == .left {
+                mark = .shown(event.card)
+            } else if !room.open, !before.revealed || tally.round != before.round, case .shown = mark {
+                mark = .hidden
+            }
+            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: hearing[event.id] ?? .air)))
+        }
+        if tally.isRevealed, !before.revealed || tally.round != before.round {
+            lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
+        }
+        lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
         return lines
     }
 
     /// What a watch attaching now is told first: the truth of every channel
     /// heard (everyone present as joined, the reveal with every card, the
-    /// table). From now on the changes start from this.
-    package mutating func catchUp(_ room: Room, now: Timestamp) -> [ControlWatchLine] {
+    /// table), with every card known shown when `open`. From now on the
+    /// changes start from this.
+    package mutating func catchUp(_ room: Room, now: Timestamp, open: Bool = false) -> [ControlWatchLine] {
+        let room = open ? Self.showingCards(room) : room
         let channels = Set(room.table.channels + [room.me?.channel].compactMap { $0 })
         var lines: [ControlWatchLine] = []
         for channel in channels.sorted() {
@@ -107,6 +122,14 @@ package struct RoomWatch: Sendable {
             lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
         }
         return lines
+    }
+
+    /// `room` showing every card known as soon as it is picked: what
+    /// `open` shows does not change what is revealed, only the marks.
+    private static func showingCards(_ room: Room) -> Room {
+        var open = room
+        open.open = true
+        return open
     }
 
     private static func deck(of channel: Channel, in room: Room) -> Deck {

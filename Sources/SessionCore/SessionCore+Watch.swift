@@ -25,15 +25,20 @@ extension SessionCore {
     }
 
     /// The lines of what changed for the watchers since they were last
-    /// made: the changes and the tables (`RoomWatch.lines`); none when
-    /// nothing did.
-    package mutating func watchLines(now: Timestamp) -> [ControlWatchLine] {
-        watch.hasNews ? watch.lines(room, now: now) : []
+    /// made: the changes and the tables (`RoomWatch.lines`), as my room
+    /// shows the cards (`shut`) and, with `openToo`, for the watchers that
+    /// show every card known at once (`open`); none when nothing changed.
+    package mutating func watchLines(now: Timestamp, openToo: Bool = false)
+        -> (shut: [ControlWatchLine], open: [ControlWatchLine]) {
+        guard watch.hasNews else { return ([], []) }
+        let lines = watch.lines(room, now: now, openToo: openToo && !room.open)
+        return room.open ? (lines.shut, lines.shut) : lines
     }
 
     /// What a `watch` attaching now is told first, after who I am: the
-    /// truth of every channel heard (`RoomWatch.catchUp`).
-    package mutating func watchCatchUp(now: Timestamp) -> [ControlWatchLine] {
-        watch.catchUp(room, now: now)
+    /// truth of every channel heard (`RoomWatch.catchUp`), every card known
+    /// shown when `open`.
+    package mutating func watchCatchUp(now: Timestamp, open: Bool = false) -> [ControlWatchLine] {
+        watch.catchUp(room, now: now, open: open)
     }
 }

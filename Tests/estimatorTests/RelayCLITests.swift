@@ -33,11 +33,9 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         try await ann.run("pick", "8", "--adapter", "none")
         try await sub.lines.next { $0 == "\(annTopic) [\(hex("010308Ann"))] 0" }
 
-        // Bob joins after: the broker hands him Ann's retained packet. His
-        // session shows cards as soon as they are picked, and so his watch.
-        try bob.remembersOpenCards()
+        // Bob joins after: the broker hands him Ann's retained packet.
         #expect(try await bob.join(broker).status == 0)
-        let (watch, lines) = try bob.watch("--json")
+        let (watch, lines) = try bob.watch("--json", "--open")
         try await lines.next {
             $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ann""#) && $0.contains(#""cardRaw":"08""#)
                 && $0.contains(#""heard":"relay""#)
@@ -279,9 +277,8 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let sandbox = try await SessionSandbox.start()
         try await carolJoinsWithRelay(sandbox, broker, stale: 2)
         let dave = try Teammate("Dave")
-        try dave.remembersOpenCards()
         #expect(try await dave.join(broker).status == 0)
-        let (watch, lines) = try dave.watch("--json")
+        let (watch, lines) = try dave.watch("--json", "--open")
 
         // An app user Carol hears over the air reaches Dave through the broker.
         let topic = try await phoneForwarded(sandbox, address: "00:AD:00:00:00:01", sub)

@@ -40,13 +40,6 @@ final class Teammate: Sendable {
         return try await offPool { try EstimatorProcess.run(arguments: all, environment: environment) }
     }
 
-    /// Remembers `open` as `watch --open` does, so that the session joined
-    /// next shows cards as soon as they are picked.
-    func remembersOpenCards() throws {
-        try FileManager.default.createDirectory(atPath: "\(root)/config/estimator", withIntermediateDirectories: true)
-        try #"{"open":true}"#.write(toFile: configFile, atomically: true, encoding: .utf8)
-    }
-
     /// `estimator watch` on my session, its output as lines.
     func watch(_ arguments: String...) throws -> (RunningEstimator, LineStream) {
         let out = Pipe(), err = Pipe()

@@ -61,6 +61,10 @@ import Testing
         #expect(joined.contains { $0.contains(#""name":"Bob","card":"waiting""#) }, "Bob did not: \(json.stdout)")
         #expect(!json.stdout.contains(#""event":"revealed""#))
 
+        // --open: the session tells this watch every card it knows at once.
+        let open = try await sandbox.run("watch", "--json", "--once", "--open")
+        #expect(open.stdout.contains(#""name":"Alice","card":"5","cardRaw":"05""#), "\(open.stdout)")
+
         let table = try await WatchTerminalTests.onceOnATerminal(sandbox)
         #expect(table.contains("3 people · 2 voted"), "\(table)")
         #expect(table.contains("2 of 3 voted · waiting for Bob"), "\(table)")

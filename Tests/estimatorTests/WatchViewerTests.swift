@@ -48,7 +48,7 @@ import Watch
                 switch action {
                 case let .stream(line) where line.isForAWatch: watch.apply(line)
                 case .streamMe: watch.apply(core.me(now: now))
-                case .changed: for line in core.watchLines(now: now) { watch.apply(line) }
+                case .changed: for line in core.watchLines(now: now).shut { watch.apply(line) }
                 default: break
                 }
             }

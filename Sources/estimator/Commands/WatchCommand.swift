@@ -11,7 +11,7 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Attaches to the running session (your row is marked) and shows the room \
             as the session decided it: who is stale, whose card shows, whether the \
-            round is revealed (by the session's --stale and --open, not the watch's). \
+            round is revealed (by the session's --stale, not the watch's). \
             Without a session it observes: it scans by itself, advertises nothing, and \
             decides by the same rules. Without --channel it shows the session's \
             channel, or every channel, grouped, when there is no session. A watch \
@@ -89,21 +89,17 @@ struct WatchCommand: AsyncParsableCommand {
         config.openCards = open ?? remembered.openCards
         config.quiet = quiet ?? remembered.quiet
         if config != remembered { try config.save() }
-        let opens = open == true && remembered.openCards != true
+        if open == true, remembered.openCards != true {
+            StandardError.write("note: --open is remembered: tables show cards as soon as they are picked, and the sessions join starts from now on put your card on the air in clear, as the app does; `estimator config --reset open` goes back.")
+        }
         let showsCards = config.openCards ?? false
         let ring: (() -> Void)? = config.quiet == true ? nil : { TerminalScreen.ringBell() }
         let listening: Duration? = once ? .seconds(2) : nil
         if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
-            if opens {
-                StandardError.write("note: --open is remembered: the sessions join starts from now on show cards as soon as they are picked and put your card on the air in clear, as the app does; this session keeps them hidden until the reveal (leave and join again to change that); `estimator config --reset open` goes back.")
-            }
-            let reply = try client.call(.watch)
+            let reply = try client.call(showsCards ? .watchOpen : .watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
             var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json, board: board, ring: ring)
             return try await viewer.follow(SessionFeed(client: client), once: listening)
-        }
-        if opens {
-            StandardError.write("note: --open is remembered: tables show cards as soon as they are picked, and the sessions join starts from now on put your card on the air in clear, as the app does; `estimator config --reset open` goes back.")
         }
         guard !board || shown != nil else {
             throw UserError(.usage, "No session is running to say which channel the board shows; add --channel N.")
