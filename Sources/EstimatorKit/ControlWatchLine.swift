@@ -1,17 +1,17 @@
 /// One line of the stream a session sends after accepting a `watch`
 /// request. A `watch` client gets who I am (`me`), each channel's table as
 /// the session decided it (`table`), the changes it decided (`change`) and
-/// each reception's signal (`seen`); it keeps no room of its own. The relay gets `me` and the receptions themselves (`heard`).
+/// each reception's signal (`seen`); it keeps no room of its own. The
+/// relay gets `me` and the receptions themselves (`heard`).
 public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its title when I started
     /// it, and whether it is revealed), whether someone else here has my
     /// name, whether I observe, and the local name I put on the air (which
     /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
-    /// publishes it as it is), my deck (a watch's stats round the mean
-    /// to its cards), when my timer reveals the round (`round --timer`,
-    /// `reveal --in`; a watch shows what is left), and the round's story
-    /// and agreed estimate when my session started it; sent first and
-    /// after every change.
+    /// publishes it as it is), my deck, when my timer reveals the round
+    /// (`round --timer`, `reveal --in`; a watch shows what is left), and
+    /// the round's story and agreed estimate when my session started it;
+    /// sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
             revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil)

@@ -29,8 +29,9 @@ public struct WatchTable: Equatable, Sendable {
     public let title: String?
     /// The votes as counted, rows in order.
     public let tally: Tally
-    /// One per entry of `tally`.
-    public let signals: [Signal]
+    /// One per entry of `tally`; a watch moves one on between two tables
+    /// (`WatchSighting`).
+    public var signals: [Signal]
     /// The deck the figures round the mean to.
     public let deck: Deck
     /// Names heard in this channel but not stored (the channel's cap).

@@ -74,7 +74,8 @@ package struct WatchViewer {
     /// the board of one channel. `ring` rings the bell on a terminal when a
     /// round's cards are revealed; nil for quiet.
     package init(channel: Channel?, attached: Bool, adapter: String, json: Bool, output: Output? = nil, board: Bool = false,
-                 ring: (() -> Void)? = nil, clock: any SessionClock = SystemClock(), write: @escaping (String) -> Void = { print($0) }) {
+                 ring: (() -> Void)? = nil, clock: any SessionClock = SystemClock(),
+                 write: @escaping (String) -> Void = { print($0) }) {
         self.channel = channel
         self.attached = attached
         everyChannel = channel == nil && !attached
@@ -165,17 +166,13 @@ package struct WatchViewer {
                 ring()
             }
         case let .seen(sighting):
-            guard var shown = drawn[sighting.id.channel],
-                  let row = shown.table.tally.entries.firstIndex(where: { !$0.isMe && $0.id(in: sighting.id.channel) == sighting.id })
+            // A signal is no change to redraw at once: the table shows it
+            // with the ages, at the next half-second redraw.
+            let channel = sighting.id.channel
+            guard let row = drawn[channel]?.table.tally.entries.firstIndex(where: { !$0.isMe && $0.id(in: channel) == sighting.id })
             else { break }
-            shown.lastHeard[row] = now
-            let signals = shown.table.signals.enumerated().map { index, signal in
-                index == row ? WatchTable.Signal(rssi: sighting.rssi, age: .zero, heard: sighting.heard) : signal
-            }
-            shown.table = WatchTable(channel: shown.table.channel, title: shown.table.title, tally: shown.table.tally,
-                                     signals: signals, deck: shown.table.deck, unshown: shown.table.unshown)
-            drawn[sighting.id.channel] = shown
-            if shows(sighting.id.channel) { dirty = true }
+            drawn[channel]?.lastHeard[row] = now
+            drawn[channel]?.table.signals[row] = WatchTable.Signal(rssi: sighting.rssi, age: .zero, heard: sighting.heard)
         case let .change(json, text):
             guard let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)), shows(Channel(rawValue: channel))
             else { break }
