@@ -76,7 +76,7 @@ let package = Package(
         // command line.
         .target(
             name: "Watch",
-            dependencies: ["SessionDaemon", "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Threads"]),
+            dependencies: ["SessionDaemon", "SessionCore", "Radio", "RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Rendering", "Threads"]),
         // `doctor`'s checks of bluetoothd, the adapter, rfkill and the relay.
         // Knows nothing of the command line.
         .target(name: "Diagnostics", dependencies: ["SessionDaemon", "Radio", "RadioScheduling", "BlueZ", "EstimatorKit"]),

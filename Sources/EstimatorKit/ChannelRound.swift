@@ -50,13 +50,6 @@ public struct ChannelRound: Equatable, Sendable {
         return last
     }
 
-    /// Takes the round of the session a `watch` follows, as if heard.
-    public mutating func follow(_ round: RoundNumber?, peers: [Peer], now: Timestamp) -> RoundState.Change? {
-        guard let change = hear(round, now: now) else { return nil }
-        apply(change, peers: peers, now: now)
-        return change
-    }
-
     private mutating func hear(_ round: RoundNumber?, now: Timestamp) -> RoundState.Change? {
         let change = state.hear(round)
         if case let .joined(first) = change, now >= heardAt { return .began(first) }
@@ -112,8 +105,8 @@ public struct ChannelRound: Equatable, Sendable {
         ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, arriving: arriving, now: now)
     }
 
-    /// Names the round `round` with `title` while it is the current one: a
-    /// `watch` learns its session's title from the session.
+    /// Names the round `round` with `title` while it is the current one:
+    /// the session names its round with the story of the room's meeting.
     public mutating func entitle(_ title: String?, for round: RoundNumber) {
         state.entitle(title, for: round)
     }

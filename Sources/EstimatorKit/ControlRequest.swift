@@ -21,8 +21,13 @@ public enum ControlRequest: Equatable, Sendable {
     case leave
     /// Report what the session is doing.
     case status
-    /// Keep the connection open and stream what the session hears.
+    /// Keep the connection open and stream the room as the session decided
+    /// it.
     case watch
+    /// `{"request":"watch","cards":"open"}`: as `watch`, with every card
+    /// known shown as soon as it is picked (`watch --open`), whether or not
+    /// the session shows them so.
+    case watchOpen
     /// The relay's stream, `{"request":"watch","heard":"air"}`: as `watch`,
     /// but of the receptions only those heard over the air (which the
     /// relay forwards), so packets the relay itself brought from the broker
@@ -129,10 +134,12 @@ public enum ControlRequest: Equatable, Sendable {
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
         case "watch":
-            allowed = ["request", "heard"]
-            switch json["heard"] {
-            case nil: self = .watch
-            case .string("air"): self = .watchAir
+            allowed = ["request", "heard", "cards"]
+            switch (json["heard"], json["cards"]) {
+            case (nil, nil): self = .watch
+            case (.string("air"), nil): self = .watchAir
+            case (nil, .string("open")): self = .watchOpen
+            case (nil, _): throw .wrongType(field: "cards", expected: "\"open\"")
             default: throw .wrongType(field: "heard", expected: "\"air\"")
             }
         default: throw .unknownRequest(name)
@@ -180,6 +187,7 @@ public enum ControlRequest: Equatable, Sendable {
         case .status: json = .object([JSONMember("request", .string("status"))])
         case .watch: json = .object([JSONMember("request", .string("watch"))])
         case .watchAir: json = .object([JSONMember("request", .string("watch")), JSONMember("heard", .string("air"))])
+        case .watchOpen: json = .object([JSONMember("request", .string("watch")), JSONMember("cards", .string("open"))])
         case let .relayed(payload):
             json = .object([JSONMember("request", .string("relayed")), JSONMember("payload", .string(Hex.text(payload)))])
         case let .relay(state):

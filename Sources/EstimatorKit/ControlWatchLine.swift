@@ -1,6 +1,8 @@
-/// One line of the stream a session sends to a `watch` client after
-/// accepting its request. The client keeps its own peer table, so a
-/// watch attached to a session and one scanning by itself work alike.
+/// One line of the stream a session sends after accepting a `watch`
+/// request. A `watch` client gets who I am (`me`), each channel's table as
+/// the session decided it (`table`), the changes it decided (`change`) and
+/// each reception's signal (`seen`); it keeps no room of its own. The
+/// relay gets `me` and the receptions themselves (`heard`).
 public enum ControlWatchLine: Equatable, Sendable {
     /// Who I am now and the round I am in (with its story's title, and
     /// whether it is revealed), whether someone else here has my
@@ -20,6 +22,14 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// came through the relay rather than over the air, and the discoverable
     /// device it came from (an app user's, told apart by it), when it is one.
     case heard(localName: [UInt8], rssi: Int?, relayed: Bool = false, from: Advertiser? = nil)
+    /// One channel's table as decided now: sent when a watch attaches and
+    /// after every change of the table.
+    case table(WatchTable)
+    /// A reception: its person's signal, and how they are heard.
+    case seen(WatchSighting)
+    /// A change decided in the room, as `watch --json` prints it (`json`)
+    /// and as `watch` prints it on a pipe (`line`, names sanitised).
+    case change(json: JSONValue, line: String)
     /// The radio's state changed, in words.
     case radio(String)
     /// The session is ending; the stream closes after this line.
@@ -55,6 +65,9 @@ public enum ControlWatchLine: Equatable, Sendable {
             if relayed { members.append(JSONMember("relayed", .bool(true))) }
             if let advertiser, advertiser.isDiscoverable { members.append(JSONMember("app", .string(advertiser.address))) }
             json = .object([JSONMember("heard", .object(members))])
+        case let .table(table): json = .object([JSONMember("table", table.json)])
+        case let .seen(sighting): json = .object([JSONMember("seen", sighting.json)])
+        case let .change(change, line): json = .object([JSONMember("change", change), JSONMember("line", .string(line))])
         case let .radio(state): json = .object([JSONMember("radio", .string(state))])
         case let .ended(reason): json = .object([JSONMember("ended", .string(reason))])
         }
@@ -62,8 +75,14 @@ public enum ControlWatchLine: Equatable, Sendable {
     }
 
     public init(parsing line: some Collection<UInt8>) throws(ControlReplyError) {
-        guard let json = try? JSONValue.parse(line), case let .object(members) = json, members.count == 1
+        guard let json = try? JSONValue.parse(line), case let .object(members) = json, !members.isEmpty
         else { throw ControlReplyError() }
+        if members.count == 2, members[0].key == "change", case .object = members[0].value,
+           members[1].key == "line", let text = members[1].value.string {
+            self = .change(json: members[0].value, line: text)
+            return
+        }
+        guard members.count == 1 else { throw ControlReplyError() }
         let body = members[0].value
         switch members[0].key {
         case "me":
@@ -95,6 +114,12 @@ public enum ControlWatchLine: Equatable, Sendable {
                 guard let value = rssi.integer else { throw ControlReplyError() }
                 self = .heard(localName: bytes, rssi: value, relayed: relayed, from: advertiser)
             }
+        case "table":
+            guard let table = WatchTable(json: body) else { throw ControlReplyError() }
+            self = .table(table)
+        case "seen":
+            guard let sighting = WatchSighting(json: body) else { throw ControlReplyError() }
+            self = .seen(sighting)
         case "radio":
             guard let state = body.string else { throw ControlReplyError() }
             self = .radio(state)

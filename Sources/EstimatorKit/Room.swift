@@ -1,8 +1,8 @@
 /// The room as one participant hears it: everyone heard (the peer table),
 /// how each is heard (air, relay), each channel's round and votes, and me
-/// when I am in the room. The session, a `watch` with or without a session,
-/// and the foreground table all feed one of these and draw from it, so a
-/// rule of the room is written once, here.
+/// when I am in the room. The session and a `watch` without a session
+/// (`ListeningRoom`) each feed one of these, and every table is drawn from
+/// what it decided, so a rule of the room is written once, here.
 ///
 /// Pure and clock-free: every input carries its time. The rules:
 /// - an estimator session is a channel and a name (docs/PROTOCOL.md,
@@ -57,6 +57,9 @@ public struct Room: Sendable {
         public var rounds: [RoundChange] = []
         /// Channels whose cards were revealed by this input.
         public var revealed: Set<Channel> = []
+        /// The people a reception was heard from and the table keeps, in
+        /// order: a watch refreshes their signal when no event says more.
+        public var sighted: [PeerID] = []
 
         public init() {}
 
@@ -249,6 +252,7 @@ public struct Room: Sendable {
                                                    window: table.staleAfter)
         }
         for event in events { update.hearing[event.id] = hearing(of: event.id, now: sighting.time) }
+        if table[id] != nil { update.sighted.append(id) }
         if table[id] == nil {
             paths[id] = nil
             appUsers.forget(id)
@@ -326,25 +330,6 @@ public struct Room: Sendable {
     /// the session names its round with the story of the room's meeting.
     public mutating func entitle(_ title: String?, round: RoundNumber, in channel: Channel) {
         rounds[channel]?.entitle(title, for: round)
-    }
-
-    /// Takes the round of the session a `watch` follows, as if heard, with
-    /// its title when that session started it, and its reveal (`onAir`, what
-    /// that session sends, says whether it was on demand).
-    public mutating func follow(round: RoundNumber?, title: String?, revealed: Bool, onAir: Packet? = nil,
-                                in channel: Channel, now: Timestamp) -> Update {
-        var update = Update()
-        if let change = rounds[channel, default: ChannelRound(listeningFrom: now)]
-            .follow(round, peers: others(in: channel), now: now) {
-            note(change, in: channel, to: &update, time: now)
-        }
-        if let round { rounds[channel]?.entitle(title, for: round) }
-        if revealed, rounds[channel]?.reveal(onAir?.isRevealedOnDemand == true ? .onDemand : .lastVoteElsewhere,
-                                             at: now) == true {
-            update.revealed.insert(channel)
-        }
-        reconsider(channel, into: &update, now: now)
-        return update
     }
 
     // MARK: Rules

@@ -55,8 +55,8 @@ public struct RoundMeeting: Hashable, Sendable {
     }
 
     /// A meeting as it was heard or decoded: `change` is taken modulo 16,
-    /// `deadline` to the whole second at or after it (a timer never
-    /// reveals before the time it was given), and a story with no source
+    /// `deadline` to the whole second (the one it falls in: the
+    /// countdown a table shows starts at the whole length asked), and a story with no source
     /// (or a source with no story) is no story.
     public init(story: Story?, source: Source, change: UInt8, deadline: Timestamp?, agreed: Card?) {
         self.story = source == .none ? nil : story
@@ -138,6 +138,6 @@ public struct RoundMeeting: Hashable, Sendable {
 
     private static func wholeSecond(_ time: Timestamp) -> Timestamp {
         let (seconds, rest) = time.nanosecondsSince1970.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return Timestamp(secondsSince1970: rest > 0 ? seconds + 1 : seconds)
+        return Timestamp(secondsSince1970: rest < 0 ? seconds - 1 : seconds)
     }
 }

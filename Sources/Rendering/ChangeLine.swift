@@ -40,6 +40,8 @@ public enum ChangeLine {
         case let .round(channel, round, title, time):
             let named = title.map { " (\(TerminalText.sanitize($0)))" } ?? ""
             return "\(RFC3339.string(time)) channel \(channel) round \(round) began\(named)"
+        case let .story(channel, round, story, time):
+            return "\(RFC3339.string(time)) channel \(channel)\(label(round)) is \(TerminalText.sanitize(story.title))"
         case let .settled(channel, round, story, agreed, time):
             let named = story.map { " (\(TerminalText.sanitize($0.title)))" } ?? ""
             return "\(RFC3339.string(time)) channel \(channel)\(label(round))\(named) settled at \(agreed)"

@@ -1,7 +1,7 @@
 import EstimatorKit
 
 /// One change `watch` reports on a pipe or as JSON: a peer's, a reveal, a
-/// new round, or its agreed estimate.
+/// new round, its story, or its agreed estimate.
 public enum WatchChange: Equatable, Sendable {
     /// A change of the peer table, with what the round lets show of the
     /// card (a vote before the reveal is only `hidden`), the channel's
@@ -11,6 +11,9 @@ public enum WatchChange: Equatable, Sendable {
     case revealed(channel: Channel, tally: Tally, time: Timestamp)
     /// A new round began (heard, or started by my session).
     case round(channel: Channel, round: RoundNumber, title: String?, time: Timestamp)
+    /// My session's round has a story, or another one: the room's meeting
+    /// brought it (docs/PROTOCOL.md, Meeting), with the round or after it.
+    case story(channel: Channel, round: RoundNumber?, story: Story, time: Timestamp)
     /// My session's round has an agreed estimate, or another one
     /// (`estimator settle`, or a consensus).
     case settled(channel: Channel, round: RoundNumber?, story: Story?, agreed: Card, time: Timestamp)
@@ -24,6 +27,7 @@ extension WatchChange {
         case let .peer(event, mark, _, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
         case .revealed: "revealed"
         case .round: "round"
+        case .story: "story"
         case .settled: "settled"
         }
     }

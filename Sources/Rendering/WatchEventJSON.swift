@@ -12,7 +12,8 @@ import EstimatorKit
 /// `"observer"`. `revealed` has `event, channel, round, cards, without,
 /// time`, each card `{name, card, cardRaw}`, `without` the names of those
 /// present who had not voted; `round` has `event, channel, round, title,
-/// time`; `settled` (my session's round has an agreed estimate) has `event,
+/// time`; `story` (my session's round has a story, from the room's
+/// meeting) has `event, channel, round, story, time`; `settled` (my session's round has an agreed estimate) has `event,
 /// channel, round, story, agreed, time`, `story` as `{key, summary}` (the
 /// key null when there is none) or null, `agreed` a card. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
 /// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
@@ -25,7 +26,10 @@ import EstimatorKit
 /// cannot act on.
 public enum WatchEventJSON {
     /// The JSON object for `change`, on one line.
-    public static func line(_ change: WatchChange) -> String {
+    public static func line(_ change: WatchChange) -> String { object(change).text }
+
+    /// The JSON object for `change`.
+    public static func object(_ change: WatchChange) -> JSONValue {
         let object: JSONValue
         switch change {
         case let .peer(event, mark, round, heard):
@@ -59,13 +63,18 @@ public enum WatchEventJSON {
                 "event": .string("round"), "channel": .int(Int(channel.rawValue)), "round": number(round),
                 "title": .string(title), "time": .string(RFC3339.string(time)),
             ]
+        case let .story(channel, round, story, time):
+            object = [
+                "event": .string("story"), "channel": .int(Int(channel.rawValue)), "round": number(round),
+                "story": story.json, "time": .string(RFC3339.string(time)),
+            ]
         case let .settled(channel, round, story, agreed, time):
             object = [
                 "event": .string("settled"), "channel": .int(Int(channel.rawValue)), "round": number(round),
                 "story": story?.json ?? .null, "agreed": .string(agreed.name), "time": .string(RFC3339.string(time)),
             ]
         }
-        return object.text
+        return object
     }
 
     private static func number(_ round: RoundNumber?) -> JSONValue { round.map { .int(Int($0.value)) } ?? .null }

@@ -31,7 +31,7 @@ extension SessionCore {
             return join(channel: newChannel, name: newName, observing: observing, deck: newDeck, now: now)
         case .status:
             return [.reply(ControlReply(exitCode: 0, message: radioState, status: status(now: now)))]
-        case .watch, .watchAir:
+        case .watch, .watchAir, .watchOpen:
             return [.reply(ControlReply(UserError(.usage, "watch is a stream; the control server starts it.")))]
         case .leave:
             // The executor answers once the leave's broadcast is over.

@@ -22,6 +22,7 @@ extension SessionCore {
         if forwarded {
             actions.append(.stream(.heard(localName: heard.localName, rssi: heard.rssi, relayed: heard.relayed,
                                           from: heard.advertiser)))
+            if forwarding == .all { actions += watching(update, now: now) }
         }
         if !update.events.isEmpty {
             actions.append(.rowsChanged(update.events))
@@ -70,6 +71,7 @@ extension SessionCore {
     /// peer gone quiet.
     mutating func tick(now: Timestamp) -> [SessionAction] {
         let update = room.tick(now: now)
+        if forwarding == .all { _ = watching(update, now: now) }
         var (actions, moved) = follow(update, now: now)
         if room.hasQuietPeer(after: setup.lookAgainAfter, now: now) { actions.append(.lookAgain) }
         let (revealed, recorded) = recount(now: now)

@@ -105,6 +105,8 @@ package struct SessionCore: Sendable {
     package internal(set) var hasEnded = false
     /// Which receptions the executor hears of.
     var forwarding = Forwarding.changes
+    /// What the `watch` clients are told of the room (`RoomWatch`).
+    var watch = RoomWatch()
     /// Local names decoded lately: a peer repeats its own until its card
     /// changes, and decoding it anew was a third of the table's work.
     var packets: [[UInt8]: Packet] = [:]
@@ -126,6 +128,12 @@ package struct SessionCore: Sendable {
 
     /// Takes `event`, which happened at `now`; returns what to do about it.
     package mutating func take(_ event: SessionEvent, at now: Timestamp) -> [SessionAction] {
+        let actions = decide(event, at: now)
+        noteForWatchers(event, actions)
+        return actions
+    }
+
+    private mutating func decide(_ event: SessionEvent, at now: Timestamp) -> [SessionAction] {
         switch event {
         case let .request(request, backlog): return answer(request, backlog: backlog, now: now)
         case let .heard(heard): return hear(heard, now: now)
@@ -256,20 +264,12 @@ package struct SessionCore: Sendable {
     /// Whether time alone can change the room now (`Room.needsTicks`).
     package func needsTicks(now: Timestamp) -> Bool { room.needsTicks(now: now) }
 
-    /// The peers heard so far and not stale, as `heard` lines for a watch
-    /// attached now: a line per way a peer is heard, so the watch knows both.
-    /// `airOnly` (the relay) leaves out what came through the relay.
-    package func heardLines(airOnly: Bool, now: Timestamp) -> [ControlWatchLine] {
-        var lines: [ControlWatchLine] = []
-        for peer in room.table.peers where !peer.isStale {
-            let localName = peer.packet.bytes
-            let hearing = room.hearing(of: peer.id, now: now)
-            if hearing != .relay {
-                lines.append(.heard(localName: localName, rssi: peer.rssi, from: room.advertiser(of: peer.id)))
-            }
-            if hearing != .air, !airOnly { lines.append(.heard(localName: localName, rssi: nil, relayed: true)) }
+    /// The peers heard so far over the air and not stale, as `heard` lines
+    /// for the relay attached now.
+    package func heardLines(now: Timestamp) -> [ControlWatchLine] {
+        room.table.peers.filter { !$0.isStale && room.hearing(of: $0.id, now: now) != .relay }.map { peer in
+            .heard(localName: peer.packet.bytes, rssi: peer.rssi, from: room.advertiser(of: peer.id))
         }
-        return lines
     }
 
     /// What `join` answers: where I am, and as whom (`, observing,` and my

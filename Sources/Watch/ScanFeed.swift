@@ -3,11 +3,15 @@ import Clocks
 import EstimatorKit
 import Radio
 import RadioScheduling
+import SessionCore
 import Synchronization
 
 /// `watch` without a session: its own discovery on one adapter, advertising
 /// nothing, with the session's service UUID, and the light mode's schedule
 /// (restarts without settle or hold), so it hears what a session would.
+/// What it hears goes into a room that decides as a session does
+/// (`ListeningRoom`), ticked every `schedule.tick`; the watch gets that
+/// room's lines, as it would get a session's.
 package final class ScanFeed: WatchFeed {
     /// The adapter scanning, `hci1`.
     package let adapterName: String
@@ -16,17 +20,27 @@ package final class ScanFeed: WatchFeed {
     /// Why a restart failed, which ends the scan as the discovery's end does.
     private let halts: AsyncStream<any Error>
     private let pump = Mutex<Task<Void, Never>?>(nil)
+    private let room: Mutex<ListeningRoom>
+    private let clock: any SessionClock
+    private let tick: Duration
 
-    private init(adapterName: String, discovery: Discovery, executor: RadioExecutor, halts: AsyncStream<any Error>) {
+    private init(adapterName: String, discovery: Discovery, executor: RadioExecutor, halts: AsyncStream<any Error>,
+                 room: ListeningRoom, clock: any SessionClock, tick: Duration) {
         self.adapterName = adapterName
         self.halts = halts
         self.discovery = discovery
         self.executor = executor
+        self.room = Mutex(room)
+        self.clock = clock
+        self.tick = tick
     }
 
-    /// Starts scanning on `selector` (`hci1`), or on the first powered adapter.
-    /// Fails with one sentence and a sysexits code before anything is shown.
-    package static func open(adapter selector: String?, clock: any SessionClock = SystemClock()) async throws(UserError) -> ScanFeed {
+    /// Starts scanning on `selector` (`hci1`), or on the first powered
+    /// adapter, into a room whose peers turn stale after `staleAfter` and
+    /// whose cards show as they are picked when `open`. Fails with one
+    /// sentence and a sysexits code before anything is shown.
+    package static func open(adapter selector: String?, staleAfter: Duration, open: Bool,
+                             clock: any SessionClock = SystemClock()) async throws(UserError) -> ScanFeed {
         let schedule = try RadioSchedule.fromEnvironment()
         do {
             let bluez = try await BlueZ.system()
@@ -39,7 +53,9 @@ package final class ScanFeed: WatchFeed {
             }
             let discovery = try await adapter.discover(serviceUUIDs: [BlueZRadio.serviceUUID])
             executor.run(on: discovery)
-            return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts)
+            return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts,
+                            room: ListeningRoom(staleAfter: staleAfter, open: open),
+                            clock: clock, tick: schedule.tick)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)
         } catch {
@@ -56,7 +72,7 @@ package final class ScanFeed: WatchFeed {
     }
 
     package func start(_ sink: AsyncStream<WatchInputs.Input>.Continuation) {
-        let (discovery, adapter) = (discovery, adapterName)
+        let (discovery, adapter, clock, tick) = (discovery, adapterName, clock, tick)
         sink.yield(.line(.radio("scanning on \(adapter)")))
         let halts = halts
         let task = Task {
@@ -66,12 +82,19 @@ package final class ScanFeed: WatchFeed {
                     do {
                         for try await sighting in discovery {
                             guard let name = sighting.localName else { continue }
-                            sink.yield(.line(.heard(localName: Array(name.utf8), rssi: sighting.rssi, from: sighting.advertiser)))
+                            let heard = Heard(localName: Array(name.utf8), rssi: sighting.rssi, advertiser: sighting.advertiser)
+                            for line in self.room.withLock({ $0.hear(heard, now: clock.now) }) { sink.yield(.line(line)) }
                         }
                         return nil
                     } catch {
                         return error
                     }
+                }
+                group.addTask {
+                    while (try? await clock.sleep(for: tick)) != nil {
+                        for line in self.room.withLock({ $0.tick(now: clock.now) }) { sink.yield(.line(line)) }
+                    }
+                    return nil
                 }
                 group.addTask {
                     for await error in halts { return error }

@@ -6,8 +6,9 @@ import SessionDaemon
 import Threads
 
 /// Everything `watch` reacts to, as one stream: what its feed says (a
-/// session's lines, or its own scan), a periodic tick for stale times and
-/// redraws, terminal resizes, Ctrl-C or `q`, and the end of `--once`.
+/// session's lines, or its own scan's), a periodic tick for the table's
+/// redraws (its ages), terminal resizes, Ctrl-C or `q`, and the end of
+/// `--once`.
 package final class WatchInputs {
     /// One input, in the order it came.
     package enum Input: Sendable {
@@ -25,24 +26,27 @@ package final class WatchInputs {
 
     let stream: AsyncStream<Input>
     private let feed: any WatchFeed
-    private let ticker: Task<Void, Never>
+    private let ticker: Task<Void, Never>?
     private let signals: SignalWatch
     private let resizes: SignalWatch
     private let keyboard: Keyboard?
     private let deadline: Task<Void, Never>?
 
-    /// `keys`: read `q` from the terminal; `deadline`: end after this long;
-    /// `clock` times the ticks and the deadline.
-    init(feed: any WatchFeed, tick: Duration, keys: Bool = false, deadline: Duration? = nil,
+    /// `tick`: how often to tick, if at all; `keys`: read `q` from the
+    /// terminal; `deadline`: end after this long; `clock` times the ticks
+    /// and the deadline.
+    init(feed: any WatchFeed, tick: Duration?, keys: Bool = false, deadline: Duration? = nil,
          clock: any SessionClock = SystemClock()) {
         let (stream, sink) = AsyncStream.makeStream(of: Input.self)
         self.stream = stream
         self.feed = feed
         feed.start(sink)
-        ticker = Task {
-            while !Task.isCancelled {
-                try? await clock.sleep(for: tick)
-                sink.yield(.tick)
+        ticker = tick.map { tick in
+            Task {
+                while !Task.isCancelled {
+                    try? await clock.sleep(for: tick)
+                    sink.yield(.tick)
+                }
             }
         }
         signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { sink.yield(.interrupted) }
@@ -70,7 +74,7 @@ package final class WatchInputs {
     deinit {
         keyboard?.restore()
         deadline?.cancel()
-        ticker.cancel()
+        ticker?.cancel()
         signals.cancel()
         resizes.cancel()
     }

@@ -4,11 +4,14 @@ import Glibc
 import Rendering
 import SessionDaemon
 
-/// What `watch` shows, fed by a session's stream or its own scan: its own
-/// peer table (so stale times are measured here), each channel's round and
-/// votes, my row when attached, and one of three outputs: the live table
-/// (or the board, `--board`) on a terminal, a line per change on a pipe, or
-/// `--json`. On a terminal the bell rings when a round's cards are revealed.
+/// What `watch` shows, fed by a session's stream or by its own scan's
+/// listening room (`ListeningRoom`): each channel's table as it was decided
+/// there, the changes decided there, my session's facts (`me`), and one of
+/// three outputs: the live table (or the board, `--board`) on a terminal,
+/// a line per change on a pipe, or `--json`. It keeps no room and decides
+/// nothing: between two tables it only moves a row's signal and age on
+/// (`seen`). On a terminal the bell rings when a round's cards are
+/// revealed.
 package struct WatchViewer {
     /// What the viewer writes: the live table, a line per change, or JSON lines.
     package enum Output { case table, lines, json }
@@ -19,6 +22,27 @@ package struct WatchViewer {
         case board(Board)
     }
 
+    /// My session, as its `me` lines say.
+    private struct Me {
+        var channel: Channel
+        var name: String
+        var round: RoundNumber?
+        /// Whether someone else has my session's name.
+        var nameTaken: Bool
+        /// When my session's timer reveals its round.
+        var revealsAt: Timestamp?
+        /// My session's round's story and agreed estimate.
+        var story: Story?
+        var agreed: Card?
+    }
+
+    /// A channel's table as last told, with when each row's person was
+    /// last heard on this clock (nil for my own row).
+    private struct Drawn {
+        var table: WatchTable
+        var lastHeard: [Timestamp?]
+    }
+
     /// The channel asked for; nil shows the session's, or every channel
     /// (grouped) when there is no session.
     let channel: Channel?
@@ -26,17 +50,8 @@ package struct WatchViewer {
     private let everyChannel: Bool
     private let attached: Bool
     private var adapter: String
-    /// Everyone heard, each channel's round and votes, and me when attached.
-    private var room: Room
-    /// Whether someone else has my session's name, as its `me` lines say.
-    private var nameTaken = false
-    /// When my session's timer reveals its round, as its `me` lines say.
-    private var revealsAt: Timestamp?
-    /// My session's round's story and agreed estimate, as its `me` lines say.
-    private var story: Story?
-    private var agreed: Card?
-    /// The channels whose cards are on the table, as last reported.
-    private var revealed: Set<Channel> = []
+    private var me: Me?
+    private var drawn: [Channel: Drawn] = [:]
     private var screen = TerminalScreen()
     private var dirty = true
     private var lastDraw = Timestamp(nanosecondsSince1970: 0)
@@ -58,15 +73,14 @@ package struct WatchViewer {
     /// each line of the lines and JSON outputs. `board`: the terminal shows
     /// the board of one channel. `ring` rings the bell on a terminal when a
     /// round's cards are revealed; nil for quiet.
-    package init(channel: Channel?, attached: Bool, adapter: String, json: Bool, open: Bool, staleAfter: Duration,
-         output: Output? = nil, board: Bool = false, ring: (() -> Void)? = nil, clock: any SessionClock = SystemClock(),
-         write: @escaping (String) -> Void = { print($0) }) {
+    package init(channel: Channel?, attached: Bool, adapter: String, json: Bool, output: Output? = nil, board: Bool = false,
+                 ring: (() -> Void)? = nil, clock: any SessionClock = SystemClock(),
+                 write: @escaping (String) -> Void = { print($0) }) {
         self.channel = channel
         self.attached = attached
         everyChannel = channel == nil && !attached
         self.adapter = adapter
         self.output = output ?? (json ? .json : (TerminalKind.drawsTables ? .table : .lines))
-        room = Room(staleAfter: staleAfter, open: open)
         showsBoard = board
         self.ring = ring
         self.clock = clock
@@ -78,8 +92,7 @@ package struct WatchViewer {
     /// stays on the normal screen when the watch ends.
     package mutating func follow(_ feed: any WatchFeed, once: Duration? = nil) async throws(UserError) {
         let live = output == .table && once == nil
-        let inputs = WatchInputs(feed: feed, tick: output == .table ? .milliseconds(100) : .milliseconds(500),
-                                 keys: live, deadline: once)
+        let inputs = WatchInputs(feed: feed, tick: live ? .milliseconds(100) : nil, keys: live, deadline: once)
         if live { screen.enter() }
         let outcome = await run(inputs, live: live)
         if live { screen.leave() }
@@ -104,8 +117,7 @@ package struct WatchViewer {
             case let .line(line): apply(line)
             case .malformed: return .failure(UserError(.software, ControlReplyError().description))
             case let .ended(error): return .failure(error)
-            case .tick:
-                tick()
+            case .tick: break
             case .resize: dirty = true
             case .interrupted: return .success(())
             case .deadline:
@@ -119,96 +131,70 @@ package struct WatchViewer {
 
     /// The channels shown: the one asked for, the session's, or all heard.
     private func shows(_ shown: Channel) -> Bool {
-        everyChannel || shown == (channel ?? room.me?.channel)
+        everyChannel || shown == (channel ?? me?.channel)
     }
 
     private var shownChannels: [Channel] {
-        everyChannel ? room.table.channels : [channel ?? room.me?.channel].compactMap { $0 }
+        everyChannel ? drawn.keys.sorted() : [channel ?? me?.channel].compactMap { $0 }
     }
 
     /// Takes one line of the feed.
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed, _):
+        case let .me(channel, name, _, adapter, round, _, nameTaken, _, _, _, _, revealsAt, story, agreed, _):
             let channel = Channel(rawValue: channel)
-            if nameTaken, !self.nameTaken, output == .lines {
+            if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
-            self.nameTaken = nameTaken
-            self.revealsAt = revealsAt
-            self.adapter = adapter
-            dirty = true
-            room.enter(Room.Me(channel: channel, name: name, card: card, observing: observing, deck: deck), now: now)
-            take(room.follow(round: round, title: title, revealed: revealed, onAir: try? Packet(decoding: onAir),
-                             in: channel, now: now), now: now)
-            if let agreed, agreed != self.agreed {
+            if let story, story != me?.story || round != me?.round {
+                emit(.story(channel: channel, round: round, story: story, time: now))
+            }
+            if let agreed, agreed != me?.agreed {
                 emit(.settled(channel: channel, round: round, story: story, agreed: agreed, time: now))
             }
-            self.agreed = agreed
-            self.story = story
-        case let .heard(bytes, rssi, relayed, advertiser):
-            guard let packet = try? Packet(decoding: bytes) else { return }
-            take(room.hear(packet, rssi: rssi, relayed: relayed, from: advertiser, at: now), now: now)
+            me = Me(channel: channel, name: name, round: round, nameTaken: nameTaken, revealsAt: revealsAt, story: story,
+                    agreed: agreed)
+            self.adapter = adapter
+            dirty = true
+        case let .table(table):
+            drawn[table.channel] = Drawn(table: table, lastHeard: zip(table.tally.entries, table.signals).map { entry, signal in
+                entry.isMe ? nil : now - signal.age
+            })
+            guard shows(table.channel) else { break }
+            dirty = true
+            let tally = table.tally
+            if output == .table, let ring,
+               bell.rings(channel: table.channel, round: tally.round, decided: tally.isRevealed, shown: tally.isRevealed) {
+                ring()
+            }
+        case let .seen(sighting):
+            // A signal is no change to redraw at once: the table shows it
+            // with the ages, at the next half-second redraw.
+            let channel = sighting.id.channel
+            guard let row = drawn[channel]?.table.tally.entries.firstIndex(where: { !$0.isMe && $0.id(in: channel) == sighting.id })
+            else { break }
+            drawn[channel]?.lastHeard[row] = now
+            drawn[channel]?.table.signals[row] = WatchTable.Signal(rssi: sighting.rssi, age: .zero, heard: sighting.heard)
+        case let .change(json, text):
+            guard let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)), shows(Channel(rawValue: channel))
+            else { break }
+            switch output {
+            case .json: write(json.text)
+            case .lines:
+                let line = TerminalText.sanitize(text)
+                write(ascii ? ASCIIFallback.fold(line) : line)
+            case .table: break
+            }
         case let .radio(state):
             if output == .lines {
                 let line = "radio: \(TerminalText.sanitize(state))"
                 write(ascii ? ASCIIFallback.fold(line) : line)
             }
             dirty = true
-        case .ended: break
+        case .heard, .ended: break
         }
         if output != .table { fflush(nil) }  // a pipe is block-buffered; each change goes out now
-    }
-
-    /// Applies the passage of time: stale peers, the end of listening.
-    package mutating func tick() {
-        let now = clock.now
-        take(room.tick(now: now), now: now, every: true)
-        if output != .table { fflush(nil) }
-    }
-
-    /// Reports what the room says changed in the channels shown (each of
-    /// them with `every`): new rounds, then each peer's change as it was
-    /// before any reveal it brings (a last vote is a vote), then the reveal
-    /// with every card.
-    private mutating func take(_ update: Room.Update, now: Timestamp, every: Bool = false) {
-        for round in update.rounds where shows(round.channel) {
-            guard case let .began(number) = round.change else { continue }
-            dirty = true
-            let title = room.round(of: round.channel)?.state.title
-            emit(.round(channel: round.channel, round: number, title: title, time: round.time))
-        }
-        let echo = room.me.map { PeerID(channel: $0.channel, name: $0.name) }
-        let shown = update.events.filter { shows($0.channel) && $0.id != echo }
-        var touched = Set(shown.map(\.channel)).union(update.revealed).union(update.rounds.map(\.channel))
-        if every { touched.formUnion(shownChannels) }
-        for channel in touched.filter(shows).sorted() {
-            let tally = room.tally(of: channel, now: now)
-            let before = revealed.contains(channel)
-            for event in shown where event.channel == channel {
-                report(event, tally: tally, hiding: !room.open && !before, heard: update.hearing[event.id] ?? .air)
-            }
-            if output == .table, let ring,
-               bell.rings(channel: channel, round: tally.round, decided: room.round(of: channel)?.ballot.isRevealed ?? false,
-                          shown: tally.isRevealed) {
-                ring()
-            }
-            if !tally.isRevealed {
-                revealed.remove(channel)
-            } else if !before {
-                revealed.insert(channel)
-                emit(.revealed(channel: channel, tally: tally, time: now))
-            }
-            if !shown.isEmpty || tally.isRevealed != before { dirty = true }
-        }
-    }
-
-    private func report(_ event: PeerEvent, tally: Tally, hiding: Bool, heard: Hearing) {
-        // By who it is, not by name: two app users may both be `Al`.
-        var mark = tally.entries.first { !$0.isMe && $0.id(in: event.channel) == event.id }?.mark ?? .shown(event.card)
-        if event.kind == .left { mark = .shown(event.card) } else if hiding, case .shown = mark { mark = .hidden }
-        emit(.peer(event, mark: mark, round: tally.round, heard: heard))
     }
 
     private func emit(_ change: WatchChange) {
@@ -244,36 +230,52 @@ package struct WatchViewer {
     }
 
     /// The board of the channel shown (the one asked for, else the
-    /// session's) as the room stands at `now`, with what is left of my
-    /// session's timer.
+    /// session's) as last told, with what is left of my session's timer.
     package func board(now: Timestamp) -> Board {
-        let channel = channel ?? room.me?.channel ?? .default
-        let view = room.view(of: channel, now: now)
-        var board = Board(view, adapter: adapter, isObserving: !attached,
-                          remaining: remaining(in: channel, isRevealed: view.tally.isRevealed, now: now))
-        if channel == room.me?.channel {
-            board.story = story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
-            board.agreed = agreed
+        let channel = channel ?? me?.channel ?? .default
+        let table = drawn[channel]?.table
+        let tally = table?.tally ?? Self.nobody
+        var board = Board(channel: channel, title: table?.title, tally: tally, adapter: adapter, isObserving: !attached)
+        board.remaining = remaining(in: channel, isRevealed: tally.isRevealed, now: now)
+        if let me, channel == me.channel {
+            board.story = me.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
+            board.agreed = me.agreed
         }
         return board
     }
 
-    /// The table as the room stands at `now`.
+    /// The table as last told, with ages at `now`.
     package func frame(now: Timestamp) -> LiveTable {
         let sections = shownChannels.map { channel in
-            var section = TableSection(room.view(of: channel, now: now), now: now)
+            var section = self.section(of: channel, now: now)
             section.remaining = remaining(in: channel, isRevealed: section.isRevealed, now: now)
-            if channel == room.me?.channel { section.agreed = agreed }
+            if channel == me?.channel { section.agreed = me?.agreed }
             return section
         }
-        let notice = nameTaken ? room.me.map { Self.nameTakenNotice($0.name) } : nil
+        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
     }
+
+    private func section(of channel: Channel, now: Timestamp) -> TableSection {
+        guard let shown = drawn[channel] else { return TableSection(channel: channel, rows: [], tally: Self.nobody) }
+        let table = shown.table
+        let rows = table.tally.entries.indices.map { index in
+            let (entry, signal) = (table.tally.entries[index], table.signals[index])
+            return TableRow(name: entry.name, mark: entry.mark, rssi: signal.rssi,
+                            lastSeen: shown.lastHeard[index].map { now - $0 } ?? .zero, isMe: entry.isMe,
+                            isStale: entry.isStale, heard: signal.heard, isNameCut: entry.isNameCut, isApp: entry.isApp)
+        }
+        return TableSection(channel: channel, title: table.title, rows: rows, tally: table.tally, unshown: table.unshown)
+    }
+
+    /// A channel nobody has been heard in yet.
+    private static let nobody = Tally(entries: [], voters: 0, voted: 0, waitingFor: [], isRevealed: false, round: nil,
+                                      stats: Stats(votes: []))
 
     /// What is left of my session's timer, in my channel while its round is
     /// hidden.
     private func remaining(in channel: Channel, isRevealed: Bool, now: Timestamp) -> Duration? {
-        guard let revealsAt, channel == room.me?.channel, !isRevealed else { return nil }
+        guard let revealsAt = me?.revealsAt, channel == me?.channel, !isRevealed else { return nil }
         return revealsAt - now
     }
 

@@ -121,7 +121,7 @@ final class RelayProcess {
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload))
                 case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))
-                case .radio: break
+                case .radio, .table, .seen, .change: break
                 case .ended: return false
                 }
             }

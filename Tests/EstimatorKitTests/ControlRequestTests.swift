@@ -21,6 +21,14 @@ import Testing
         #expect(try parse(#"{"request":"leave"}"#) == .leave)
         #expect(try parse(#"{"request":"status"}"#) == .status)
         #expect(try parse(#"{"request":"watch"}"#) == .watch)
+        #expect(try parse(#"{"request":"watch","cards":"open"}"#) == .watchOpen)
+        #expect(ControlRequest.watchOpen.serialized == #"{"request":"watch","cards":"open"}"#)
+        #expect(throws: ControlRequestError.wrongType(field: "cards", expected: #""open""#)) {
+            try parse(#"{"request":"watch","cards":"shut"}"#)
+        }
+        #expect(throws: ControlRequestError.wrongType(field: "heard", expected: #""air""#)) {
+            try parse(#"{"request":"watch","heard":"air","cards":"open"}"#)
+        }
     }
 
     @Test(arguments: [

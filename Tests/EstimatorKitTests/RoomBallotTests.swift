@@ -181,20 +181,6 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         #expect(room.sent == "220105Me")
     }
 
-    @Test func aWatchFollowingARevealOnDemandShowsAtOnce() {
-        var watch = Room()
-        let now = t0 + ChannelRound.listening
-        watch.enter(Room.Me(channel: channel, name: "Me", card: .five), now: t0)
-        _ = watch.hear(try! Packet(decoding: "2101FCCy"), rssi: -50, relayed: false, at: now)
-        let byVote = watch
-        let onAir = { (text: String) in try! Packet(decoding: text) }
-        _ = watch.follow(round: r(1), title: nil, revealed: true, onAir: onAir("510105Me"), in: channel, now: now)
-        #expect(watch.tally(of: channel, now: now).isRevealed)
-        var other = byVote
-        _ = other.follow(round: r(1), title: nil, revealed: true, onAir: onAir("310105Me"), in: channel, now: now)
-        #expect(!other.tally(of: channel, now: now).isRevealed, "revealed by a vote its session heard: the catch-up")
-    }
-
     @Test func aRevealedRoundHeardWhileJoiningShowsItsCards() {
         var room = BallotRoom(listeningSince: t0 + ChannelRound.listening)  // just joined: still listening
         do {

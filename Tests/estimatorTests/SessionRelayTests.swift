@@ -22,11 +22,19 @@ import Testing
         radio.hear(localName: Array("010108Air".utf8), rssi: -50)
         #expect(await session.view.hearing.byName == ["Air": .air, "Both": .both, "Remy": .relay],
                 "heard over the air too")
-        // A watch attaching now learns both ways for Both: an air line and a relayed one.
-        let lines = Lines()
+        // A watch attaching now learns both ways for Both, from the table;
+        // the relay learns only the air's.
+        let lines = Lines(views: true), relay = Lines()
         await session.addWatcher { lines.append($0) }
-        let both = lines.all.filter { $0.contains(Hex.text(Array("010108Both".utf8))) }
-        #expect(both.count == 2 && both.contains { $0.contains(#""relayed":true"#) } && both.contains { !$0.contains("relayed") })
+        await session.addWatcher(airOnly: true) { relay.append($0) }
+        let tables = try lines.all.compactMap { line -> WatchTable? in
+            if case let .table(table) = try ControlWatchLine(parsing: Array(line.utf8)) { table } else { nil }
+        }
+        let heard = tables.first.map { table in
+            Dictionary(uniqueKeysWithValues: zip(table.tally.entries.map(\.name), table.signals.map(\.heard)))
+        }
+        #expect(heard == ["Ann": .air, "Air": .air, "Both": .both, "Remy": .relay], "\(lines.all)")
+        #expect(relay.all.filter { $0.contains(Hex.text(Array("010108Both".utf8))) }.count == 1)
         // The relay stops bringing Both (its topic cleared elsewhere): after
         // the stale time only the air is left.
         clock.advance(by: .seconds(7))
@@ -52,8 +60,8 @@ import Testing
         _ = await session.handle(.relayed(payload: Array("010105Remy".utf8)))
         radio.hear(localName: Array("010108Phone".utf8), rssi: -40)
         await watch.wait(count: start + 3)
-        let remy = Hex.text(Array("010105Remy".utf8)), phone = Hex.text(Array("010108Phone".utf8))
-        #expect(watch.all.dropFirst(start).map { $0.contains(remy) } == [true, true, false], "a watch gets every reception")
+        let phone = Hex.text(Array("010108Phone".utf8))
+        #expect(watch.all.dropFirst(start).map { $0.contains(#""name":"Remy""#) } == [true, true, false], "a watch gets every reception")
         // The same broadcast reached the relay's stream: the phone alone.
         #expect(relay.all.filter { $0.contains("heard") }.count == 1 && relay.all.contains { $0.contains(phone) })
         await clock.leave(session)

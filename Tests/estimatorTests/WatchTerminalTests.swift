@@ -101,3 +101,13 @@ import Testing
         try await sandbox.run("leave")
     }
 }
+
+extension WatchTerminalTests {
+    /// `watch --once` on a pseudo-terminal in `sandbox`: what it printed.
+    static func onceOnATerminal(_ sandbox: SessionSandbox) async throws -> String {
+        let (process, _, out, err) = try WatchTerminalTests().terminalWatch("--once", sandbox)
+        let (text, errText) = try await offPool { process.finish(out, err) }
+        #expect(process.terminationStatus == 0, "\(errText)")
+        return text
+    }
+}

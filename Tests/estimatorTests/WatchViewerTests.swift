@@ -1,10 +1,12 @@
 import EstimatorKit
 import Rendering
+import SessionCore
 import Testing
 import Watch
 
-/// `watch` as a value: its feed's lines and ticks in, on a manual clock,
-/// and the JSON lines it writes out.
+/// `watch` as a value, fed the lines a session's core decides (taken as the
+/// session's executor takes them) or a watch's own listening room, on a
+/// manual clock; and the JSON lines it writes out.
 @Suite struct WatchViewerTests {
     private final class Written: @unchecked Sendable { var lines: [String] = [] }
 
@@ -14,25 +16,54 @@ import Watch
     private final class Bell: @unchecked Sendable { var rung = 0 }
     private let bell = Bell()
 
-    private func viewer(open: Bool = false) -> WatchViewer {
+    private func viewer(attached: Bool = true) -> WatchViewer {
         let written = written
-        return WatchViewer(channel: nil, attached: true, adapter: "hci0", json: true, open: open, staleAfter: .seconds(6),
-                           output: .json, clock: clock, write: { written.lines.append($0) })
+        return WatchViewer(channel: nil, attached: attached, adapter: "hci0", json: true, output: .json, clock: clock,
+                           write: { written.lines.append($0) })
     }
 
     /// A viewer drawing on a terminal (the table, or the board) whose bell
     /// this suite counts.
     private func terminal(board: Bool = false) -> WatchViewer {
         let bell = bell
-        return WatchViewer(channel: nil, attached: true, adapter: "hci0", json: false, open: false, staleAfter: .seconds(6),
-                           output: .table, board: board, ring: { bell.rung += 1 }, clock: clock)
+        return WatchViewer(channel: nil, attached: true, adapter: "hci0", json: false, output: .table, board: board,
+                           ring: { bell.rung += 1 }, clock: clock)
     }
 
-    private func me(_ card: Card, round: Int? = 1) -> ControlWatchLine {
-        .me(channel: 1, name: "Me", card: card, adapter: "hci0", round: round.map(RoundNumber.init(wrapping:)), title: "ABC-1")
+    /// A session's core, Me in channel 1, streaming to a watch.
+    private struct Session {
+        var core: SessionCore
+
+        init(now: Timestamp) {
+            let setup = SessionCore.Setup(adapter: "hci0", radioless: false, pid: 42, lookAgainAfter: .seconds(2))
+            core = SessionCore(setup, channel: Channel(rawValue: 1), name: try! PersonName.parse("Me").name,
+                               room: Room(staleAfter: .seconds(6)), now: now)
+            _ = core.take(.radioWorks(seals: false), at: now)
+            _ = core.take(.forward(.all), at: now)
+        }
+
+        /// Takes `event` and gives `watch` what the session's executor would stream of it.
+        mutating func take(_ event: SessionEvent, at now: Timestamp, into watch: inout WatchViewer) {
+            for action in core.take(event, at: now) {
+                switch action {
+                case let .stream(line) where line.isForAWatch: watch.apply(line)
+                case .streamMe: watch.apply(core.me(now: now))
+                case .changed: for line in core.watchLines(now: now).shut { watch.apply(line) }
+                default: break
+                }
+            }
+        }
+
+        /// Attaches `watch` now, as `Session.addWatcher` does.
+        mutating func attach(_ watch: inout WatchViewer, now: Timestamp) {
+            watch.apply(core.me(now: now))
+            for line in core.watchCatchUp(now: now) { watch.apply(line) }
+        }
     }
 
-    private func heard(_ localName: String) -> ControlWatchLine { .heard(localName: Array(localName.utf8), rssi: -50) }
+    private func heard(_ localName: String, rssi: Int = -50) -> SessionEvent {
+        .heard(Heard(localName: Array(localName.utf8), rssi: rssi))
+    }
 
     /// The `event` of each line written since the last call.
     private func events() -> [String] {
@@ -43,105 +74,168 @@ import Watch
     }
 
     @Test func theLastVoteIsReportedAsAVoteThenTheRevealShowsEveryCard() {
+        var session = Session(now: clock.now)
         var watch = viewer()
-        watch.apply(me(.waiting))
-        watch.apply(heard("2101FCAlice"))
-        #expect(events() == ["joined"])
+        session.attach(&watch, now: clock.now)
+        session.take(heard("2101FCAlice"), at: clock.now, into: &watch)
+        #expect(events() == ["joined"], "the first round heard is joined, not begun")
         clock.advance(by: ChannelRound.listening)
-        watch.tick()
-        watch.apply(me(.five))
-        watch.apply(heard("210108Alice"))
+        session.take(.tick, at: clock.now, into: &watch)
+        session.take(.request(.pick(.five)), at: clock.now, into: &watch)
+        session.take(heard("210108Alice"), at: clock.now, into: &watch)
         let lines = written.lines
         #expect(events() == ["voted", "revealed"])
         #expect(lines.last?.contains(#""cards":[{"name":"Me","card":"5","cardRaw":"05"},{"name":"Alice","card":"8""#) == true, "\(lines)")
         let frame = watch.frame(now: clock.now)
-        #expect(frame.sections.map(\.title) == ["ABC-1"], "the session's title")
         #expect(frame.sections.first?.rows.map(\.mark) == [.shown(.five), .shown(.eight)])
     }
 
-    @Test func nothingIsRevealedUntilTheRoomIsHeardThenATickRevealsIt() {
-        var watch = viewer()
-        watch.apply(me(.five))
-        watch.apply(heard("210108Alice"))
-        #expect(events() == ["joined"], "a watch that just started has not heard the room")
+    @Test func aWatchAttachedAfterTheRevealStartsWithEveryCard() {
+        var session = Session(now: clock.now)
+        var early = viewer()
+        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
         clock.advance(by: ChannelRound.listening)
-        watch.tick()
-        #expect(events() == ["revealed"])
+        session.take(.tick, at: clock.now, into: &early)
+        session.take(.request(.pick(.five)), at: clock.now, into: &early)
+        session.take(heard("210108Alice"), at: clock.now, into: &early)
+        written.lines = []
+        var late = viewer()
+        session.attach(&late, now: clock.now)
+        let lines = written.lines
+        #expect(events() == ["joined", "revealed"])
+        #expect(lines[0].contains(#""name":"Alice","card":"8","cardRaw":"08""#), "\(lines)")
+        #expect(lines[1].contains(#""cards":[{"name":"Me","card":"5","cardRaw":"05"},{"name":"Alice","card":"8","cardRaw":"08"}]"#),
+                "\(lines)")
+        let section = late.frame(now: clock.now).sections.first
+        #expect(section?.isRevealed == true && section?.voted == 2 && section?.waitingFor == [], "the table is the session's")
+    }
+
+    @Test func aWatchAttachedMidRoundHasTheVotedCount() {
+        var session = Session(now: clock.now)
+        var early = viewer()
+        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
+        session.take(heard("2101FCBob"), at: clock.now, into: &early)
+        clock.advance(by: ChannelRound.listening)
+        session.take(.tick, at: clock.now, into: &early)
+        session.take(heard("210103Alice"), at: clock.now, into: &early)
+        session.take(.request(.pick(.five)), at: clock.now, into: &early)
+        written.lines = []
+        var late = viewer()
+        session.attach(&late, now: clock.now)
+        #expect(events() == ["joined", "joined"])
+        let section = late.frame(now: clock.now).sections.first
+        #expect(section?.voters == 3 && section?.voted == 2 && section?.waitingFor.map(\.name) == ["Bob"])
+        #expect(section?.rows.map(\.mark) == [.hidden, .hidden, .waiting], "Me, Alice, Bob: votes hidden until the reveal")
+    }
+
+    @Test func aReceptionThatChangesNoRowMovesOnlyItsSignalAndAge() {
+        var session = Session(now: clock.now)
+        var watch = viewer()
+        session.attach(&watch, now: clock.now)
+        session.take(heard("2101FCAlice", rssi: -50), at: clock.now, into: &watch)
+        clock.advance(by: .seconds(3))
+        #expect(watch.frame(now: clock.now).sections.first?.rows.last?.lastSeen == .seconds(3))
+        _ = events()
+        session.take(heard("2101FCAlice", rssi: -70), at: clock.now, into: &watch)
+        #expect(events().isEmpty, "no change to report")
+        let row = watch.frame(now: clock.now).sections.first?.rows.last
+        #expect(row?.rssi == -70 && row?.lastSeen == .zero)
     }
 
     @Test func anAgreedEstimateIsASettledEventAfterTheRevealAndInTheFooter() {
         var watch = viewer()
-        clock.advance(by: ChannelRound.listening)
-        watch.apply(me(.waiting))
-        watch.apply(heard("210103Alice"))
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: "ABC-1"))
         _ = events()
         let story = Story(key: "ABC-1", summary: "Login")
         let settled = ControlWatchLine.me(channel: 1, name: "Me", card: .eight, adapter: "hci0", round: RoundNumber(wrapping: 1),
                                           title: story.title, revealed: true, story: story, agreed: .five)
         watch.apply(settled)
         let lines = written.lines
-        #expect(events() == ["revealed", "settled"])
+        #expect(events() == ["story", "settled"], "the story came with the settle: both are news")
         #expect(lines.last?.contains(#""round":1,"story":{"key":"ABC-1","summary":"Login"},"agreed":"5","#) == true, "\(lines)")
         #expect(watch.frame(now: clock.now).sections.first?.agreed == .five)
         let board = watch.board(now: clock.now)
         #expect(board.story == Board.Story(key: "ABC-1", summary: "Login") && board.agreed == .five, "the board heads with the story")
         watch.apply(settled)
         #expect(events() == [], "the same estimate again is no event")
-        watch.apply(me(.waiting, round: 2))
-        #expect(events() == ["round"])
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 2), title: nil))
         #expect(watch.frame(now: clock.now).sections.first?.agreed == nil, "a new round has none")
         #expect(watch.board(now: clock.now).story == nil && watch.board(now: clock.now).agreed == nil)
     }
 
-    @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {
+    @Test func theRoundsStoryIsAStoryEventWhenTheMeetingBringsIt() {
         var watch = viewer()
+        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 3), title: nil))
+        _ = events()
+        let story = Story(key: "ABC-3", summary: "The board")
+        let told = ControlWatchLine.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 3),
+                                       title: story.title, story: story)
+        watch.apply(told)
+        let lines = written.lines
+        #expect(events() == ["story"])
+        #expect(lines.last?.hasPrefix(#"{"event":"story","channel":1,"round":3,"story":{"key":"ABC-3","summary":"The board"},"time":"#) == true,
+                "\(lines)")
+        watch.apply(told)
+        #expect(events() == [], "the same story again is no event")
+    }
+
+    @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {
+        var session = Session(now: clock.now)
+        var watch = viewer()
+        session.attach(&watch, now: clock.now)
         let deadline = clock.now + .seconds(120)
         watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
                         revealsAt: deadline))
         #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(120))
         clock.advance(by: .seconds(30))
         #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(90))
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
-                        revealed: true, onAir: Array("5101FCMe".utf8), revealsAt: nil))
+        session.take(.request(.round(title: nil)), at: clock.now, into: &watch)
+        session.take(.request(.reveal()), at: clock.now, into: &watch)
+        #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
         #expect(watch.frame(now: clock.now).sections.first?.remaining == nil)
     }
 
     @Test func theBellRingsOnceForEachRevealItSaw() {
+        var session = Session(now: clock.now)
         var watch = terminal()
-        watch.apply(me(.waiting))
-        watch.apply(heard("2101FCAlice"))
+        session.attach(&watch, now: clock.now)
+        session.take(heard("2101FCAlice"), at: clock.now, into: &watch)
         clock.advance(by: ChannelRound.listening)
-        watch.tick()
-        watch.apply(me(.five))
+        session.take(.tick, at: clock.now, into: &watch)
+        session.take(.request(.pick(.five)), at: clock.now, into: &watch)
         #expect(bell.rung == 0)
-        watch.apply(heard("210108Alice"))
+        session.take(heard("210108Alice"), at: clock.now, into: &watch)
         #expect(bell.rung == 1, "the reveal")
-        watch.apply(heard("210103Alice"))
-        watch.tick()
+        session.take(heard("210103Alice"), at: clock.now, into: &watch)
+        session.take(.tick, at: clock.now, into: &watch)
         #expect(bell.rung == 1, "a re-vote and the ticks do not ring")
-        watch.apply(me(.waiting, round: 2))
-        watch.apply(heard("2201FCAlice"))
-        watch.apply(me(.three, round: 2))
-        watch.apply(heard("220105Alice"))
+        session.take(heard("2201FCAlice"), at: clock.now, into: &watch)
+        session.take(.request(.pick(.three)), at: clock.now, into: &watch)
+        session.take(heard("220105Alice"), at: clock.now, into: &watch)
         #expect(bell.rung == 2, "the next round's reveal")
     }
 
     @Test func noBellForARoundRevealedBeforeTheWatchStarted() {
+        var session = Session(now: clock.now)
+        var early = viewer()
+        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
+        clock.advance(by: ChannelRound.listening)
+        session.take(.tick, at: clock.now, into: &early)
+        session.take(.request(.pick(.five)), at: clock.now, into: &early)
+        session.take(heard("210108Alice"), at: clock.now, into: &early)
         var watch = terminal()
-        watch.apply(.me(channel: 1, name: "Me", card: .five, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
-                        revealed: true, onAir: Array("310105Me".utf8)))
-        watch.apply(heard("310108Alice"))
-        clock.advance(by: Ballot.catchUp + ChannelRound.listening)
-        watch.tick()
+        session.attach(&watch, now: clock.now)
         #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
         #expect(bell.rung == 0)
     }
 
     @Test func theBoardShowsTheSessionsChannelWithItsTitleAndTimer() {
+        var session = Session(now: clock.now)
         var watch = terminal(board: true)
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1),
-                        title: "ABC-1", observing: true, revealsAt: clock.now + .seconds(90)))
-        watch.apply(heard("2101FCAlice"))
+        session.take(.request(.join(channel: nil, name: nil, observing: true)), at: clock.now, into: &watch)
+        session.take(.request(.round(title: "ABC-1", timer: Countdown(seconds: 90))), at: clock.now, into: &watch)
+        session.attach(&watch, now: clock.now)
+        session.take(heard("2101FCAlice"), at: clock.now, into: &watch)
         guard case let .board(board) = watch.screenFrame(now: clock.now) else {
             Issue.record("the board is not drawn")
             return
@@ -154,16 +248,19 @@ import Watch
     }
 
     @Test func myOwnAdvertisementHeardBackIsNoRow() {
+        var session = Session(now: clock.now)
         var watch = viewer()
-        watch.apply(me(.waiting))
-        watch.apply(heard("2101FCMe"))
+        session.attach(&watch, now: clock.now)
+        _ = events()
+        session.take(heard("0101FCMe"), at: clock.now, into: &watch)
         #expect(events().isEmpty)
         #expect(watch.frame(now: clock.now).sections.first?.rows.count == 1)
     }
 
-    /// An iPhone's packet, cut to 8 bytes, from the device at `address`.
-    private func iPhone(_ localName: [UInt8], at address: String) -> ControlWatchLine {
-        .heard(localName: localName, rssi: -60, from: Advertiser(address: address, isDiscoverable: true))
+    /// A watch without a session: its listening room's lines, for every channel.
+    private func listen(_ room: inout ListeningRoom, _ watch: inout WatchViewer, _ localName: [UInt8], at address: String) {
+        let heard = Heard(localName: localName, rssi: -60, advertiser: Advertiser(address: address, isDiscoverable: true))
+        for line in room.hear(heard, now: clock.now) { watch.apply(line) }
     }
 
     /// The `name` and `card` of each line written since the last call.
@@ -177,16 +274,23 @@ import Watch
     }
 
     @Test func twoAppUsersOfOneCutNameEachShowTheirOwnCard() {
-        var watch = viewer(open: true)
-        watch.apply(me(.waiting, round: nil))
-        watch.apply(iPhone(Array("010108Al".utf8), at: "4A:00:00:00:00:01"))
+        var room = ListeningRoom(staleAfter: .seconds(6), open: true)
+        var watch = viewer(attached: false)
+        listen(&room, &watch, Array("010108Al".utf8), at: "4A:00:00:00:00:01")
         // Alex's iPhone, also `Al`, waits until Alice's is heard again: two phones at once.
-        watch.apply(iPhone(Array("010105Al".utf8), at: "5B:00:00:00:00:02"))
+        listen(&room, &watch, Array("010105Al".utf8), at: "5B:00:00:00:00:02")
         clock.advance(by: .milliseconds(500))
-        watch.apply(iPhone(Array("010108Al".utf8), at: "4A:00:00:00:00:01"))
-        watch.apply(iPhone(Array("0101FE".utf8) + [0xEC, 0xA0], at: "6C:00:00:00:00:03"))
+        listen(&room, &watch, Array("010108Al".utf8), at: "4A:00:00:00:00:01")
+        listen(&room, &watch, Array("0101FE".utf8) + [0xEC, 0xA0], at: "6C:00:00:00:00:03")
         #expect(namesAndCards() == [#""name":"Al" "card":"8""#, #""name":"Al" "card":"5""#, #""name":"" "card":"coffee""#])
         let rows = watch.frame(now: clock.now).sections.first?.rows ?? []
         #expect(rows.filter(\.isApp).map(\.mark) == [.shown(.coffee), .shown(.eight), .shown(.five)])
+    }
+}
+
+extension ControlWatchLine {
+    /// Whether a `watch` gets this line (the relay gets `heard`).
+    fileprivate var isForAWatch: Bool {
+        if case .heard = self { false } else { true }
     }
 }

@@ -16,7 +16,7 @@ package enum SessionLog {
         switch line {
         case let .radio(state): write("radio: \(state)")
         case let .ended(reason): write(reason)
-        case .me, .heard: break
+        case .me, .heard, .table, .seen, .change: break
         }
     }
 }

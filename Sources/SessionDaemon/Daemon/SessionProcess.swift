@@ -169,9 +169,9 @@ package struct SessionProcess {
                               received: Duration, session: Session, server: ControlServer) async {
         if !request.isAnswered {
             _ = await session.handle(request, received: received)
-        } else if request == .watch || request == .watchAir {
+        } else if request == .watch || request == .watchAir || request == .watchOpen {
             server.send(ControlReply(exitCode: 0, message: "watching").serialized, to: client)
-            await session.addWatcher(airOnly: request == .watchAir) { server.send($0, to: client) }
+            await session.addWatcher(airOnly: request == .watchAir, openCards: request == .watchOpen) { server.send($0, to: client) }
         } else {
             server.send(await session.handle(request, received: received).serialized, to: client)
         }

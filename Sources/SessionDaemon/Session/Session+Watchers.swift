@@ -5,27 +5,45 @@ import SessionCore
 /// the session log (lines and timings) and to the foreground table (a
 /// change to redraw).
 extension Session {
-    /// Streams to a `watch` client: who I am now, the peers heard so far,
-    /// then every line until the end. `send` returns false once the client
-    /// is gone. Without the peers heard so far, a watch attached mid-session
-    /// would show each peer only when heard again, which takes the radio
-    /// several scan restarts (docs/MEASUREMENTS.md, The air).
-    /// `airOnly` (the relay) leaves out what came through the relay.
-    package func addWatcher(airOnly: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
-        let (me, radio, heard) = board.read { [clock] core in
-            (core.me(now: clock.now), ControlWatchLine.radio(core.radioState), core.heardLines(airOnly: airOnly, now: clock.now))
+    /// Streams to a `watch` client: who I am now, then the truth of every
+    /// channel heard (`SessionCore.watchCatchUp`), then every line until
+    /// the end; so a watch attached late, a `--once` and a pipe start from
+    /// what the session decided. `send` returns false once the client is
+    /// gone. `airOnly` (the relay) gets the peers heard so far over the air
+    /// instead, as `heard` lines: without them it would forward each peer
+    /// only when heard again, which takes the radio several scan restarts
+    /// (docs/MEASUREMENTS.md, The air). `openCards` (`watch --open`): the
+    /// tables and changes show every card known as soon as it is picked.
+    package func addWatcher(airOnly: Bool = false, openCards: Bool = false, _ send: @escaping @Sendable (String) -> Bool) {
+        let (me, radio, first) = board.update { core, now in
+            // Under the same lock as the catch-up, so that every change after
+            // it is noted for this watch.
+            if !airOnly { _ = core.take(.forward(.all), at: now) }
+            return (core.me(now: now), ControlWatchLine.radio(core.radioState),
+                    airOnly ? core.heardLines(now: now) : core.watchCatchUp(now: now, open: openCards))
         }
-        guard send(me.serialized), send(radio.serialized) else { return }
-        for line in heard where !send(line.serialized) { return }
-        outlets.addWatcher(send, airOnly: airOnly)
+        if send(me.serialized), send(radio.serialized), first.allSatisfy({ send($0.serialized) }) {
+            outlets.addWatcher(send, airOnly: airOnly, openCards: openCards)
+        }
         updateForwarding()
     }
 
     /// Called with every line watchers get, as a value: for the session log.
     package func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { outlets.onLine(observer) }
 
-    func broadcast(_ line: ControlWatchLine) {
-        if outlets.broadcast(line) { updateForwarding() }
+    /// Sends `line` to the watchers that want it: those showing every card
+    /// known at once (`openCards` true), the others (false), or all (nil).
+    func broadcast(_ line: ControlWatchLine, openCards: Bool? = nil) {
+        if outlets.broadcast(line, openCards: openCards) { updateForwarding() }
+    }
+
+    /// Streams the changes and tables the core decided since the last
+    /// time, when there are any: to each watcher as it shows the cards.
+    func broadcastWatchLines() {
+        let openToo = outlets.hasOpenWatchers
+        let (shut, open) = board.update { $0.watchLines(now: $1, openToo: openToo) }
+        for line in shut { broadcast(line, openCards: false) }
+        for line in open { broadcast(line, openCards: true) }
     }
 
     /// Called with a timing line for every advertisement update and every

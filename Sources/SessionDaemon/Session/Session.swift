@@ -238,7 +238,9 @@ package actor Session {
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
             case .lookAgain: radio.lookAgain()
             case let .readBacklog(round): execute(board.take(.backlog(backlogRead(), for: round)))
-            case .changed: changed()
+            case .changed:
+                broadcastWatchLines()
+                changed()
             }
         }
         return reply

@@ -19,9 +19,12 @@ struct SessionOutlets {
     }
 
     /// Adds a `watch` client (see `WatchLines.add`).
-    mutating func addWatcher(_ send: @escaping @Sendable (String) -> Bool, airOnly: Bool) {
-        lines.add(send, airOnly: airOnly)
+    mutating func addWatcher(_ send: @escaping @Sendable (String) -> Bool, airOnly: Bool, openCards: Bool) {
+        lines.add(send, airOnly: airOnly, openCards: openCards)
     }
+
+    /// Whether a `watch` client shows every card known at once.
+    var hasOpenWatchers: Bool { lines.hasOpenWatchers }
 
     /// Lets every `watch` client go (the session ended).
     mutating func dropWatchers() { lines.dropWatchers() }
@@ -31,9 +34,10 @@ struct SessionOutlets {
     /// (a tenth of a session's CPU time in a room: perf, make bench-session).
     mutating func onLine(_ observer: @escaping @Sendable (ControlWatchLine) -> Void) { lines.observe(observer) }
 
-    /// Sends `line` to the watch clients and line observers; returns whether
-    /// a client just left, which may change `forwarding`.
-    mutating func broadcast(_ line: ControlWatchLine) -> Bool { lines.send(line) }
+    /// Sends `line` to the watch clients and line observers (`openCards`:
+    /// see `WatchLines.send`); returns whether a client just left, which
+    /// may change `forwarding`.
+    mutating func broadcast(_ line: ControlWatchLine, openCards: Bool?) -> Bool { lines.send(line, openCards: openCards) }
 
     /// Adds an observer called after every change.
     mutating func onChange(_ observer: @escaping @Sendable () -> Void) { observers.append(observer) }

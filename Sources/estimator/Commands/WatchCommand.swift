@@ -9,10 +9,14 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Show the round live: who has voted, then everyone's cards.",
         discussion: """
-            Attaches to the running session (your row is marked); without a session \
-            it observes: it scans by itself and advertises nothing. Without --channel \
-            it shows the session's channel, or every channel, grouped, when there is \
-            no session.
+            Attaches to the running session (your row is marked) and shows the room \
+            as the session decided it: who is stale, whose card shows, whether the \
+            round is revealed (by the session's --stale, not the watch's). \
+            Without a session it observes: it scans by itself, advertises nothing, and \
+            decides by the same rules. Without --channel it shows the session's \
+            channel, or every channel, grouped, when there is no session. A watch \
+            started late, --once, a pipe and --json all start from the room as it \
+            stands: everyone present, and after a reveal every card.
 
             Each row shows · (not voted yet), ✓ (voted, card hidden) or the card. The \
             cards are revealed together once everyone present has voted, and stay \
@@ -92,19 +96,18 @@ struct WatchCommand: AsyncParsableCommand {
         let ring: (() -> Void)? = config.quiet == true ? nil : { TerminalScreen.ringBell() }
         let listening: Duration? = once ? .seconds(2) : nil
         if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
-            let reply = try client.call(.watch)
+            let reply = try client.call(showsCards ? .watchOpen : .watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
-            var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json,
-                                     open: showsCards, staleAfter: .seconds(stale), board: board, ring: ring)
+            var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json, board: board, ring: ring)
             return try await viewer.follow(SessionFeed(client: client), once: listening)
         }
         guard !board || shown != nil else {
             throw UserError(.usage, "No session is running to say which channel the board shows; add --channel N.")
         }
-        let feed = try await ScanFeed.open(adapter: adapter?.text ?? config.adapter)
+        let feed = try await ScanFeed.open(adapter: adapter?.text ?? config.adapter, staleAfter: .seconds(stale),
+                                           open: showsCards)
         if !json, !once { StandardError.write("No session here: observing on \(feed.adapterName), advertising nothing.") }
-        var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json,
-                                 open: showsCards, staleAfter: .seconds(stale), board: board, ring: ring)
+        var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json, board: board, ring: ring)
         try await viewer.follow(feed, once: listening)
     }
 }

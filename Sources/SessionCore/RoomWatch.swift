@@ -1,0 +1,142 @@
+import EstimatorKit
+import Rendering
+
+/// What a `watch` is told of a room, decided here once: for a session's
+/// watchers (`SessionCore`) and for a watch without a session
+/// (`ListeningRoom`) alike. Per channel a change touched, in order: a new
+/// round, each person's change as it was before any reveal it brings (a
+/// last vote is a vote), the reveal with every card, then the channel's
+/// table (`WatchTable`). Every reception is also its person's signal
+/// (`WatchSighting`).
+package struct RoomWatch: Sendable {
+    /// What a channel's watchers were last told of its round.
+    private struct Told: Equatable, Sendable {
+        var round: RoundNumber?
+        var revealed: Bool
+    }
+
+    private var told: [Channel: Told] = [:]
+    /// What changed since the lines were last made.
+    private var events: [PeerEvent] = []
+    private var hearing: [PeerID: Hearing] = [:]
+    private var touched: Set<Channel> = []
+    /// The channels where a round began (heard, or started by me).
+    private var began: Set<Channel> = []
+
+    package init() {}
+
+    /// Whether something changed since the lines were last made.
+    package var hasNews: Bool { !touched.isEmpty }
+
+    /// Notes what `update` changed; my own advertisement heard back
+    /// (`echo`) is no one's change.
+    package mutating func note(_ update: Room.Update, echo: PeerID?) {
+        events += update.events.filter { $0.id != echo }
+        hearing.merge(update.hearing) { _, new in new }
+        touched.formUnion(update.events.map(\.channel))
+        touched.formUnion(update.revealed)
+        touched.formUnion(update.rounds.map(\.channel))
+        for round in update.rounds { if case .began = round.change { began.insert(round.channel) } }
+    }
+
+    /// Notes that `channel`'s table may have changed by a request of mine
+    /// (my pick, my reveal); a round it starts there began.
+    package mutating func touch(_ channel: Channel, room: Room) {
+        touched.insert(channel)
+        if let round = room.round(of: channel)?.current, round != told[channel]?.round { began.insert(channel) }
+    }
+
+    /// The signal lines of a reception: one per person it was heard from.
+    package func sightings(_ update: Room.Update, in room: Room, now: Timestamp) -> [ControlWatchLine] {
+        update.sighted.map { id in
+            .seen(WatchSighting(id: id, rssi: room.table[id]?.rssi, heard: room.hearing(of: id, now: now)))
+        }
+    }
+
+    /// The lines of what changed since they were last made (see the type):
+    /// as the room shows the cards (`shut`), and, with `openToo`, with every
+    /// card known shown as soon as it is picked (`open`, `watch --open`).
+    package mutating func lines(_ room: Room, now: Timestamp, openToo: Bool = false)
+        -> (shut: [ControlWatchLine], open: [ControlWatchLine]) {
+        defer {
+            events = []
+            hearing = [:]
+            touched = []
+            began = []
+        }
+        let open = openToo ? Self.showingCards(room) : nil
+        var lines: (shut: [ControlWatchLine], open: [ControlWatchLine]) = ([], [])
+        for channel in touched.sorted() {
+            let before = told[channel] ?? Told(round: nil, revealed: false)
+            let view = room.view(of: channel, now: now)
+            lines.shut += self.lines(of: view, in: room, before: before, now: now)
+            if let open { lines.open += self.lines(of: open.view(of: channel, now: now), in: open, before: before, now: now) }
+            told[channel] = Told(round: view.tally.round, revealed: view.tally.isRevealed)
+        }
+        return lines
+    }
+
+    /// One channel's lines (see the type), `before` being what was told of
+    /// its round.
+    private func lines(of view: Room.View, in room: Room, before: Told, now: Timestamp) -> [ControlWatchLine] {
+        let (channel, tally) = (view.channel, view.tally)
+        var lines: [ControlWatchLine] = []
+        if began.contains(channel), let round = tally.round {
+            lines.append(Self.line(.round(channel: channel, round: round, title: view.title, time: now)))
+        }
+        for event in events where event.channel == channel {
+            // By who it is, not by name: two app users may both be `Al`.
+            var mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == event.id }?.mark ?? .shown(event.card)
+            if event.kind == .left {
+                mark = .shown(event.card)
+            } else if !room.open, !before.revealed || tally.round != before.round, case .shown = mark {
+                mark = .hidden
+            }
+            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: hearing[event.id] ?? .air)))
+        }
+        if tally.isRevealed, !before.revealed || tally.round != before.round {
+            lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
+        }
+        lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
+        return lines
+    }
+
+    /// What a watch attaching now is told first: the truth of every channel
+    /// heard (everyone present as joined, the reveal with every card, the
+    /// table), with every card known shown when `open`. From now on the
+    /// changes start from this.
+    package mutating func catchUp(_ room: Room, now: Timestamp, open: Bool = false) -> [ControlWatchLine] {
+        let room = open ? Self.showingCards(room) : room
+        let channels = Set(room.table.channels + [room.me?.channel].compactMap { $0 })
+        var lines: [ControlWatchLine] = []
+        for channel in channels.sorted() {
+            let view = room.view(of: channel, now: now)
+            let tally = view.tally
+            for peer in view.peers where !peer.isStale {
+                let mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == peer.id }?.mark ?? .waiting
+                let event = PeerEvent(.joined, peer.id, card: peer.card, round: peer.round, rssi: peer.rssi, time: peer.lastHeard)
+                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: view.hearing[peer.id] ?? .air)))
+            }
+            if tally.isRevealed { lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now))) }
+            told[channel] = Told(round: tally.round, revealed: tally.isRevealed)
+            lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
+        }
+        return lines
+    }
+
+    /// `room` showing every card known as soon as it is picked: what
+    /// `open` shows does not change what is revealed, only the marks.
+    private static func showingCards(_ room: Room) -> Room {
+        var open = room
+        open.open = true
+        return open
+    }
+
+    private static func deck(of channel: Channel, in room: Room) -> Deck {
+        room.me.flatMap { $0.channel == channel ? $0.deck : nil } ?? .app
+    }
+
+    private static func line(_ change: WatchChange) -> ControlWatchLine {
+        .change(json: WatchEventJSON.object(change), line: ChangeLine.line(change))
+    }
+}

@@ -1,0 +1,48 @@
+import EstimatorKit
+import Testing
+
+/// A channel's table as a session streams it to a watch: what the watch
+/// reads back is the table the room decided, figures included.
+@Suite struct WatchTableTests {
+    private let start = Timestamp(secondsSince1970: 1_700_000_000)
+    private let channel = Channel(rawValue: 1)
+
+    private func hear(_ room: inout Room, _ localName: String, rssi: Int? = -50, relayed: Bool = false, at time: Timestamp) {
+        _ = room.hear(try! Packet(decoding: Array(localName.utf8)), rssi: rssi, relayed: relayed, at: time)
+    }
+
+    private func roundTrip(_ table: WatchTable) throws -> WatchTable? {
+        let line = try ControlWatchLine(parsing: Array(ControlWatchLine.table(table).serialized.utf8))
+        if case let .table(read) = line { return read }
+        return nil
+    }
+
+    @Test func aRevealedTableReadsBackWithTheFiguresOfThePeoplePresent() throws {
+        var room = Room(staleAfter: .seconds(6))
+        room.enter(Room.Me(channel: channel, name: "Me", card: .waiting, deck: .fibonacci), now: start)
+        hear(&room, "210105Alice", at: start)
+        hear(&room, "2101FCBob", at: start)
+        hear(&room, "210103Carol", at: start + .seconds(2))
+        hear(&room, "210105al\u{1B}", rssi: nil, relayed: true, at: start + .seconds(2))
+        _ = room.pick(.eight, now: start + .seconds(2))
+        // Alice and Bob are stale: everyone present voted.
+        let now = start + .milliseconds(7250)
+        #expect(room.tick(now: now).revealed == [channel])
+        let table = WatchTable(room.view(of: channel, now: now), deck: .fibonacci, now: now)
+        #expect(table.tally.isRevealed && table.tally.entries.contains { $0.isStale && $0.mark == .shown(.five) },
+                "Alice's card shows, though she is stale")
+        #expect(table.tally.stats.votes == 3, "Me, Carol and al, not Alice")
+        #expect(try roundTrip(table) == table)
+    }
+
+    @Test func aHiddenVoteReadsBackHiddenWithoutItsCard() throws {
+        var room = Room(staleAfter: .seconds(6))
+        room.enter(Room.Me(channel: channel, name: "Me", card: .waiting), now: start)
+        hear(&room, "210105Alice", at: start)
+        let table = WatchTable(room.view(of: channel, now: start), deck: .app, now: start)
+        let line = ControlWatchLine.table(table).serialized
+        #expect(line.contains(#"{"name":"Alice","mark":"hidden","rssi":-50,"age":0}"#), "\(line)")
+        #expect(!line.contains(#""05""#), "the hidden card is not sent")
+        #expect(try roundTrip(table)?.tally.entries.map(\.mark) == [.waiting, .hidden])
+    }
+}
