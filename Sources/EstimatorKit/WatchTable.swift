@@ -32,22 +32,28 @@ public struct WatchTable: Equatable, Sendable {
     /// One per entry of `tally`; a watch moves one on between two tables
     /// (`WatchSighting`).
     public var signals: [Signal]
+    /// Whether the room has revealed the round (`Ballot.isRevealed`), while
+    /// the table may still wait for a card on its way (`Tally.isRevealed`):
+    /// what rings the bell (`RevealBell`).
+    public let isDecided: Bool
     /// The deck the figures round the mean to.
     public let deck: Deck
     /// Names heard in this channel but not stored (the channel's cap).
     public let unshown: Int
 
-    public init(channel: Channel, title: String?, tally: Tally, signals: [Signal], deck: Deck, unshown: Int) {
+    public init(channel: Channel, title: String?, tally: Tally, signals: [Signal], isDecided: Bool, deck: Deck, unshown: Int) {
         self.channel = channel
         self.title = title
         self.tally = tally
         self.signals = signals
+        self.isDecided = isDecided
         self.deck = deck
         self.unshown = unshown
     }
 
-    /// `view` at `now`, with `deck` for its figures.
-    public init(_ view: Room.View, deck: Deck, now: Timestamp) {
+    /// `view` at `now`, with `deck` for its figures; `decided`: whether the
+    /// room has revealed its round.
+    public init(_ view: Room.View, decided: Bool, deck: Deck, now: Timestamp) {
         let byID = Dictionary(view.peers.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let signals = view.tally.entries.map { entry in
             let id = entry.id(in: view.channel)
@@ -55,8 +61,8 @@ public struct WatchTable: Equatable, Sendable {
             return Signal(rssi: peer?.rssi, age: peer.map { now - $0.lastHeard } ?? .zero,
                           heard: entry.isMe ? .air : view.hearing[id] ?? .air)
         }
-        self.init(channel: view.channel, title: view.title, tally: view.tally, signals: signals, deck: deck,
-                  unshown: view.unshown)
+        self.init(channel: view.channel, title: view.title, tally: view.tally, signals: signals, isDecided: decided,
+                  deck: deck, unshown: view.unshown)
     }
 
     // MARK: The line
@@ -83,6 +89,7 @@ public struct WatchTable: Equatable, Sendable {
             JSONMember("round", tally.round.map { .int(Int($0.value)) } ?? .null),
             JSONMember("title", .string(title)),
             JSONMember("revealed", .bool(tally.isRevealed)),
+            JSONMember("decided", .bool(isDecided)),
             JSONMember("voters", .int(tally.voters)), JSONMember("voted", .int(tally.voted)),
             JSONMember("waiting", .array(waiting)),
             JSONMember("deck", .string(deck.description)),
@@ -95,7 +102,7 @@ public struct WatchTable: Equatable, Sendable {
         guard let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)),
               let round = json["round"], round == .null || round.integer.map({ (0...15).contains($0) }) == true,
               let title = json["title"], title == .null || title.string != nil,
-              let revealed = json["revealed"]?.bool,
+              let revealed = json["revealed"]?.bool, let decided = json["decided"]?.bool,
               let voters = json["voters"]?.integer, let voted = json["voted"]?.integer,
               case let .array(waiting) = json["waiting"], case let .array(rows) = json["rows"],
               let deck = json["deck"]?.string.flatMap({ try? Deck(parsing: $0) }),
@@ -130,8 +137,8 @@ public struct WatchTable: Equatable, Sendable {
         }
         let tally = Tally(entries: entries, voters: voters, voted: voted, waitingFor: waitingFor, isRevealed: revealed,
                           round: round.integer.map(RoundNumber.init(wrapping:)), stats: Stats(votes: shown, deck: deck))
-        self.init(channel: Channel(rawValue: channel), title: title.string, tally: tally, signals: signals, deck: deck,
-                  unshown: unshown)
+        self.init(channel: Channel(rawValue: channel), title: title.string, tally: tally, signals: signals,
+                  isDecided: decided, deck: deck, unshown: unshown)
     }
 
     private static func mark(_ mark: Tally.Mark) -> JSONValue {
@@ -151,40 +158,5 @@ public struct WatchTable: Equatable, Sendable {
         case let text?: UInt8(hex: text).map { .shown(Card(rawValue: $0)) }
         case nil: nil
         }
-    }
-}
-
-/// A reception's person: their signal and how they are heard, for a watch
-/// to move that row's signal and age on between two tables.
-public struct WatchSighting: Equatable, Sendable {
-    public let id: PeerID
-    public let rssi: Int?
-    public let heard: Hearing
-
-    public init(id: PeerID, rssi: Int?, heard: Hearing) {
-        self.id = id
-        self.rssi = rssi
-        self.heard = heard
-    }
-
-    var json: JSONValue {
-        var members = [
-            JSONMember("channel", .int(Int(id.channel.rawValue))), JSONMember("name", .string(id.name)),
-            JSONMember("rssi", rssi.map(JSONValue.int) ?? .null),
-        ]
-        if heard != .air { members.append(JSONMember("heard", .string(heard.rawValue))) }
-        if id.isNameCut { members.append(JSONMember("cut", true)) }
-        if let appUser = id.appUser { members.append(JSONMember("app", .int(appUser))) }
-        return .object(members)
-    }
-
-    init?(json: JSONValue) {
-        guard let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)), let name = json["name"]?.string,
-              let rssi = json["rssi"], rssi == .null || rssi.integer != nil,
-              let heard = json["heard"].map({ $0.string.flatMap(Hearing.init(rawValue:)) }) ?? .air
-        else { return nil }
-        self.init(id: PeerID(channel: Channel(rawValue: channel), name: name, isNameCut: json["cut"] == true,
-                             appUser: json["app"]?.integer),
-                  rssi: rssi.integer, heard: heard)
     }
 }

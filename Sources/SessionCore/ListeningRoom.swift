@@ -27,6 +27,7 @@ package struct ListeningRoom: Sendable {
     /// returns what the watch is told.
     package mutating func tick(now: Timestamp) -> [ControlWatchLine] {
         watch.note(room.tick(now: now), echo: nil)
+        watch.noteTime(room, now: now)
         return watch.lines(room, now: now).shut
     }
 }

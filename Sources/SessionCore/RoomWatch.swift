@@ -46,6 +46,15 @@ package struct RoomWatch: Sendable {
         if let round = room.round(of: channel)?.current, round != told[channel]?.round { began.insert(channel) }
     }
 
+    /// Notes the channels whose cards show, or no longer do, by time alone:
+    /// those on their way had their time (`Ballot.catchUp`), which no
+    /// update of the room says. A tick's work, a tally per channel told.
+    package mutating func noteTime(_ room: Room, now: Timestamp) {
+        for (channel, told) in told where room.tally(of: channel, now: now).isRevealed != told.revealed {
+            touched.insert(channel)
+        }
+    }
+
     /// The signal lines of a reception: one per person it was heard from.
     package func sightings(_ update: Room.Update, in room: Room, now: Timestamp) -> [ControlWatchLine] {
         update.sighted.map { id in
@@ -97,7 +106,7 @@ package struct RoomWatch: Sendable {
         if tally.isRevealed, !before.revealed || tally.round != before.round {
             lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
         }
-        lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
+        lines.append(.table(Self.table(view, in: room, now: now)))
         return lines
     }
 
@@ -119,7 +128,7 @@ package struct RoomWatch: Sendable {
             }
             if tally.isRevealed { lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now))) }
             told[channel] = Told(round: tally.round, revealed: tally.isRevealed)
-            lines.append(.table(WatchTable(view, deck: Self.deck(of: channel, in: room), now: now)))
+            lines.append(.table(Self.table(view, in: room, now: now)))
         }
         return lines
     }
@@ -132,8 +141,11 @@ package struct RoomWatch: Sendable {
         return open
     }
 
-    private static func deck(of channel: Channel, in room: Room) -> Deck {
-        room.me.flatMap { $0.channel == channel ? $0.deck : nil } ?? .app
+    /// `view`'s table, with whether `room` has revealed its round and the
+    /// deck its figures take: mine in my channel.
+    private static func table(_ view: Room.View, in room: Room, now: Timestamp) -> WatchTable {
+        let deck = room.me.flatMap { $0.channel == view.channel ? $0.deck : nil } ?? .app
+        return WatchTable(view, decided: room.round(of: view.channel)?.ballot.isRevealed ?? false, deck: deck, now: now)
     }
 
     private static func line(_ change: WatchChange) -> ControlWatchLine {

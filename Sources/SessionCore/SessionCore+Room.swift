@@ -68,15 +68,18 @@ extension SessionCore {
     }
 
     /// Turns stale peers stale and drops the long gone; looks again for a
-    /// peer gone quiet.
+    /// peer gone quiet; notes for the watchers what time alone changed.
     mutating func tick(now: Timestamp) -> [SessionAction] {
         let update = room.tick(now: now)
-        if forwarding == .all { _ = watching(update, now: now) }
+        if forwarding == .all {
+            _ = watching(update, now: now)
+            watch.noteTime(room, now: now)
+        }
         var (actions, moved) = follow(update, now: now)
         if room.hasQuietPeer(after: setup.lookAgainAfter, now: now) { actions.append(.lookAgain) }
         let (revealed, recorded) = recount(now: now)
         actions += recorded + followRoom(now: now)
-        if revealed || moved || !update.events.isEmpty { actions.append(.changed) }
+        if revealed || moved || !update.events.isEmpty || watch.hasNews { actions.append(.changed) }
         return actions
     }
 

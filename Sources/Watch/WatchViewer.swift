@@ -165,7 +165,7 @@ package struct WatchViewer {
             dirty = true
             let tally = table.tally
             if output == .table, let ring,
-               bell.rings(channel: table.channel, round: tally.round, decided: tally.isRevealed, shown: tally.isRevealed) {
+               bell.rings(channel: table.channel, round: tally.round, decided: table.isDecided, shown: tally.isRevealed) {
                 ring()
             }
         case let .seen(sighting):

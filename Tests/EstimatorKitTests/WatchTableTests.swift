@@ -28,7 +28,7 @@ import Testing
         // Alice and Bob are stale: everyone present voted.
         let now = start + .milliseconds(7250)
         #expect(room.tick(now: now).revealed == [channel])
-        let table = WatchTable(room.view(of: channel, now: now), deck: .fibonacci, now: now)
+        let table = WatchTable(room.view(of: channel, now: now), decided: true, deck: .fibonacci, now: now)
         #expect(table.tally.isRevealed && table.tally.entries.contains { $0.isStale && $0.mark == .shown(.five) },
                 "Alice's card shows, though she is stale")
         #expect(table.tally.stats.votes == 3, "Me, Carol and al, not Alice")
@@ -39,7 +39,7 @@ import Testing
         var room = Room(staleAfter: .seconds(6))
         room.enter(Room.Me(channel: channel, name: "Me", card: .waiting), now: start)
         hear(&room, "210105Alice", at: start)
-        let table = WatchTable(room.view(of: channel, now: start), deck: .app, now: start)
+        let table = WatchTable(room.view(of: channel, now: start), decided: false, deck: .app, now: start)
         let line = ControlWatchLine.table(table).serialized
         #expect(line.contains(#"{"name":"Alice","mark":"hidden","rssi":-50,"age":0}"#), "\(line)")
         #expect(!line.contains(#""05""#), "the hidden card is not sent")

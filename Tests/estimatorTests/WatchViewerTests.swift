@@ -229,6 +229,22 @@ import Watch
         #expect(bell.rung == 0)
     }
 
+    @Test func noBellForARoundTheRoomRevealedBeforeTheWatchStartedThoughItsCardsCameAfter() {
+        var session = Session(now: clock.now)
+        var early = viewer()
+        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
+        clock.advance(by: ChannelRound.listening)
+        session.take(.tick, at: clock.now, into: &early)
+        session.take(heard("310105Alice"), at: clock.now, into: &early)
+        var watch = terminal()
+        session.attach(&watch, now: clock.now)
+        #expect(watch.frame(now: clock.now).sections.first?.isRevealed == false, "my vote may be on its way: the catch-up")
+        clock.advance(by: Ballot.catchUp)
+        session.take(.tick, at: clock.now, into: &watch)
+        #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
+        #expect(bell.rung == 0, "the room had revealed it before")
+    }
+
     @Test func theBoardShowsTheSessionsChannelWithItsTitleAndTimer() {
         var session = Session(now: clock.now)
         var watch = terminal(board: true)
