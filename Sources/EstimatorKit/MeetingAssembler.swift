@@ -8,6 +8,14 @@
 /// forgets them when a part of another round comes: at most 16 parts of
 /// 6 bytes. The last meeting they made stays until they make another (a
 /// new story's parts come one at a time), or the round changes.
+///
+/// Before the parts make a whole meeting, the story's key is known once
+/// the parts from the first hold it and the space after it (or the whole
+/// text, in a last part shorter than the others): the key goes first on
+/// the air so that tables show it at once, and it is handed over as a
+/// meeting of that key alone, from a backlog (the least a story can be),
+/// with nothing else known. The whole meeting, once its parts are in,
+/// beats it in any merge (its title is the key's and more).
 public struct MeetingAssembler: Sendable {
     /// A meeting heard whole, and the round (modulo 16) it is of.
     public typealias Heard = (round: RoundNumber, meeting: RoundMeeting)
@@ -42,8 +50,27 @@ public struct MeetingAssembler: Sendable {
     }
 
     private var current: Heard? {
-        guard let round, let whole else { return nil }
-        return (round, whole)
+        guard let round else { return nil }
+        if let whole { return (round, whole) }
+        return key.map { (round, RoundMeeting(story: Story(key: $0, summary: ""), source: .backlog, change: 0, deadline: nil, agreed: nil)) }
+    }
+
+    /// The story's key, from the text parts held from the first on, once
+    /// they hold all of it; nil when they do not, or the text has no key.
+    private var key: String? {
+        var text: [UInt8] = []
+        for number in 1..<parts.count {
+            guard let body = parts[number] else { return nil }
+            text += body
+            if let space = text.firstIndex(of: 0x20) { return Self.key(text[..<space]) }
+            if body.count < MeetingParts.textPerPart { return Self.key(text[...]) }
+        }
+        return nil
+    }
+
+    private static func key(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard let word = String(validating: bytes, as: UTF8.self) else { return nil }
+        return Story(line: word).key
     }
 
     /// The meeting the parts kept make, if they make one.

@@ -42,8 +42,13 @@ import Testing
             let heard = Self.assembled(Array(parts[start...] + parts[..<start]))
             #expect(heard?.meeting == Self.passkeys && heard?.round == RoundNumber(wrapping: 4))
         }
-        #expect(Self.assembled(Array(parts.dropLast())) == nil, "no state, no meeting")
+        let keyAlone = RoundMeeting(story: Story(key: "ABC-123", summary: ""), source: .backlog, change: 0, deadline: nil, agreed: nil)
+        #expect(Self.assembled(Array(parts.dropLast()))?.meeting == keyAlone, "no state: the key alone, at once")
+        #expect(Self.assembled(Array(parts.prefix(2)))?.meeting == keyAlone, "the key and the space after it are enough")
+        #expect(Self.assembled(Array(parts.prefix(1))) == nil, "half a key is none")
         #expect(Self.assembled(Array(parts.dropFirst())) == nil, "a part missing")
+        #expect(keyAlone.merging(Self.passkeys) == Self.passkeys && Self.passkeys.merging(keyAlone) == Self.passkeys,
+                "the whole meeting beats its key")
     }
 
     @Test func theDeadlineAndTheAgreedEstimateTravelInPartZero() {

@@ -63,7 +63,7 @@ next_story() { # next_story STARTER N KEY [OPTION...]
     echo $((at - began)) >>"$E2E_WORK/story_ms"
   done
   for i in "${voters[@]}"; do
-    wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $n;"* ]]'
+    wait_until 15 eval '[[ $(as $i status --adapter hci$i) == *"round $n"[\ \;]* ]]'
   done
 }
 votes() { # votes N CARD... (Ann Bob Cy Dan, - for none)
