@@ -137,16 +137,23 @@ public final class AdvertisementHandle: Sendable {
 
     /// Changes the advertised local name and manufacturer data. BlueZ reads
     /// the new values at once. New manufacturer data goes on the air from
-    /// its first part; a new local name alone leaves the part on the air.
+    /// its first part that differs from the old data's part at the same
+    /// place, and turns on from there (from its first part when the number
+    /// of parts changed): a change of one part goes out at once without
+    /// starting the turn again, so the parts after it still come round. A
+    /// new local name alone leaves the part on the air.
     ///
     /// Throws `.released` when the advertisement has ended.
     public func update(localName: String, manufacturerData: RotatingManufacturerData?) async throws {
         let (ended, changes) = state.withLock { state -> (Bool, [String: Value]) in
             guard !state.ended else { return (true, [:]) }
             var changes: [String: Value] = ["LocalName": .string(localName)]
-            if state.advertisement.manufacturerData != manufacturerData {
-                state.position = 0
-                changes["ManufacturerData"] = Advertisement.manufacturerValue(manufacturerData, position: 0)
+            let old = state.advertisement.manufacturerData
+            if old != manufacturerData {
+                let (before, after) = (old?.parts ?? [], manufacturerData?.parts ?? [])
+                state.position = before.count == after.count && old?.company == manufacturerData?.company
+                    ? before.indices.first { before[$0] != after[$0] } ?? 0 : 0
+                changes["ManufacturerData"] = Advertisement.manufacturerValue(manufacturerData, position: state.position)
             }
             state.advertisement.localName = localName
             state.advertisement.manufacturerData = manufacturerData

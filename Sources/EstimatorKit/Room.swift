@@ -60,6 +60,9 @@ public struct Room: Sendable {
         /// The people a reception was heard from and the table keeps, in
         /// order: a watch refreshes their signal when no event says more.
         public var sighted: [PeerID] = []
+        /// Channels that count one more name they do not keep (a table
+        /// says how many are not shown).
+        public var counted: Set<Channel> = []
 
         public init() {}
 
@@ -244,7 +247,9 @@ public struct Room: Sendable {
     /// Takes one sighting into the table, noting how it was heard.
     private mutating func observe(_ sighting: PeerSighting, relayed: Bool, into update: inout Update) {
         let id = sighting.id
+        let unshown = table.unshownCount(in: id.channel)
         let events = table.observe(sighting)
+        if table.unshownCount(in: id.channel) != unshown { update.counted.insert(id.channel) }
         // Only peers the table keeps (it caps each channel) get a path; a
         // leaver's is read for its event first, so the leave says how it came.
         if table[id] != nil || events.contains(where: { $0.id == id }) {

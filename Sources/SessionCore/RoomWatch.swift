@@ -35,6 +35,7 @@ package struct RoomWatch: Sendable {
         hearing.merge(update.hearing) { _, new in new }
         touched.formUnion(update.events.map(\.channel))
         touched.formUnion(update.revealed)
+        touched.formUnion(update.counted)
         touched.formUnion(update.rounds.map(\.channel))
         for round in update.rounds { if case .began = round.change { began.insert(round.channel) } }
     }

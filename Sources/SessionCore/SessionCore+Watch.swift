@@ -7,7 +7,7 @@ extension SessionCore {
     /// Notes what `update` changed for the watchers; returns the signal
     /// lines of the reception.
     mutating func watching(_ update: Room.Update, now: Timestamp) -> [SessionAction] {
-        if !update.events.isEmpty || !update.rounds.isEmpty || !update.revealed.isEmpty {
+        if !update.events.isEmpty || !update.rounds.isEmpty || !update.revealed.isEmpty || !update.counted.isEmpty {
             watch.note(update, echo: PeerID(channel: channel, name: name.text))
         }
         return watch.sightings(update, in: room, now: now).map(SessionAction.stream)

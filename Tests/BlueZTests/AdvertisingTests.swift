@@ -87,6 +87,13 @@ import Testing
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])], "new parts from the first")
         try await handle.announceAgain()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x02, 0xB0])])
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])])
+        let changedLast = RotatingManufacturerData(company: 0xFFFF, parts: [[0x12, 0xB1], [0x02, 0xB5]])
+        try await handle.update(localName: "010105Alice", manufacturerData: changedLast)
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x02, 0xB5])], "the one part changed goes out at once")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])], "and the turn goes on from there")
 
         // One part: nothing rotates, the local name is announced again.
         let single = RotatingManufacturerData(company: 0xFFFF, parts: [[0x03, 0xC0]])
