@@ -44,7 +44,7 @@ import Testing
     }
 
     /// Each mode runs its own scheduler on the one schedule (what each does
-    /// is in RadioSchedulerTests).
+    /// is in StrictSchedulerTests and LightSchedulerTests).
     @Test func eachModeHasItsScheduler() {
         let light = RadioSchedule.standard.fitted(to: AdvertisingCapacity(supported: 5, active: 0, extended: true))
         #expect((light.scheduler() as? LightScheduler)?.schedule == light)

@@ -61,6 +61,19 @@ import Watch
         }
     }
 
+    /// A session whose round 1 is revealed, Me 5 and Alice 8, before the
+    /// watch a test attaches: one watched it from the start.
+    private func revealedBeforeTheWatch() -> Session {
+        var session = Session(now: clock.now)
+        var early = viewer()
+        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
+        clock.advance(by: ChannelRound.listening)
+        session.take(.tick, at: clock.now, into: &early)
+        session.take(.request(.pick(.five)), at: clock.now, into: &early)
+        session.take(heard("210108Alice"), at: clock.now, into: &early)
+        return session
+    }
+
     private func heard(_ localName: String, rssi: Int = -50) -> SessionEvent {
         .heard(Heard(localName: Array(localName.utf8), rssi: rssi))
     }
@@ -91,13 +104,7 @@ import Watch
     }
 
     @Test func aWatchAttachedAfterTheRevealStartsWithEveryCard() {
-        var session = Session(now: clock.now)
-        var early = viewer()
-        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
-        clock.advance(by: ChannelRound.listening)
-        session.take(.tick, at: clock.now, into: &early)
-        session.take(.request(.pick(.five)), at: clock.now, into: &early)
-        session.take(heard("210108Alice"), at: clock.now, into: &early)
+        var session = revealedBeforeTheWatch()
         written.lines = []
         var late = viewer()
         session.attach(&late, now: clock.now)
@@ -216,13 +223,7 @@ import Watch
     }
 
     @Test func noBellForARoundRevealedBeforeTheWatchStarted() {
-        var session = Session(now: clock.now)
-        var early = viewer()
-        session.take(heard("2101FCAlice"), at: clock.now, into: &early)
-        clock.advance(by: ChannelRound.listening)
-        session.take(.tick, at: clock.now, into: &early)
-        session.take(.request(.pick(.five)), at: clock.now, into: &early)
-        session.take(heard("210108Alice"), at: clock.now, into: &early)
+        var session = revealedBeforeTheWatch()
         var watch = terminal()
         session.attach(&watch, now: clock.now)
         #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
