@@ -10,7 +10,11 @@ extension SessionCore {
     package mutating func heardMeeting(_ heard: RoundMeeting, round: RoundNumber, from peer: PeerID,
                                        now: Timestamp) -> [SessionAction] {
         guard !hasEnded, peer.channel == channel, round == self.round.current else { return [] }
-        return takeMeeting(meeting.merging(heard), now: now) + followRoom(now: now)
+        // Every reception of a peer whose parts are all in hands its meeting
+        // over again: one that changes nothing asks nothing of the room.
+        let merged = meeting.merging(heard)
+        guard merged != meeting else { return [] }
+        return takeMeeting(merged, now: now) + followRoom(now: now)
     }
 
     /// Chooses the backlog's next story for `number`, a round begun
