@@ -39,11 +39,7 @@ enum MeetingState {
 
     /// FNV-1a (32 bits) of `text`, folded to 8 bits by xor of its bytes.
     static func checksum(_ text: some Collection<UInt8>) -> UInt8 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in text {
-            hash ^= UInt32(byte)
-            hash &*= 0x0100_0193
-        }
+        let hash = FNV1a.hash32(text)
         return UInt8(truncatingIfNeeded: hash ^ hash >> 8 ^ hash >> 16 ^ hash >> 24)
     }
 

@@ -217,11 +217,7 @@ struct RelayBridge {
     /// The last topic level of a forwarded peer: FNV-1a of channel and name,
     /// so the topic never carries the (untrusted) name itself.
     static func hash(_ packet: Packet) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [packet.channel.rawValue] + Array(packet.name.utf8) {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01b3
-        }
+        let value = FNV1a.hash64([packet.channel.rawValue] + Array(packet.name.utf8))
         return Hex.text((0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) })
     }
 }
