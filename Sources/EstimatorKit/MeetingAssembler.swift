@@ -10,8 +10,9 @@
 /// new story's parts come one at a time), or the round changes.
 ///
 /// Before the parts make a whole meeting, the story's key is known once
-/// the parts from the first hold it and the space after it (or the whole
-/// text, in a last part shorter than the others): the key goes first on
+/// the first part holds it packed (`PackedKey`), or the parts from the
+/// first hold it and the space after it (or the whole text, in a last part
+/// shorter than the others): the key goes first on
 /// the air so that tables show it at once, and it is handed over as a
 /// meeting of that key alone, from a backlog (the least a story can be),
 /// with nothing else known. The whole meeting, once its parts are in,
@@ -58,6 +59,7 @@ public struct MeetingAssembler: Sendable {
     /// The story's key, from the text parts held from the first on, once
     /// they hold all of it; nil when they do not, or the text has no key.
     private var key: String? {
+        if let first = parts[1], let marker = first.first, PackedKey.isMarker(marker) { return PackedKey.unpack(first) }
         var text: [UInt8] = []
         for number in 1..<parts.count {
             guard let body = parts[number] else { return nil }
@@ -83,7 +85,7 @@ public struct MeetingAssembler: Sendable {
             guard let body = parts[number], body.count == min(MeetingParts.textPerPart, length - text.count) else { return nil }
             text += body
         }
-        guard MeetingState.checksum(text) == checksum else { return nil }
-        return MeetingState.meeting(state: state[0..<3], text: text[...], now: now)
+        guard MeetingState.checksum(text) == checksum, let title = MeetingParts.title(ofAir: text[...]) else { return nil }
+        return MeetingState.meeting(state: state[0..<3], text: title[...], now: now)
     }
 }

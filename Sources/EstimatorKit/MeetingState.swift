@@ -27,9 +27,13 @@ enum MeetingState {
     /// bytes at a character's end (key first, so the key comes whole);
     /// empty without a story.
     static func text(of meeting: RoundMeeting, limit: Int) -> [UInt8] {
-        guard let title = meeting.story?.title else { return [] }
+        cut(meeting.story?.title ?? "", to: limit)
+    }
+
+    /// `string` in UTF-8, cut to `limit` bytes at a character's end.
+    static func cut(_ string: String, to limit: Int) -> [UInt8] {
         var text: [UInt8] = []
-        for character in title {
+        for character in string {
             let bytes = Array(character.utf8)
             guard text.count + bytes.count <= limit else { break }
             text += bytes

@@ -29,13 +29,12 @@ import Testing
     @Test func aStoryGoesInPartsOfFiveBytesBeforeItsState() {
         let parts = MeetingParts.encode(Self.passkeys, round: RoundNumber(wrapping: 4))
         #expect(parts == [
-            [0x14, 0x41, 0x42, 0x43, 0x2D, 0x31],  // "ABC-1"
-            [0x24, 0x32, 0x33, 0x20, 0x4C, 0x6F],  // "23 Lo"
-            [0x34, 0x67, 0x69, 0x6E, 0x20, 0x77],  // "gin w"
-            [0x44, 0x69, 0x74, 0x68, 0x20, 0x70],  // "ith p"
-            [0x54, 0x61, 0x73, 0x73, 0x6B, 0x65],  // "asske"
-            [0x64, 0x79, 0x73],                    // "ys"
-            [0x04, 0x04, 0x00, 0x00, 0x1B, 0xD7],  // backlog, 27 bytes, checksum D7
+            [0x14, 0x80, 0x08, 0x08, 0x00, 0x7B],  // ABC-123 packed
+            [0x24, 0x4C, 0x6F, 0x67, 0x69, 0x6E],  // "Login"
+            [0x34, 0x20, 0x77, 0x69, 0x74, 0x68],  // " with"
+            [0x44, 0x20, 0x70, 0x61, 0x73, 0x73],  // " pass"
+            [0x54, 0x6B, 0x65, 0x79, 0x73],        // "keys"
+            [0x04, 0x04, 0x00, 0x00, 0x18, 0x4B],  // backlog, 24 bytes, checksum 4B
         ])
         // Heard in any order, from any part on.
         for start in parts.indices {
@@ -44,17 +43,28 @@ import Testing
         }
         let keyAlone = RoundMeeting(story: Story(key: "ABC-123", summary: ""), source: .backlog, change: 0, deadline: nil, agreed: nil)
         #expect(Self.assembled(Array(parts.dropLast()))?.meeting == keyAlone, "no state: the key alone, at once")
-        #expect(Self.assembled(Array(parts.prefix(2)))?.meeting == keyAlone, "the key and the space after it are enough")
-        #expect(Self.assembled(Array(parts.prefix(1))) == nil, "half a key is none")
+        #expect(Self.assembled(Array(parts.prefix(1)))?.meeting == keyAlone, "the first part holds the key")
         #expect(Self.assembled(Array(parts.dropFirst())) == nil, "a part missing")
         #expect(keyAlone.merging(Self.passkeys) == Self.passkeys && Self.passkeys.merging(keyAlone) == Self.passkeys,
                 "the whole meeting beats its key")
     }
 
+    /// A key that does not pack goes as text, first: it is known once the
+    /// parts hold it and the space after it.
+    @Test func aKeyThatDoesNotPackIsKnownFromItsText() {
+        let story = RoundMeeting().choosing(Story(line: "MOBILE-12 Sign in"), from: .typed)
+        let parts = MeetingParts.encode(story, round: RoundNumber(wrapping: 2))
+        #expect(parts.first == [0x12] + Array("MOBIL".utf8))
+        #expect(Self.assembled(Array(parts.prefix(1))) == nil, "half a key is none")
+        #expect(Self.assembled(Array(parts.prefix(2)))?.meeting.story == Story(key: "MOBILE-12", summary: ""),
+                "the key and the space after it are enough")
+        #expect(Self.assembled(parts)?.meeting == story)
+    }
+
     @Test func theDeadlineAndTheAgreedEstimateTravelInPartZero() {
         let round = RoundNumber(wrapping: 10)
         let parts = MeetingParts.encode(Self.timed, round: round)
-        #expect(parts == [[0x1A, 0x45, 0x4E, 0x47, 0x2D, 0x37], [0x0A, 0x19, 0xC9, 0x00, 0x05, 0x0C]])
+        #expect(parts == [[0x1A, 0x80, 0x36, 0x50, 0x00, 0x07], [0x0A, 0x19, 0xC9, 0x00, 0x05, 0xE4]])
         #expect(Self.assembled(parts)?.meeting == Self.timed)
         // Taken nearest the receiver's clock, up to 9 hours either way.
         for offset in [Duration.seconds(-32_000), .seconds(32_000)] {
@@ -64,22 +74,22 @@ import Testing
             == Self.deadline + .seconds(65_536))
 
         let settled = Self.timed.settling(.five)
-        #expect(MeetingParts.encode(settled, round: round).last == [0x0A, 0x2A, 0x05, 0x00, 0x05, 0x0C])
+        #expect(MeetingParts.encode(settled, round: round).last == [0x0A, 0x2A, 0x05, 0x00, 0x05, 0xE4])
         #expect(Self.assembled(MeetingParts.encode(settled, round: round))?.meeting == settled)
     }
 
     /// A story longer than 75 bytes is cut at a character's end.
     @Test func theAirCarriesSeventyFiveBytesOfTheStoryCutAtACharacter() {
-        let long = Story(line: "PLAT-1042 Export the quarterly report for every region, with totals per team")
+        let long = Story(line: "PLAT-1042 Export the quarterly report for every region, with totals per team and month")
         let parts = MeetingParts.encode(RoundMeeting().choosing(long, from: .typed), round: RoundNumber(wrapping: 1))
         #expect(parts.count == 16)
-        #expect(parts.last == [0x01, 0x08, 0x00, 0x00, 0x4B, 0xF6])
-        #expect(Self.assembled(parts)?.meeting.story?.title == String(long.title.utf8.prefix(75))!)
+        #expect(parts.last?[4] == 75, "the packed key and 70 bytes of the summary")
+        #expect(Self.assembled(parts)?.meeting.story == Story(key: "PLAT-1042", summary: String(long.summary.utf8.prefix(70))!))
 
         let wide = Story(line: "ENG-80 " + String(repeating: "전", count: 30))
         let cut = MeetingParts.encode(RoundMeeting().choosing(wide, from: .typed), round: RoundNumber(wrapping: 1))
-        #expect(cut.last?[4] == 73, "7 bytes of key and space, 22 whole characters of 3")
-        #expect(Self.assembled(cut)?.meeting.story == Story(line: "ENG-80 " + String(repeating: "전", count: 22)))
+        #expect(cut.last?[4] == 74, "the packed key, 23 whole characters of 3")
+        #expect(Self.assembled(cut)?.meeting.story == Story(line: "ENG-80 " + String(repeating: "전", count: 23)))
     }
 
     /// A new round forgets the parts of the last; a new story in the same
@@ -96,9 +106,9 @@ import Testing
         // not match the state kept, and the last whole meeting stays.
         let other = RoundMeeting().choosing(Story(line: "ENG-9 Later"), from: .typed)
         let parts = MeetingParts.encode(other, round: RoundNumber(wrapping: 5))
-        #expect(parts.count == 4)
+        #expect(parts.count == 3)
         for part in parts.dropLast() { #expect(assembler.take(part, now: Self.now)?.meeting == Self.timed) }
-        #expect(assembler.take(parts[3], now: Self.now)?.meeting == other)
+        #expect(assembler.take(parts[2], now: Self.now)?.meeting == other)
     }
 
     @Test func hostilePartsAreIgnored() {
@@ -110,7 +120,8 @@ import Testing
             [0x14],                                      // a story part with no text
             [0x14, 0x41, 0x42, 0x43, 0x2D, 0x31, 0x32],  // seven bytes
             [0x04, 0x04, 0x00, 0x00, 0x1B],              // a short state
-            [0x74, 0x41],                                // part 7, beyond 27 bytes
+            [0x64, 0x41],                                // part 6, beyond 24 bytes
+            [0x14, 0xBF, 0xFF, 0xFF, 0xFF, 0xFF],        // a packed key beyond the last
         ]
         for part in junk { #expect(assembler.take(part, now: Self.now)?.meeting == Self.passkeys, "\(part)") }
 
@@ -132,6 +143,10 @@ import Testing
         #expect(rejects([0x04, 0x00, 0x00, 0x50, 0xC5]), "80 bytes")
         #expect(rejects([0x04, 0x00, 0x00, 0x02, 0xB3], [0xC3, 0x28]), "not UTF-8")
         #expect(rejects([0x04, 0x00, 0x00, 0x02, 0x29], [0x1B, 0x07]), "nothing left once sanitised")
+        let beyond: [UInt8] = [0xBF, 0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(rejects([0x04, 0x00, 0x00, 0x05, checksum(beyond)], beyond), "a packed key beyond the last")
+        let cutShort: [UInt8] = [0x80, 0x36, 0x50]
+        #expect(rejects([0x04, 0x00, 0x00, 0x03, checksum(cutShort)], cutShort), "a packed key of 3 bytes")
     }
 
     /// Terminal controls in a story heard are gone before anything shows it.
