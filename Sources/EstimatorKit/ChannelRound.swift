@@ -105,10 +105,9 @@ public struct ChannelRound: Equatable, Sendable {
         ballot.tally(peers: peers, me: me, round: state.current, open: open, deck: deck, arriving: arriving, now: now)
     }
 
-    /// Names the round `round` with `title` while it is the current one:
-    /// the session names its round with the story of the room's meeting.
-    public mutating func entitle(_ title: String?, for round: RoundNumber) {
-        state.entitle(title, for: round)
+    /// Takes `meeting` as the round `round`'s while it is the current one.
+    public mutating func meet(_ meeting: RoundMeeting, for round: RoundNumber) {
+        state.meet(meeting, for: round)
     }
 
     private mutating func apply(_ change: RoundState.Change, peers: [Peer], now: Timestamp) {

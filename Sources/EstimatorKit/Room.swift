@@ -203,7 +203,7 @@ public struct Room: Sendable {
 
     /// Everything a table draws for `channel` at `now`.
     public func view(of channel: Channel, now: Timestamp) -> View {
-        View(channel: channel, title: rounds[channel]?.state.title, peers: peers(in: channel),
+        View(channel: channel, meeting: rounds[channel]?.state.meeting ?? RoundMeeting(), peers: peers(in: channel),
              tally: tally(of: channel, now: now), hearing: hearing(in: channel, now: now),
              unshown: table.unshownCount(in: channel))
     }
@@ -211,8 +211,10 @@ public struct Room: Sendable {
     /// One channel as a table draws it.
     public struct View: Equatable, Sendable {
         public let channel: Channel
+        /// The round's meeting as known here: its story, timer and agreed estimate.
+        public let meeting: RoundMeeting
         /// The round's title, when known here.
-        public let title: String?
+        public var title: String? { meeting.story?.title }
         /// The peers, my echo left out.
         public let peers: [Peer]
         public let tally: Tally
@@ -331,10 +333,10 @@ public struct Room: Sendable {
         return change
     }
 
-    /// Names `round` in `channel` with `title` while it is the current one:
-    /// the session names its round with the story of the room's meeting.
-    public mutating func entitle(_ title: String?, round: RoundNumber, in channel: Channel) {
-        rounds[channel]?.entitle(title, for: round)
+    /// Takes `meeting` as `round`'s in `channel` while it is the current
+    /// one: the room's meeting as a session or a listening watch merged it.
+    public mutating func meet(_ meeting: RoundMeeting, round: RoundNumber, in channel: Channel) {
+        rounds[channel]?.meet(meeting, for: round)
     }
 
     // MARK: Rules

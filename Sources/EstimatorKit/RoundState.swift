@@ -39,8 +39,10 @@ public struct RoundState: Equatable, Sendable {
 
     /// The round, or `nil` before any is heard or started.
     public private(set) var current: RoundNumber?
-    /// The title given to `startNext`; `nil` for a round begun elsewhere.
-    public private(set) var title: String?
+    /// The round's meeting as the room shares it (`meet`): a round begun
+    /// here starts with the title given to `startNext` as a typed story, one
+    /// begun elsewhere with none.
+    public private(set) var meeting = RoundMeeting()
     /// When the clock jump was noticed; set until the room is heard again.
     public private(set) var suspendedSince: Timestamp?
     private var lastTick: Timestamp?
@@ -71,7 +73,7 @@ public struct RoundState: Equatable, Sendable {
         let base = current ?? latestHeard
         suspendedSince = nil
         let change = begin(base.map(\.next) ?? RoundNumber(wrapping: 1))
-        self.title = title
+        if let title { meeting = meeting.choosing(Story(line: title), from: .typed) }
         return change
     }
 
@@ -90,14 +92,17 @@ public struct RoundState: Equatable, Sendable {
         return .suspended
     }
 
-    /// Names `round` with `title` while it is the current one.
-    public mutating func entitle(_ title: String?, for round: RoundNumber) {
-        if current == round, suspendedSince == nil { self.title = title }
+    /// The round's title: its story's (`Story.title`), when it has one.
+    public var title: String? { meeting.story?.title }
+
+    /// Takes `meeting` as `round`'s while it is the current one.
+    public mutating func meet(_ meeting: RoundMeeting, for round: RoundNumber) {
+        if current == round, suspendedSince == nil { self.meeting = meeting }
     }
 
     private mutating func begin(_ round: RoundNumber) -> Change {
         current = round
-        title = nil
+        meeting = RoundMeeting()
         return .began(round)
     }
 }

@@ -1,6 +1,6 @@
 /// One channel's table as the room's rules decided it: the rows with their
-/// marks, the round, the reveal, the votes counted, and how each person is
-/// heard. A session streams it to its `watch` clients, and a watch without
+/// marks, the round and its meeting, the reveal, the votes counted, and how
+/// each person is heard. A session streams it to its `watch` clients, and a watch without
 /// a session gets it from its own listening room; either way the watch
 /// draws it and decides nothing.
 ///
@@ -25,8 +25,11 @@ public struct WatchTable: Equatable, Sendable {
     }
 
     public let channel: Channel
-    /// The round's title, when known.
-    public let title: String?
+    /// The round's story, its timer's deadline and its agreed estimate, as
+    /// the room's meeting says (`Room.View.meeting`).
+    public let story: Story?
+    public let deadline: Timestamp?
+    public let agreed: Card?
     /// The votes as counted, rows in order.
     public let tally: Tally
     /// One per entry of `tally`; a watch moves one on between two tables
@@ -41,9 +44,12 @@ public struct WatchTable: Equatable, Sendable {
     /// Names heard in this channel but not stored (the channel's cap).
     public let unshown: Int
 
-    public init(channel: Channel, title: String?, tally: Tally, signals: [Signal], isDecided: Bool, deck: Deck, unshown: Int) {
+    public init(channel: Channel, story: Story?, deadline: Timestamp?, agreed: Card?, tally: Tally, signals: [Signal],
+                isDecided: Bool, deck: Deck, unshown: Int) {
         self.channel = channel
-        self.title = title
+        self.story = story
+        self.deadline = deadline
+        self.agreed = agreed
         self.tally = tally
         self.signals = signals
         self.isDecided = isDecided
@@ -61,8 +67,17 @@ public struct WatchTable: Equatable, Sendable {
             return Signal(rssi: peer?.rssi, age: peer.map { now - $0.lastHeard } ?? .zero,
                           heard: entry.isMe ? .air : view.hearing[id] ?? .air)
         }
-        self.init(channel: view.channel, title: view.title, tally: view.tally, signals: signals, isDecided: decided,
-                  deck: deck, unshown: view.unshown)
+        self.init(channel: view.channel, story: view.meeting.story, deadline: view.meeting.deadline,
+                  agreed: view.meeting.agreed, tally: view.tally, signals: signals, isDecided: decided, deck: deck,
+                  unshown: view.unshown)
+    }
+
+    /// The round's title: its story's (`Story.title`), when it has one.
+    public var title: String? { story?.title }
+
+    /// What is left of the round's timer at `now`, while its cards are hidden.
+    public func remaining(now: Timestamp) -> Duration? {
+        tally.isRevealed ? nil : deadline.map { $0 - now }
     }
 
     // MARK: The line
@@ -87,7 +102,9 @@ public struct WatchTable: Equatable, Sendable {
         return .object([
             JSONMember("channel", .int(Int(channel.rawValue))),
             JSONMember("round", tally.round.map { .int(Int($0.value)) } ?? .null),
-            JSONMember("title", .string(title)),
+            JSONMember("story", story?.json ?? .null),
+            JSONMember("deadline", deadline.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("agreed", agreed.map { .string($0.hex) } ?? .null),
             JSONMember("revealed", .bool(tally.isRevealed)),
             JSONMember("decided", .bool(isDecided)),
             JSONMember("voters", .int(tally.voters)), JSONMember("voted", .int(tally.voted)),
@@ -101,7 +118,9 @@ public struct WatchTable: Equatable, Sendable {
     init?(json: JSONValue) {
         guard let channel = json["channel"]?.integer.flatMap(UInt8.init(exactly:)),
               let round = json["round"], round == .null || round.integer.map({ (0...15).contains($0) }) == true,
-              let title = json["title"], title == .null || title.string != nil,
+              let story = json["story"], story == .null || Story(json: story) != nil,
+              let deadline = json["deadline"], deadline == .null || deadline.string.flatMap(RFC3339.timestamp) != nil,
+              let agreed = json["agreed"], agreed == .null || agreed.string.flatMap(UInt8.init(hex:)) != nil,
               let revealed = json["revealed"]?.bool, let decided = json["decided"]?.bool,
               let voters = json["voters"]?.integer, let voted = json["voted"]?.integer,
               case let .array(waiting) = json["waiting"], case let .array(rows) = json["rows"],
@@ -137,7 +156,9 @@ public struct WatchTable: Equatable, Sendable {
         }
         let tally = Tally(entries: entries, voters: voters, voted: voted, waitingFor: waitingFor, isRevealed: revealed,
                           round: round.integer.map(RoundNumber.init(wrapping:)), stats: Stats(votes: shown, deck: deck))
-        self.init(channel: Channel(rawValue: channel), title: title.string, tally: tally, signals: signals,
+        self.init(channel: Channel(rawValue: channel), story: Story(json: story),
+                  deadline: deadline.string.flatMap(RFC3339.timestamp),
+                  agreed: agreed.string.flatMap(UInt8.init(hex:)).map(Card.init(rawValue:)), tally: tally, signals: signals,
                   isDecided: decided, deck: deck, unshown: unshown)
     }
 

@@ -119,10 +119,13 @@ public struct TerminalSize: Equatable, Sendable {
 }
 
 extension TableSection {
-    /// A channel's section as the room sees it at `now`.
+    /// A channel's section as the room sees it at `now`, with what is left
+    /// of its round's timer and its agreed estimate, as its meeting says.
     public init(_ view: Room.View, now: Timestamp) {
         self.init(channel: view.channel, title: view.title, peers: view.peers, tally: view.tally, unshown: view.unshown,
                   hearing: view.hearing, now: now)
+        remaining = view.tally.isRevealed ? nil : view.meeting.deadline.map { $0 - now }
+        agreed = view.meeting.agreed
     }
 
     /// A channel's section from the peer table and the round's tally: my

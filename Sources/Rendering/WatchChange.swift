@@ -11,11 +11,11 @@ public enum WatchChange: Equatable, Sendable {
     case revealed(channel: Channel, tally: Tally, time: Timestamp)
     /// A new round began (heard, or started by my session).
     case round(channel: Channel, round: RoundNumber, title: String?, time: Timestamp)
-    /// My session's round has a story, or another one: the room's meeting
+    /// A channel's round has a story, or another one: the room's meeting
     /// brought it (docs/PROTOCOL.md, Meeting), with the round or after it.
     case story(channel: Channel, round: RoundNumber?, story: Story, time: Timestamp)
-    /// My session's round has an agreed estimate, or another one
-    /// (`estimator settle`, or a consensus).
+    /// A channel's round has an agreed estimate, or another one
+    /// (`estimator settle`, or a consensus), as its meeting says.
     case settled(channel: Channel, round: RoundNumber?, story: Story?, agreed: Card, time: Timestamp)
 }
 

@@ -4,15 +4,27 @@ import Rendering
 /// What a `watch` is told of a room, decided here once: for a session's
 /// watchers (`SessionCore`) and for a watch without a session
 /// (`ListeningRoom`) alike. Per channel a change touched, in order: a new
-/// round, each person's change as it was before any reveal it brings (a
-/// last vote is a vote), the reveal with every card, then the channel's
-/// table (`WatchTable`). Every reception is also its person's signal
+/// round, its story when the room's meeting tells a new one, each person's
+/// change as it was before any reveal it brings (a last vote is a vote),
+/// the reveal with every card, the agreed estimate when the meeting tells
+/// a new one, then the channel's table (`WatchTable`). Every reception is also its person's signal
 /// (`WatchSighting`).
 package struct RoomWatch: Sendable {
     /// What a channel's watchers were last told of its round.
     private struct Told: Equatable, Sendable {
         var round: RoundNumber?
-        var revealed: Bool
+        var revealed = false
+        var story: Story?
+        var agreed: Card?
+
+        init() {}
+
+        init(_ view: Room.View) {
+            round = view.tally.round
+            revealed = view.tally.isRevealed
+            story = view.meeting.story
+            agreed = view.meeting.agreed
+        }
     }
 
     private var told: [Channel: Told] = [:]
@@ -41,7 +53,7 @@ package struct RoomWatch: Sendable {
     }
 
     /// Notes that `channel`'s table may have changed by a request of mine
-    /// (my pick, my reveal); a round it starts there began.
+    /// (my pick, my reveal) or its meeting; a round it starts there began.
     package mutating func touch(_ channel: Channel, room: Room) {
         touched.insert(channel)
         if let round = room.round(of: channel)?.current, round != told[channel]?.round { began.insert(channel) }
@@ -77,11 +89,11 @@ package struct RoomWatch: Sendable {
         let open = openToo ? Self.showingCards(room) : nil
         var lines: (shut: [ControlWatchLine], open: [ControlWatchLine]) = ([], [])
         for channel in touched.sorted() {
-            let before = told[channel] ?? Told(round: nil, revealed: false)
+            let before = told[channel] ?? Told()
             let view = room.view(of: channel, now: now)
             lines.shut += self.lines(of: view, in: room, before: before, now: now)
             if let open { lines.open += self.lines(of: open.view(of: channel, now: now), in: open, before: before, now: now) }
-            told[channel] = Told(round: view.tally.round, revealed: view.tally.isRevealed)
+            told[channel] = Told(view)
         }
         return lines
     }
@@ -91,8 +103,12 @@ package struct RoomWatch: Sendable {
     private func lines(of view: Room.View, in room: Room, before: Told, now: Timestamp) -> [ControlWatchLine] {
         let (channel, tally) = (view.channel, view.tally)
         var lines: [ControlWatchLine] = []
+        let sameRound = tally.round == before.round
         if began.contains(channel), let round = tally.round {
             lines.append(Self.line(.round(channel: channel, round: round, title: view.title, time: now)))
+        }
+        if let story = view.meeting.story, story != before.story || !sameRound {
+            lines.append(Self.line(.story(channel: channel, round: tally.round, story: story, time: now)))
         }
         for event in events where event.channel == channel {
             // By who it is, not by name: two app users may both be `Al`.
@@ -104,16 +120,20 @@ package struct RoomWatch: Sendable {
             }
             lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: hearing[event.id] ?? .air)))
         }
-        if tally.isRevealed, !before.revealed || tally.round != before.round {
+        if tally.isRevealed, !before.revealed || !sameRound {
             lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
+        }
+        if let agreed = view.meeting.agreed, agreed != before.agreed || !sameRound {
+            lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
         }
         lines.append(.table(Self.table(view, in: room, now: now)))
         return lines
     }
 
     /// What a watch attaching now is told first: the truth of every channel
-    /// heard (everyone present as joined, the reveal with every card, the
-    /// table), with every card known shown when `open`. From now on the
+    /// heard (its story, everyone present as joined, the reveal with every
+    /// card, the agreed estimate, the table), with every card known shown
+    /// when `open`. From now on the
     /// changes start from this.
     package mutating func catchUp(_ room: Room, now: Timestamp, open: Bool = false) -> [ControlWatchLine] {
         let room = open ? Self.showingCards(room) : room
@@ -122,13 +142,19 @@ package struct RoomWatch: Sendable {
         for channel in channels.sorted() {
             let view = room.view(of: channel, now: now)
             let tally = view.tally
+            if let story = view.meeting.story {
+                lines.append(Self.line(.story(channel: channel, round: tally.round, story: story, time: now)))
+            }
             for peer in view.peers where !peer.isStale {
                 let mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == peer.id }?.mark ?? .waiting
                 let event = PeerEvent(.joined, peer.id, card: peer.card, round: peer.round, rssi: peer.rssi, time: peer.lastHeard)
                 lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: view.hearing[peer.id] ?? .air)))
             }
             if tally.isRevealed { lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now))) }
-            told[channel] = Told(round: tally.round, revealed: tally.isRevealed)
+            if let agreed = view.meeting.agreed {
+                lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
+            }
+            told[channel] = Told(view)
             lines.append(.table(Self.table(view, in: room, now: now)))
         }
         return lines

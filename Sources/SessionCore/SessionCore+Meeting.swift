@@ -35,7 +35,8 @@ extension SessionCore {
     mutating func takeMeeting(_ changed: RoundMeeting, now: Timestamp) -> [SessionAction] {
         guard changed != meeting else { return [] }
         meeting = changed
-        if let current = round.current { room.entitle(title, round: current, in: channel) }
+        if let current = round.current { room.meet(meeting, round: current, in: channel) }
+        if forwarding == .all { watch.touch(channel, room: room) }
         var actions = followTimer(now: now)
         if let report = ledger.retell(meeting) { actions.append(.record(report)) }
         return actions

@@ -49,14 +49,7 @@ extension SessionCore {
     /// (docs/PROTOCOL.md, Meeting): one part over the air, put together
     /// with the peer's others; the whole meeting through the relay.
     private mutating func hearMeeting(_ bytes: [UInt8], relayed: Bool, from peer: PeerID, now: Timestamp) -> [SessionAction] {
-        let whole: MeetingAssembler.Heard?
-        if relayed {
-            whole = RelayPayload.decodeMeeting(bytes, now: now)
-        } else {
-            if assemblers[peer] == nil, assemblers.count >= Self.assemblersKept { assemblers.removeAll(keepingCapacity: true) }
-            whole = assemblers[peer, default: MeetingAssembler()].take(bytes, now: now)
-        }
-        guard let whole else { return [] }
+        guard let whole = meetings.take(bytes, relayed: relayed, from: peer, now: now) else { return [] }
         return heardMeeting(whole.meeting, round: whole.round, from: peer, now: now)
     }
 

@@ -69,9 +69,6 @@ package struct SessionCore: Sendable {
 
     /// Most local names kept decoded; a flood of names only empties the cache.
     package static let packetCacheSize = 256
-    /// Most peers whose meeting parts are kept: a channel's peers, and more;
-    /// a flood of names only empties them.
-    static let assemblersKept = 128
 
     package let setup: Setup
     package internal(set) var channel: Channel
@@ -110,8 +107,8 @@ package struct SessionCore: Sendable {
     /// Local names decoded lately: a peer repeats its own until its card
     /// changes, and decoding it anew was a third of the table's work.
     var packets: [[UInt8]: Packet] = [:]
-    /// The meeting parts heard of each peer of my channel, put together.
-    var assemblers: [PeerID: MeetingAssembler] = [:]
+    /// The meetings heard of each peer of my channel.
+    var meetings = MeetingsHeard()
 
     /// `room` with me entered in `channel` as `name`: `observing` present
     /// without a vote, `deck` the cards I may pick.

@@ -83,12 +83,8 @@ package enum ForegroundTable {
                           shown: view.tally.isRevealed)
     }
 
-    /// One snapshot of the session's room per frame, with what is left of
-    /// its timer.
+    /// One snapshot of the session's room per frame.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        var section = TableSection(await session.view, now: now)
-        section.remaining = await session.revealsAt.map { $0 - now }
-        section.agreed = await session.agreed
-        return LiveTable(sections: [section], adapter: session.adapter)
+        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
     }
 }

@@ -26,14 +26,8 @@ package struct WatchViewer {
     private struct Me {
         var channel: Channel
         var name: String
-        var round: RoundNumber?
         /// Whether someone else has my session's name.
         var nameTaken: Bool
-        /// When my session's timer reveals its round.
-        var revealsAt: Timestamp?
-        /// My session's round's story and agreed estimate.
-        var story: Story?
-        var agreed: Card?
     }
 
     /// A channel's table as last told, with when each row's person was
@@ -142,19 +136,11 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, _, adapter, round, _, nameTaken, _, _, _, _, revealsAt, story, agreed, _):
-            let channel = Channel(rawValue: channel)
+        case let .me(channel, name, _, adapter, _, _, nameTaken, _, _, _, _, _, _, _, _):
             if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
-            if let story, story != me?.story || round != me?.round {
-                emit(.story(channel: channel, round: round, story: story, time: now))
-            }
-            if let agreed, agreed != me?.agreed {
-                emit(.settled(channel: channel, round: round, story: story, agreed: agreed, time: now))
-            }
-            me = Me(channel: channel, name: name, round: round, nameTaken: nameTaken, revealsAt: revealsAt, story: story,
-                    agreed: agreed)
+            me = Me(channel: Channel(rawValue: channel), name: name, nameTaken: nameTaken)
             self.adapter = adapter
             dirty = true
         case let .table(table):
@@ -230,28 +216,21 @@ package struct WatchViewer {
     }
 
     /// The board of the channel shown (the one asked for, else the
-    /// session's) as last told, with what is left of my session's timer.
+    /// session's) as last told, with what is left of its round's timer.
     package func board(now: Timestamp) -> Board {
         let channel = channel ?? me?.channel ?? .default
         let table = drawn[channel]?.table
-        let tally = table?.tally ?? Self.nobody
-        var board = Board(channel: channel, title: table?.title, tally: tally, adapter: adapter, isObserving: !attached)
-        board.remaining = remaining(in: channel, isRevealed: tally.isRevealed, now: now)
-        if let me, channel == me.channel {
-            board.story = me.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
-            board.agreed = me.agreed
-        }
+        var board = Board(channel: channel, title: table?.title, tally: table?.tally ?? Self.nobody, adapter: adapter,
+                          isObserving: !attached)
+        board.remaining = table?.remaining(now: now)
+        board.story = table?.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
+        board.agreed = table?.agreed
         return board
     }
 
     /// The table as last told, with ages at `now`.
     package func frame(now: Timestamp) -> LiveTable {
-        let sections = shownChannels.map { channel in
-            var section = self.section(of: channel, now: now)
-            section.remaining = remaining(in: channel, isRevealed: section.isRevealed, now: now)
-            if channel == me?.channel { section.agreed = me?.agreed }
-            return section
-        }
+        let sections = shownChannels.map { section(of: $0, now: now) }
         let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
     }
@@ -265,19 +244,15 @@ package struct WatchViewer {
                             lastSeen: shown.lastHeard[index].map { now - $0 } ?? .zero, isMe: entry.isMe,
                             isStale: entry.isStale, heard: signal.heard, isNameCut: entry.isNameCut, isApp: entry.isApp)
         }
-        return TableSection(channel: channel, title: table.title, rows: rows, tally: table.tally, unshown: table.unshown)
+        var section = TableSection(channel: channel, title: table.title, rows: rows, tally: table.tally, unshown: table.unshown)
+        section.remaining = table.remaining(now: now)
+        section.agreed = table.agreed
+        return section
     }
 
     /// A channel nobody has been heard in yet.
     private static let nobody = Tally(entries: [], voters: 0, voted: 0, waitingFor: [], isRevealed: false, round: nil,
                                       stats: Stats(votes: []))
-
-    /// What is left of my session's timer, in my channel while its round is
-    /// hidden.
-    private func remaining(in channel: Channel, isRevealed: Bool, now: Timestamp) -> Duration? {
-        guard let revealsAt = me?.revealsAt, channel == me?.channel, !isRevealed else { return nil }
-        return revealsAt - now
-    }
 
     /// Said when someone else here has my name: we are one row, so they are
     /// not shown.

@@ -54,7 +54,13 @@ import Testing
     @Test func aKeyThatDoesNotPackIsKnownFromItsText() {
         let story = RoundMeeting().choosing(Story(line: "MOBILE-12 Sign in"), from: .typed)
         let parts = MeetingParts.encode(story, round: RoundNumber(wrapping: 2))
-        #expect(parts.first == [0x12] + Array("MOBIL".utf8))
+        #expect(parts == [
+            [0x12, 0x4D, 0x4F, 0x42, 0x49, 0x4C],  // "MOBIL"
+            [0x22, 0x45, 0x2D, 0x31, 0x32, 0x20],  // "E-12 "
+            [0x32, 0x53, 0x69, 0x67, 0x6E, 0x20],  // "Sign "
+            [0x42, 0x69, 0x6E],                    // "in"
+            [0x02, 0x08, 0x00, 0x00, 0x11, 0x4B],  // typed, 17 bytes, checksum 4B
+        ])
         #expect(Self.assembled(Array(parts.prefix(1))) == nil, "half a key is none")
         #expect(Self.assembled(Array(parts.prefix(2)))?.meeting.story == Story(key: "MOBILE-12", summary: ""),
                 "the key and the space after it are enough")

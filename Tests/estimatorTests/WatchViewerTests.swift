@@ -150,53 +150,58 @@ import Watch
     }
 
     @Test func anAgreedEstimateIsASettledEventAfterTheRevealAndInTheFooter() {
+        var session = Session(now: clock.now)
         var watch = viewer()
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: "ABC-1"))
+        session.attach(&watch, now: clock.now)
+        session.take(.request(.round(title: "ABC-1 Login")), at: clock.now, into: &watch)
+        #expect(events() == ["round", "story"])
+        session.take(.request(.reveal()), at: clock.now, into: &watch)
         _ = events()
-        let story = Story(key: "ABC-1", summary: "Login")
-        let settled = ControlWatchLine.me(channel: 1, name: "Me", card: .eight, adapter: "hci0", round: RoundNumber(wrapping: 1),
-                                          title: story.title, revealed: true, story: story, agreed: .five)
-        watch.apply(settled)
+        session.take(.request(.settle(.five)), at: clock.now, into: &watch)
         let lines = written.lines
-        #expect(events() == ["story", "settled"], "the story came with the settle: both are news")
+        #expect(events() == ["settled"])
         #expect(lines.last?.contains(#""round":1,"story":{"key":"ABC-1","summary":"Login"},"agreed":"5","#) == true, "\(lines)")
         #expect(watch.frame(now: clock.now).sections.first?.agreed == .five)
         let board = watch.board(now: clock.now)
         #expect(board.story == Board.Story(key: "ABC-1", summary: "Login") && board.agreed == .five, "the board heads with the story")
-        watch.apply(settled)
+        session.take(.request(.settle(.five)), at: clock.now, into: &watch)
         #expect(events() == [], "the same estimate again is no event")
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 2), title: nil))
+        session.take(.request(.round(title: nil)), at: clock.now, into: &watch)
         #expect(watch.frame(now: clock.now).sections.first?.agreed == nil, "a new round has none")
         #expect(watch.board(now: clock.now).story == nil && watch.board(now: clock.now).agreed == nil)
     }
 
+    /// The story a meeting heard brings is the session's decision, told once.
     @Test func theRoundsStoryIsAStoryEventWhenTheMeetingBringsIt() {
-        var watch = viewer()
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 3), title: nil))
-        _ = events()
-        let story = Story(key: "ABC-3", summary: "The board")
-        let told = ControlWatchLine.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 3),
-                                       title: story.title, story: story)
-        watch.apply(told)
-        let lines = written.lines
-        #expect(events() == ["story"])
-        #expect(lines.last?.hasPrefix(#"{"event":"story","channel":1,"round":3,"story":{"key":"ABC-3","summary":"The board"},"time":"#) == true,
-                "\(lines)")
-        watch.apply(told)
-        #expect(events() == [], "the same story again is no event")
-    }
-
-    @Test func theSessionsTimerCountsDownInItsChannelUntilTheReveal() {
         var session = Session(now: clock.now)
         var watch = viewer()
         session.attach(&watch, now: clock.now)
-        let deadline = clock.now + .seconds(120)
-        watch.apply(.me(channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: nil,
-                        revealsAt: deadline))
+        session.take(heard("2301FCAlice"), at: clock.now, into: &watch)
+        _ = events()
+        let parts = MeetingParts.encode(RoundMeeting().choosing(Story(line: "ABC-3 The board"), from: .backlog),
+                                        round: RoundNumber(wrapping: 3))
+        for part in parts {
+            session.take(.heard(Heard(localName: Array("2301FCAlice".utf8), rssi: -50, meeting: part)), at: clock.now, into: &watch)
+        }
+        let lines = written.lines
+        #expect(events() == ["story", "story"], "the key from the first part, then the whole title")
+        #expect(lines.last?.hasPrefix(#"{"event":"story","channel":1,"round":3,"story":{"key":"ABC-3","summary":"The board"},"time":"#) == true,
+                "\(lines)")
+        session.take(.heard(Heard(localName: Array("2301FCAlice".utf8), rssi: -50, meeting: parts[0])), at: clock.now, into: &watch)
+        #expect(events() == [], "the same story again is no event")
+        #expect(watch.frame(now: clock.now).sections.first?.title == "ABC-3 The board")
+    }
+
+    /// The timer's deadline is in the table the session decided: every
+    /// table counts it down, until the reveal.
+    @Test func theRoundsTimerCountsDownUntilTheReveal() {
+        var session = Session(now: clock.now)
+        var watch = viewer()
+        session.attach(&watch, now: clock.now)
+        session.take(.request(.round(title: nil, timer: Countdown(seconds: 120))), at: clock.now, into: &watch)
         #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(120))
         clock.advance(by: .seconds(30))
         #expect(watch.frame(now: clock.now).sections.first?.remaining == .seconds(90))
-        session.take(.request(.round(title: nil)), at: clock.now, into: &watch)
         session.take(.request(.reveal()), at: clock.now, into: &watch)
         #expect(watch.frame(now: clock.now).sections.first?.isRevealed == true)
         #expect(watch.frame(now: clock.now).sections.first?.remaining == nil)
@@ -302,6 +307,23 @@ import Watch
         #expect(namesAndCards() == [#""name":"Al" "card":"8""#, #""name":"Al" "card":"5""#, #""name":"" "card":"coffee""#])
         let rows = watch.frame(now: clock.now).sections.first?.rows ?? []
         #expect(rows.filter(\.isApp).map(\.mark) == [.shown(.coffee), .shown(.eight), .shown(.five)])
+    }
+
+    /// A watch without a session puts the meetings it hears together as a
+    /// session does: the story and the timer on its table, per channel.
+    @Test func aWatchWithoutASessionShowsTheMeetingItHears() {
+        var room = ListeningRoom(staleAfter: .seconds(6), open: false)
+        var watch = viewer(attached: false)
+        let deadline = Timestamp(secondsSince1970: clock.now.nanosecondsSince1970 / 1_000_000_000 + 60)
+        let meeting = RoundMeeting().choosing(Story(line: "ENG-7 Bell on reveal"), from: .typed).timing(deadline)
+        for part in MeetingParts.encode(meeting, round: RoundNumber(wrapping: 2)) {
+            let heard = Heard(localName: Array("2202FCAnn".utf8), rssi: -60, meeting: part)
+            for line in room.hear(heard, now: clock.now) { watch.apply(line) }
+        }
+        #expect(events().filter { $0 == "story" } == ["story", "story"], "its key, then its whole title")
+        let section = watch.frame(now: clock.now).sections.first
+        #expect(section?.channel == Channel(rawValue: 2) && section?.title == "ENG-7 Bell on reveal")
+        #expect(section?.remaining == deadline - clock.now)
     }
 }
 

@@ -10,8 +10,8 @@
 #    `settle 5` records it, and every watch says so.
 # 3. Dan begins round 3 with `--timer 12s` (ABC-3, from Olga's backlog) and
 #    his session is killed: Ann and Bob vote 2, Cy does not; the room
-#    reveals at the deadline without Cy on every laptop left, and the
-#    votes' consensus settles it at 2.
+#    reveals at the deadline without Cy on every laptop left, every table
+#    having counted down to it, and the votes' consensus settles it at 2.
 # 4. Olga's `backlog` has every story estimated; her `history --csv` is the
 #    three stories with their agreed estimates, and
 #    Tests/Scripts/jira-import-check.py (Jira's CSV importer's rules, no
@@ -149,9 +149,25 @@ pid=$(as 4 status --adapter hci4 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
 [ -n "$pid" ] || fail "no pid in Dan's status"
 kill -9 "$pid"
 voters=(1 2 3)
+# Every table counts down to the same deadline, the starter gone: the
+# header of each laptop's `watch --once` says what is left (rounded up to
+# the second), as of when it printed.
+once=()
+for i in 0 1 2 3; do
+  ( as $i watch --once --adapter hci$i >"$E2E_WORK/once$i.out" 2>&1; now_ms >"$E2E_WORK/once$i.at" ) &
+  once+=($!)
+done
 votes 3 2 2 -
+wait "${once[@]}"
 # Cy is present and has not voted: nothing is revealed before the timer runs out.
 [ $(($(now_ms) - asked)) -lt 8000 ] || fail "the round and the votes took until $(($(now_ms) - asked)) ms of the timer's 12 s"
+for i in 0 1 2 3; do
+  left=$(grep -ao 'reveal in 0:[0-9][0-9]' "$E2E_WORK/once$i.out" | head -1 | sed 's/.*0://')
+  [ -n "$left" ] || fail "${names[$i]}'s table has no countdown: $(head -3 "$E2E_WORK/once$i.out")"
+  off=$(( $(cat "$E2E_WORK/once$i.at") + 10#$left * 1000 - deadline ))
+  [ "$off" -ge -500 ] && [ "$off" -le 1500 ] ||
+    fail "${names[$i]}'s table counts down to ${off} ms from the deadline ($left s left)"
+done
 for i in 0 1 2 3; do bg_expect_none watch$i '"event":"revealed","channel":1,"round":3,' 1; done
 revealed_everywhere 3 "Ann=02 Bob=02 without:Cy"
 titles_shown 3 ABC-3
