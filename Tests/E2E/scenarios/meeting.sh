@@ -211,5 +211,18 @@ done
 metric meeting_story_shown_p95 "$(percentile 95 <"$E2E_WORK/story_ms" | seconds)" s
 metric meeting_story_shown_max "$(sort -n "$E2E_WORK/story_ms" | tail -1 | seconds)" s
 metric meeting_title_shown_p95 "$(percentile 95 <"$E2E_WORK/title_ms" | seconds)" s
+# The byte budget on the air (docs/PROTOCOL.md, Meeting), as btmon saw
+# each radio's advertising data given to its controller: the largest with
+# a meeting part (company FFFF), and how many there were.
+btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk '
+  function hex(s,   n, i) { n = 0; s = tolower(s); for (i = 3; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }
+  /^[<>@]/ { data = / LE Set (Extended )?Advertising Data /; length_ = 0; next }
+  data && $1 == "Length:" { length_ = $2 }
+  data && $1 == "Data" && $2 == "length:" { length_ = hex($3) }
+  data && /Company: .*\(65535\)/ { parts++; if (length_ > most) most = length_ }
+  END { print most + 0, parts + 0 }' >"$E2E_WORK/budget"
+read -r most parts <"$E2E_WORK/budget"
+[ "$parts" -gt 0 ] || fail "btmon saw no advertising data with a meeting part"
+metric meeting_advertising_data_bytes "$most" bytes '<= 31'
 for i in 0 1 2 3; do as $i leave --adapter hci$i >/dev/null; done
 echo "ok"
