@@ -114,6 +114,7 @@ settled() { # settled N KEY CARD: every watch says round N settled on CARD
 sleep 4.2
 
 # 1. A consensus settles by itself.
+meeting_from=$(date -u +%T.%N)
 next_story 0 1 ABC-1
 titles_shown 1 ABC-1  # people read the title before they vote
 votes 1 8 8 8 8
@@ -211,6 +212,16 @@ done
 metric meeting_story_shown_p95 "$(percentile 95 <"$E2E_WORK/story_ms" | seconds)" s
 metric meeting_story_shown_max "$(sort -n "$E2E_WORK/story_ms" | tail -1 | seconds)" s
 metric meeting_title_shown_p95 "$(percentile 95 <"$E2E_WORK/title_ms" | seconds)" s
+# What the meeting's parts cost each radio left, from the first round to
+# here (stories turning in parts all along): the share of it spent unable
+# to hear and the advertising starts a minute, bounded as `room`'s steady
+# minute without a story is (docs/MEASUREMENTS.md, Strict and light).
+meeting_until=$(date -u +%T.%N)
+while read -r radio _ deaf _ starts _; do
+  case $radio in hci0 | hci1 | hci2 | hci3) ;; *) continue ;; esac  # hci4 killed in round 3
+  metric "meeting_deaf_$radio" "$deaf" % '<= 10'
+  metric "meeting_adv_starts_per_min_$radio" "$starts" - '<= 60'
+done < <(air_radio_stats "$meeting_from" "$meeting_until")
 # The byte budget on the air (docs/PROTOCOL.md, Meeting), as btmon saw
 # each radio's advertising data given to its controller: the largest with
 # a meeting part (company FFFF), and how many there were.
