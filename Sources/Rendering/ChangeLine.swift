@@ -8,7 +8,7 @@ public enum ChangeLine {
     /// The line for `change`, its names sanitised.
     public static func line(_ change: WatchChange) -> String {
         switch change {
-        case let .peer(event, mark, _, hearing):
+        case let .peer(event, mark, _, _, hearing):
             let name = ShownName.text(event.name, isNameCut: event.id.isNameCut, isApp: event.id.isApp)
             let shown = face(mark)
             let what: String
@@ -29,13 +29,14 @@ public enum ChangeLine {
             case (true, .both): " (" + (dBm.map { $0 + " + " } ?? "") + "relay)"
             }
             return "\(RFC3339.string(event.time)) channel \(event.channel) \(name) \(what)\(signal)"
-        case let .revealed(channel, tally, time):
+        case let .revealed(channel, tally, story, time):
             let cards = tally.entries.compactMap { entry -> String? in
                 guard case let .shown(card) = entry.mark else { return nil }
                 return "\(ShownName.text(entry.name, isNameCut: entry.isNameCut, isApp: entry.isApp)) \(card)"
             }
             let figures = StatsFooter.parts(tally.stats).joined(separator: " · ")
-            return "\(RFC3339.string(time)) channel \(channel)\(label(tally.round)) revealed: "
+            let named = story.map { " (\(TerminalText.sanitize($0.title)))" } ?? ""
+            return "\(RFC3339.string(time)) channel \(channel)\(label(tally.round))\(named) revealed: "
                 + cards.joined(separator: ", ") + " · " + figures
         case let .round(channel, round, title, time):
             let named = title.map { " (\(TerminalText.sanitize($0)))" } ?? ""

@@ -5,10 +5,10 @@ import EstimatorKit
 public enum WatchChange: Equatable, Sendable {
     /// A change of the peer table, with what the round lets show of the
     /// card (a vote before the reveal is only `hidden`), the channel's
-    /// round, and how the peer is heard.
-    case peer(PeerEvent, mark: Tally.Mark, round: RoundNumber?, heard: Hearing = .air)
-    /// Everyone present voted: the cards, together.
-    case revealed(channel: Channel, tally: Tally, time: Timestamp)
+    /// round and its story, and how the peer is heard.
+    case peer(PeerEvent, mark: Tally.Mark, round: RoundNumber?, story: Story? = nil, heard: Hearing = .air)
+    /// Everyone present voted: the cards, together, for the round's story.
+    case revealed(channel: Channel, tally: Tally, story: Story? = nil, time: Timestamp)
     /// A new round began (heard, or started by my session).
     case round(channel: Channel, round: RoundNumber, title: String?, time: Timestamp)
     /// A channel's round has a story, or another one: the room's meeting
@@ -24,7 +24,7 @@ extension WatchChange {
     /// `voted` for a card change that stays hidden.
     var eventName: String {
         switch self {
-        case let .peer(event, mark, _, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
+        case let .peer(event, mark, _, _, _): event.kind == .card && mark == .hidden ? "voted" : event.kind.rawValue
         case .revealed: "revealed"
         case .round: "round"
         case .story: "story"

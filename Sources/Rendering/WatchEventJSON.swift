@@ -4,18 +4,20 @@ import EstimatorKit
 ///
 /// Peer events (`joined`, `card`, `voted`, `stale`, `back`, `left`) have
 /// exactly `event, channel, round, name, card, cardRaw, rssi, heard, time,
-/// role, app, cut`.
+/// role, app, cut, story`.
 /// `card` is what the table shows: named as in `packet decode --json` (`"8"`,
 /// `"0.5"`, `"?"`, `"coffee"`, `"waiting"`, `"none"`, or `null` for an
 /// unknown byte), `"hidden"` (with `cardRaw` null) for a vote not yet
 /// revealed, or `"observing"` (with `cardRaw` null); `role` is `"voter"` or
 /// `"observer"`. `revealed` has `event, channel, round, cards, without,
-/// time`, each card `{name, card, cardRaw}`, `without` the names of those
-/// present who had not voted; `round` has `event, channel, round, title,
-/// time`; `story` (my session's round has a story, from the room's
-/// meeting) has `event, channel, round, story, time`; `settled` (my session's round has an agreed estimate) has `event,
-/// channel, round, story, agreed, time`, `story` as `{key, summary}` (the
-/// key null when there is none) or null, `agreed` a card. `round` is the channel's round (0–15) or `null`, `rssi` is dBm or
+/// time, story`, each card `{name, card, cardRaw}`, `without` the names of
+/// those present who had not voted; `round` has `event, channel, round,
+/// title, time`; `story` (the round has a story, from the room's meeting)
+/// has `event, channel, round, story, time`; `settled` (the round has an
+/// agreed estimate) has `event, channel, round, story, agreed, time`.
+/// `story` is the round's, as the room's meeting says: `{key, summary}`
+/// (the key null when there is none) or null; `agreed` a card. `round` is
+/// the channel's round (0–15) or `null`, `rssi` is dBm or
 /// `null`, `heard` is how the peer is heard (`"air"`, `"relay"` or
 /// `"both"`), `time` is RFC 3339 in UTC, `app` is `true` for an app user
 /// (whose name an iPhone may have cut, and who sees no rounds), and `cut`
@@ -32,7 +34,7 @@ public enum WatchEventJSON {
     public static func object(_ change: WatchChange) -> JSONValue {
         let object: JSONValue
         switch change {
-        case let .peer(event, mark, round, heard):
+        case let .peer(event, mark, round, story, heard):
             let (card, raw) = fields(mark)
             object = [
                 "event": .string(change.eventName),
@@ -47,8 +49,9 @@ public enum WatchEventJSON {
                 "role": .string(mark == .observing ? "observer" : "voter"),
                 "app": .bool(event.id.isApp),
                 "cut": .bool(event.id.isNameCut),
+                "story": story?.json ?? .null,
             ]
-        case let .revealed(channel, tally, time):
+        case let .revealed(channel, tally, story, time):
             let cards: [JSONValue] = tally.entries.compactMap { entry in
                 guard case let .shown(card) = entry.mark else { return nil }
                 return ["name": .string(entry.name), "card": .string(card.name), "cardRaw": .string(card.hex)]
@@ -56,7 +59,7 @@ public enum WatchEventJSON {
             object = [
                 "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
                 "cards": .array(cards), "without": .array(tally.waitingFor.map { .string($0.name) }),
-                "time": .string(RFC3339.string(time)),
+                "time": .string(RFC3339.string(time)), "story": story?.json ?? .null,
             ]
         case let .round(channel, round, title, time):
             object = [

@@ -118,10 +118,11 @@ package struct RoomWatch: Sendable {
             } else if !room.open, !before.revealed || tally.round != before.round, case .shown = mark {
                 mark = .hidden
             }
-            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: hearing[event.id] ?? .air)))
+            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story,
+                                         heard: hearing[event.id] ?? .air)))
         }
         if tally.isRevealed, !before.revealed || !sameRound {
-            lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now)))
+            lines.append(Self.line(.revealed(channel: channel, tally: tally, story: view.meeting.story, time: now)))
         }
         if let agreed = view.meeting.agreed, agreed != before.agreed || !sameRound {
             lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
@@ -148,9 +149,12 @@ package struct RoomWatch: Sendable {
             for peer in view.peers where !peer.isStale {
                 let mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == peer.id }?.mark ?? .waiting
                 let event = PeerEvent(.joined, peer.id, card: peer.card, round: peer.round, rssi: peer.rssi, time: peer.lastHeard)
-                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, heard: view.hearing[peer.id] ?? .air)))
+                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story,
+                                             heard: view.hearing[peer.id] ?? .air)))
             }
-            if tally.isRevealed { lines.append(Self.line(.revealed(channel: channel, tally: tally, time: now))) }
+            if tally.isRevealed {
+                lines.append(Self.line(.revealed(channel: channel, tally: tally, story: view.meeting.story, time: now)))
+            }
             if let agreed = view.meeting.agreed {
                 lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
             }

@@ -43,7 +43,7 @@ import Testing
                                from: Advertiser(address: "4A:00:00:00:00:01", isDiscoverable: true), at: t0)
         let event = try #require(update.events.first)
         let change = WatchChange.peer(event, mark: .shown(.coffee), round: nil)
-        #expect(WatchEventJSON.line(change).hasSuffix(#""name":"","card":"coffee","cardRaw":"FE","rssi":-60,"heard":"air","time":"2026-09-21T14:13:20.000Z","role":"voter","app":true,"cut":true}"#))
+        #expect(WatchEventJSON.line(change).hasSuffix(#""name":"","card":"coffee","cardRaw":"FE","rssi":-60,"heard":"air","time":"2026-09-21T14:13:20.000Z","role":"voter","app":true,"cut":true,"story":null}"#))
         #expect(ChangeLine.line(change).hasSuffix(" channel 0 … (app) joined with ☕ (-60 dBm)"))
     }
 

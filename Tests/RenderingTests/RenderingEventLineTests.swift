@@ -15,12 +15,12 @@ import Testing
 
     @Test func aJoinedEventIsOneObjectWithExactlyTheDocumentedKeysInOrder() {
         #expect(WatchEventJSON.line(event(.joined)) == """
-            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false}
+            {"event":"joined","channel":1,"round":null,"name":"전수열","card":"8","cardRaw":"08","rssi":-61,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false,"story":null}
             """)
     }
 
     @Test(arguments: Hearing.allCases) func peerEventsSayHowThePeerIsHeard(_ heard: Hearing) {
-        guard case let .peer(event, mark, round, _) = event(.card) else { return }
+        guard case let .peer(event, mark, round, _, _) = event(.card) else { return }
         let line = WatchEventJSON.line(.peer(event, mark: mark, round: round, heard: heard))
         #expect(line.contains(#""rssi":-61,"heard":"\#(heard.rawValue)","time""#))
     }
@@ -28,7 +28,7 @@ import Testing
     @Test(arguments: PeerEvent.Kind.allCases) func everyKindParsesWithTheSameKeys(_ kind: PeerEvent.Kind) throws {
         let line = WatchEventJSON.line(event(kind))
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "heard", "time", "role", "app", "cut"])
+        #expect(Set(object.keys) == ["event", "channel", "round", "name", "card", "cardRaw", "rssi", "heard", "time", "role", "app", "cut", "story"])
         #expect(object["event"] as? String == kind.rawValue)
     }
 
@@ -68,7 +68,7 @@ import Testing
                               round: RoundNumber(wrapping: 3), rssi: -50, time: time)
         let change = WatchChange.peer(event, mark: .hidden, round: RoundNumber(wrapping: 3), heard: .both)
         #expect(WatchEventJSON.line(change) == """
-            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"heard":"both","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false}
+            {"event":"voted","channel":1,"round":3,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"heard":"both","time":"2026-11-22T03:51:46.722Z","role":"voter","app":false,"cut":false,"story":null}
             """)
         #expect(ChangeLine.line(change) == "2026-11-22T03:51:46.722Z channel 1 Alice voted (-50 dBm + relay)")
         #expect(ChangeLine.line(.peer(event, mark: .hidden, round: nil, heard: .relay)).hasSuffix(" Alice voted (relay)"))
@@ -84,7 +84,7 @@ import Testing
         let event = PeerEvent(.card, PeerID(channel: Channel(rawValue: 1), name: "Olga"), card: .observing,
                               round: RoundNumber(wrapping: 3), rssi: -50, time: time)
         #expect(WatchEventJSON.line(.peer(event, mark: .observing, round: RoundNumber(wrapping: 3))) == """
-            {"event":"card","channel":1,"round":3,"name":"Olga","card":"observing","cardRaw":null,"rssi":-50,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"observer","app":false,"cut":false}
+            {"event":"card","channel":1,"round":3,"name":"Olga","card":"observing","cardRaw":null,"rssi":-50,"heard":"air","time":"2026-11-22T03:51:46.722Z","role":"observer","app":false,"cut":false,"story":null}
             """)
     }
 
@@ -94,7 +94,7 @@ import Testing
         let (room, later) = try roomRevealedOnDemand(hearing: ["230105Alice", "2301FCBob"], at: time)
         let revealed = WatchChange.revealed(channel: one, tally: room.tally(of: one, now: later), time: time)
         #expect(WatchEventJSON.line(revealed) == """
-            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"}],"without":["Bob"],"time":"2026-11-22T03:51:46.722Z"}
+            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"}],"without":["Bob"],"time":"2026-11-22T03:51:46.722Z","story":null}
             """)
     }
 
@@ -103,7 +103,7 @@ import Testing
                                    round: RoundNumber(wrapping: 3))
         let revealed = WatchChange.revealed(channel: Channel(rawValue: 1), tally: tally, time: time)
         #expect(WatchEventJSON.line(revealed) == """
-            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"전수열","card":"8","cardRaw":"08"}],"without":[],"time":"2026-11-22T03:51:46.722Z"}
+            {"event":"revealed","channel":1,"round":3,"cards":[{"name":"Alice","card":"5","cardRaw":"05"},{"name":"전수열","card":"8","cardRaw":"08"}],"without":[],"time":"2026-11-22T03:51:46.722Z","story":null}
             """)
         #expect(ChangeLine.line(revealed)
                 == "2026-11-22T03:51:46.722Z channel 1 round 3 revealed: Alice 5, 전수열 8 · median 6.5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 5: Alice explains")

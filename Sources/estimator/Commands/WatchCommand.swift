@@ -41,8 +41,9 @@ struct WatchCommand: AsyncParsableCommand {
 
             Ctrl-C or q ends the watch and leaves the last table on the screen. On a \
             pipe it prints a line per change; --json prints one JSON object per change \
-            (events joined, card, voted, stale, back, left, revealed, round; a person's \
-            events carry heard: air, relay or both); --once \
+            (events joined, card, voted, stale, back, left, revealed, round, story, \
+            settled; a person's events carry heard: air, relay or both, and each the \
+            round's story as the room's meeting says); --once \
             prints the table after listening for two seconds and exits.
 
             Examples:
