@@ -34,6 +34,8 @@ package struct WatchViewer {
         /// My session's round's story and agreed estimate.
         var story: Story?
         var agreed: Card?
+        /// Since when my session's relay has been down.
+        var relayDownSince: Timestamp?
     }
 
     /// A channel's table as last told, with when each row's person was
@@ -142,7 +144,7 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, _, adapter, round, _, nameTaken, _, _, _, _, revealsAt, story, agreed, _):
+        case let .me(channel, name, _, adapter, round, _, nameTaken, _, _, _, _, revealsAt, story, agreed, _, relayDownSince):
             let channel = Channel(rawValue: channel)
             if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
@@ -154,7 +156,7 @@ package struct WatchViewer {
                 emit(.settled(channel: channel, round: round, story: story, agreed: agreed, time: now))
             }
             me = Me(channel: channel, name: name, round: round, nameTaken: nameTaken, revealsAt: revealsAt, story: story,
-                    agreed: agreed)
+                    agreed: agreed, relayDownSince: relayDownSince)
             self.adapter = adapter
             dirty = true
         case let .table(table):
@@ -241,6 +243,7 @@ package struct WatchViewer {
             board.story = me.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
             board.agreed = me.agreed
         }
+        board.notice = me?.relayDownSince.map(Self.relayDownNotice)
         return board
     }
 
@@ -252,8 +255,9 @@ package struct WatchViewer {
             if channel == me?.channel { section.agreed = me?.agreed }
             return section
         }
-        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
-        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+        let notices = [me?.relayDownSince.map(Self.relayDownNotice), me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }]
+        let notice = notices.compactMap { $0 }.joined(separator: "; ")
+        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice.isEmpty ? nil : notice)
     }
 
     private func section(of channel: Channel, now: Timestamp) -> TableSection {
@@ -278,6 +282,10 @@ package struct WatchViewer {
         guard let revealsAt = me?.revealsAt, channel == me?.channel, !isRevealed else { return nil }
         return revealsAt - now
     }
+
+    /// Said while my session's relay is down: teammates reached through
+    /// it hear nothing of it.
+    package static func relayDownNotice(since: Timestamp) -> String { "relay down since \(LocalTime.clock(since))" }
 
     /// Said when someone else here has my name: we are one row, so they are
     /// not shown.

@@ -52,7 +52,7 @@ package actor Session {
         self.schedule = schedule
         readBacklog = backlog
         let setup = SessionCore.Setup(adapter: adapter, radioless: adapter == AdapterName.none, pid: pid,
-                                      lookAgainAfter: schedule.lookAgainAfter)
+                                      lookAgainAfter: schedule.lookAgainAfter, clockTime: LocalTime.clock)
         let board = SessionBoard(SessionCore(setup, channel: channel, name: name, observing: observing, deck: deck, room: room,
                                              now: clock.now), clock: clock)
         self.board = board

@@ -33,7 +33,11 @@ struct StatusCommand: AsyncParsableCommand {
             broker connection, as "mqtts://host:8883/room connected"; null \
             without a relay), role ("voter" or "observer"), revealed (true once \
             the round's cards are revealed), deck (as `join --deck` takes it: \
-            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8").
+            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8"), \
+            relayDownSince (when the relay lost the broker, in UTC as \
+            "2026-11-29T14:02:07.120Z": teammates reached through it hear \
+            nothing until it is back; null while it is connected and without a \
+            relay).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -70,6 +74,7 @@ struct StatusCommand: AsyncParsableCommand {
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
+            + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
     }
 
     static func json(_ status: ControlStatus) -> String {
@@ -90,6 +95,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("role", .string(status.observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(status.revealed)),
             JSONMember("deck", .string(status.deck.description)),
+            JSONMember("relayDownSince", status.relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
         ]).text
     }
 }
