@@ -94,10 +94,10 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("title", title.map(JSONValue.string) ?? .null),
             JSONMember("nameTaken", .bool(nameTaken)),
             JSONMember("relay", relay.map(JSONValue.string) ?? .null),
+            JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("role", .string(observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(revealed)),
             JSONMember("deck", .string(deck.description)),
-            JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
         ])
     }
 
