@@ -23,8 +23,9 @@ struct RelayStatus {
     mutating func report(_ state: String, connected: Bool, now: Timestamp) -> Bool {
         self.state = state
         let since = connected ? nil : downSince ?? now
-        defer { downSince = since }
-        return since != downSince
+        guard since != downSince else { return false }
+        downSince = since
+        return true
     }
 
     /// The relay process started again after it ended.

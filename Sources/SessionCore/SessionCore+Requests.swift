@@ -46,8 +46,9 @@ extension SessionCore {
         }
     }
 
-    /// The relay reported its state at `now`: who I am is streamed again
-    /// when that changes since when it has been down.
+    /// The relay reported its state at `now`; the `me` line, which says
+    /// since when the relay has been down, is streamed again when that
+    /// changes.
     mutating func relayReported(_ state: String, connected: Bool, now: Timestamp) -> [SessionAction] {
         relay.report(state, connected: connected, now: now) ? [streamingMe(), .changed] : [.changed]
     }

@@ -36,6 +36,9 @@ import EstimatorKit
 /// - A pick is answered once it is on the air: the answer says which round
 ///   and story the vote went to, or that a new round began first and
 ///   cleared it (`PendingPicks`).
+/// - While the relay is down (`RelayStatus`: since its first report of
+///   not being connected), `pick` and `round` say since when, and so do
+///   `status` and the `me` line.
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.

@@ -84,11 +84,12 @@ package enum ForegroundTable {
     }
 
     /// One snapshot of the session's room per frame, with what is left of
-    /// its timer.
+    /// its timer, and the relay's outage as `watch` says it.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
         var section = TableSection(await session.view, now: now)
         section.remaining = await session.revealsAt.map { $0 - now }
         section.agreed = await session.agreed
-        return LiveTable(sections: [section], adapter: session.adapter)
+        return LiveTable(sections: [section], adapter: session.adapter,
+                         notice: await session.relayDownSince.map(WatchViewer.relayDownNotice))
     }
 }

@@ -171,6 +171,25 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
     }
 
+    /// `join --foreground` with a broker nobody answers: its table says the
+    /// relay is down, and since when, as `watch` does.
+    @Test func theForegroundTableSaysTheRelayIsDown() async throws {
+        let broker = try await TestBroker.start(tls: false)
+        broker.stop()
+        let sandbox = try await SessionSandbox.start()
+        let fore = try sandbox.launch(arguments: ["join", "--foreground", "--channel", "9", "--name", "Fore", "--relay", broker.url],
+                                      typing: true)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("relay down since ") {
+            let chunk = try await offPool { fore.out.fileHandleForReading.availableData }
+            try #require(!chunk.isEmpty, "the session ended first: \(String(decoding: seen, as: UTF8.self))")
+            seen += chunk
+        }
+        fore.type("q")
+        let (_, errText) = try await offPool { fore.finish() }
+        #expect(fore.process.terminationStatus == 0, "\(errText)")
+    }
+
     /// `estimator-relay`, started by a session, reads its command line
     /// through ArgumentParser too: `--help` teaches it and exits 0; a
     /// mistake is one line with where the help is, exit 64.
