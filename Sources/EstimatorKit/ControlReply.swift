@@ -61,10 +61,14 @@ public struct ControlStatus: Equatable, Sendable {
     public var revealed: Bool
     /// The cards I may pick (`join --deck`).
     public var deck: Deck
+    /// Since when the relay has been down; nil while it is connected, and
+    /// without a relay.
+    public var relayDownSince: Timestamp?
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
-                observing: Bool = false, revealed: Bool = false, deck: Deck = .app) {
+                observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil) {
+        self.relayDownSince = relayDownSince
         self.observing = observing
         self.revealed = revealed
         self.deck = deck
@@ -90,6 +94,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("title", title.map(JSONValue.string) ?? .null),
             JSONMember("nameTaken", .bool(nameTaken)),
             JSONMember("relay", relay.map(JSONValue.string) ?? .null),
+            JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("role", .string(observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(revealed)),
             JSONMember("deck", .string(deck.description)),
@@ -110,7 +115,8 @@ public struct ControlStatus: Equatable, Sendable {
                   card: Card(rawValue: card), peers: peers, radio: radio, round: round, title: json["title"]?.string,
                   nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string,
                   observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true),
-                  deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app)
+                  deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
+                  relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
     }
 }
 

@@ -38,8 +38,10 @@ public enum ControlRequest: Equatable, Sendable {
     /// reception from the air (the same decoder, sanitiser and peer cap).
     /// Not answered.
     case relayed(payload: [UInt8])
-    /// The relay's connection to the broker changed, in words. Not answered.
-    case relay(state: String)
+    /// The relay's connection to the broker changed: in words, and whether
+    /// it is connected (`{"request":"relay","state":"…","connected":true}`).
+    /// Not answered.
+    case relay(state: String, connected: Bool)
 
     /// Longest payload a `relayed` request carries: a local name and a
     /// whole meeting (`RelayPayload.maximumLength`).
@@ -124,12 +126,14 @@ public enum ControlRequest: Equatable, Sendable {
             }
             self = .relayed(payload: bytes)
         case "relay":
-            allowed = ["request", "state"]
+            allowed = ["request", "state", "connected"]
             guard let field = json["state"] else { throw .missingField("state") }
             guard let text = field.string, text.utf8.count <= 200 else {
                 throw .wrongType(field: "state", expected: "a string of at most 200 bytes")
             }
-            self = .relay(state: text)
+            guard let connected = json["connected"] else { throw .missingField("connected") }
+            guard case let .bool(isConnected) = connected else { throw .wrongType(field: "connected", expected: "true or false") }
+            self = .relay(state: text, connected: isConnected)
         case "reveal": allowed = ["request", "in"]; self = .reveal(after: try Self.countdown(json, "in"))
         case "leave": allowed = ["request"]; self = .leave
         case "status": allowed = ["request"]; self = .status
@@ -190,8 +194,9 @@ public enum ControlRequest: Equatable, Sendable {
         case .watchOpen: json = .object([JSONMember("request", .string("watch")), JSONMember("cards", .string("open"))])
         case let .relayed(payload):
             json = .object([JSONMember("request", .string("relayed")), JSONMember("payload", .string(Hex.text(payload)))])
-        case let .relay(state):
-            json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state))])
+        case let .relay(state, connected):
+            json = .object([JSONMember("request", .string("relay")), JSONMember("state", .string(state)),
+                            JSONMember("connected", .bool(connected))])
         }
         return json.text
     }

@@ -13,10 +13,12 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// `reveal --in`; a watch shows what is left), the round's story and
     /// agreed estimate, all as the room's meeting says, and that meeting
     /// whole (`RelayPayload.encodeMeeting`: the relay publishes it after my
-    /// local name); sent first and after every change.
+    /// local name), and since when my relay has been down (nil while it is
+    /// connected, and without a relay); sent first and after every change.
     case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
             nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
-            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil, meeting: [UInt8] = [])
+            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil, meeting: [UInt8] = [],
+            relayDownSince: Timestamp? = nil)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -39,7 +41,7 @@ public enum ControlWatchLine: Equatable, Sendable {
         let json: JSONValue
         switch self {
         case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed,
-                     meeting):
+                     meeting, relayDownSince):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -51,6 +53,7 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("role", .string(observing ? "observer" : "voter")),
                     JSONMember("onAir", .string(Hex.text(onAir))),
                     JSONMember("meeting", .string(Hex.text(meeting))),
+                    JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
                     JSONMember("deck", .string(deck.description)),
                     JSONMember("revealsAt", revealsAt.map { .string(RFC3339.string($0)) } ?? .null),
                     JSONMember("story", story?.json ?? .null),
@@ -102,7 +105,8 @@ public enum ControlWatchLine: Equatable, Sendable {
                        revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp),
                        story: body["story"].flatMap(Story.init(json:)),
                        agreed: body["agreed"]?.string.flatMap(Card.init(named:)),
-                       meeting: body["meeting"]?.string.flatMap(Hex.bytes) ?? [])
+                       meeting: body["meeting"]?.string.flatMap(Hex.bytes) ?? [],
+                       relayDownSince: body["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
         case "heard":
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

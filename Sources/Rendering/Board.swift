@@ -37,6 +37,9 @@ public struct Board: Equatable, Sendable {
     public var adapter: String
     /// Whether this is a `watch` with no session: it only looks on.
     public var isObserving: Bool
+    /// A short warning the header carries after the timer (`relay down
+    /// since 14:02`).
+    public var notice: String?
 
     public init(channel: Channel, story: Story? = nil, title: String? = nil, tally: Tally, agreed: Card? = nil,
                 remaining: Duration? = nil, adapter: String, isObserving: Bool = false) {

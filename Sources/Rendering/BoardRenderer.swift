@@ -17,9 +17,10 @@ import EstimatorKit
 ///  3 of 4 voted · waiting for Bob
 /// ```
 ///
-/// Top to bottom: the header (channel, round, the timer, the adapter); the
-/// story's key and summary, else the round's title; the timer's clock in
-/// large digits while it runs; a card per present voter (`BoardCards`); and
+/// Top to bottom: the header (channel, round, the timer, a notice such as
+/// the relay's outage, the adapter); the story's key and summary, else the
+/// round's title; the timer's clock in large digits while it runs; a card
+/// per present voter (`BoardCards`); and
 /// at the bottom, before the reveal, who is still to vote, after it the
 /// chart of the votes (`VoteChart`) and what they add up to, the agreed
 /// estimate first. The cards are as large as the terminal allows, the
@@ -82,6 +83,7 @@ public struct BoardRenderer {
         var parts = ["channel \(board.channel)"]
         if let round = board.tally.round { parts.append("round \(round)") }
         if let remaining = board.remaining { parts.append("reveal in \(Countdown.clock(remaining))") }
+        if let notice = board.notice { parts.append(TerminalText.sanitize(notice)) }
         let left = " " + parts.joined(separator: separator)
         let adapter = (board.isObserving ? "observing" + separator : "") + TerminalText.sanitize(board.adapter)
         let shownAdapter = ascii ? ASCIIFallback.fold(adapter) : adapter

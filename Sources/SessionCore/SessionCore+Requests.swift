@@ -18,7 +18,7 @@ extension SessionCore {
             _ = room.pick(newCard, now: now)
             let actions = recount(now: now).actions
             guard radioProblem == nil else {
-                return actions + advertise(done: picked(newCard, in: pickedIn), now: now)
+                return actions + advertise(done: picked(newCard, in: pickedIn), now: now, sayingOutage: true)
             }
             return actions + advertising(now: now) + [.answerLater(id: picks.add(newCard, in: pickedIn))]
         case let .round(title, countdown):
@@ -41,10 +41,25 @@ extension SessionCore {
             let split = RelayPayload(splitting: payload)
             return hear(Heard(localName: split.localName, rssi: nil, relayed: true, meeting: split.meeting), now: now)
                 + [.reply(Self.done("relayed"))]
-        case let .relay(state):
-            relay.state = state
-            return [.changed, .reply(Self.done("relay state noted"))]
+        case let .relay(state, connected):
+            return relayReported(state, connected: connected, now: now) + [.reply(Self.done("relay state noted"))]
         }
+    }
+
+    /// The relay reported its state at `now`; the `me` line, which says
+    /// since when the relay has been down, is streamed again when that
+    /// changes.
+    mutating func relayReported(_ state: String, connected: Bool, now: Timestamp) -> [SessionAction] {
+        relay.report(state, connected: connected, now: now) ? [streamingMe(), .changed] : [.changed]
+    }
+
+    /// What `pick` and `round` add to their answer while the relay is down:
+    /// since when, what it means, and where to look; empty while it is
+    /// connected and without a relay.
+    var relayOutage: String {
+        guard let since = relay.downSince else { return "" }
+        return "; the relay has been down since \(setup.clockTime(since)), so teammates reached through it "
+            + "hear nothing until it is back (`estimator status` says why)"
     }
 
     /// Reveals my round now, or starts the timer that reveals it `after`.
@@ -144,7 +159,7 @@ extension SessionCore {
             done += "; the timer reveals it in \(countdown)"
         }
         actions += takeMeeting(started, now: now)
-        return actions + advertise(done: done, now: now)
+        return actions + advertise(done: done, now: now, sayingOutage: true)
     }
 
     /// Records the agreed estimate of my revealed round: `card`, checked
@@ -188,7 +203,7 @@ extension SessionCore {
         picks.take(all: all).map { pick in
             let answer = picked(pick.card, in: pick.round)
             let message = hasEnded ? "\(answer); the session left before it was on the air"
-                : radioProblem == nil ? answer : "\(answer); on the air once the radio is back (\(radioState))"
+                : (radioProblem == nil ? answer : "\(answer); on the air once the radio is back (\(radioState))") + relayOutage
             return .answer(id: pick.id, Self.done(message))
         }
     }
@@ -217,9 +232,11 @@ extension SessionCore {
 
     /// Puts what the room has me say on the air, tells the watchers, and
     /// answers `done` (saying when the radio is down that it goes on the
-    /// air once the radio is back).
-    mutating func advertise(done: String, now: Timestamp) -> [SessionAction] {
-        let message = radioProblem == nil ? done : "\(done); on the air once the radio is back (\(radioState))"
+    /// air once the radio is back, and with `sayingOutage` when the relay
+    /// is down, `relayOutage`).
+    mutating func advertise(done: String, now: Timestamp, sayingOutage: Bool = false) -> [SessionAction] {
+        let message = (radioProblem == nil ? done : "\(done); on the air once the radio is back (\(radioState))")
+            + (sayingOutage ? relayOutage : "")
         return advertising(now: now) + [.reply(Self.done(message))]
     }
 

@@ -36,6 +36,9 @@ import EstimatorKit
 /// - A pick is answered once it is on the air: the answer says which round
 ///   and story the vote went to, or that a new round began first and
 ///   cleared it (`PendingPicks`).
+/// - While the relay is down (`RelayStatus`: since its first report of
+///   not being connected), `pick` and `round` say since when, and so do
+///   `status` and the `me` line.
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
@@ -58,12 +61,17 @@ package struct SessionCore: Sendable {
         package let pid: Int32
         /// A peer not heard over the air for this long is looked for again.
         package let lookAgainAfter: Duration
+        /// An instant as a person's clock shows it (`14:02`), for answers
+        /// that say since when something has been so.
+        package let clockTime: @Sendable (Timestamp) -> String
 
-        package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration) {
+        package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration,
+                     clockTime: @escaping @Sendable (Timestamp) -> String) {
             self.adapter = adapter
             self.radioless = radioless
             self.pid = pid
             self.lookAgainAfter = lookAgainAfter
+            self.clockTime = clockTime
         }
     }
 
@@ -88,7 +96,7 @@ package struct SessionCore: Sendable {
     var meetingOnAir = RoundMeeting()
     /// The picks whose answer waits until they are on the air.
     var picks = PendingPicks()
-    /// The relay's state for `status`, when there is a relay.
+    /// The relay's state for `status`, and since when it has been down.
     var relay = RelayStatus()
     /// Why the radio is not working, in words; nil while it works.
     package internal(set) var radioProblem: String?
@@ -157,12 +165,11 @@ package struct SessionCore: Sendable {
             radioProblem = problem
             return [.streamRadio, .changed] + answerPicks(all: true)
         case let .relay(state):
-            relay.state = state
+            relay.starting(state)
             return [.changed]
         case let .relayRestarting(state):
             guard !hasEnded else { return [] }
-            relay.state = state
-            return [.changed]
+            return relayReported(state, connected: false, now: now)
         case .relayRestarted:
             relay.restarted()
             return []
@@ -229,6 +236,10 @@ package struct SessionCore: Sendable {
         return ownership.advertising(localName(now: now))
     }
 
+    /// Since when the relay has been down (`RelayStatus.downSince`); nil
+    /// while it is connected, and without a relay.
+    package var relayDownSince: Timestamp? { relay.downSince }
+
     /// The radio's state in words, for `status` and `watch`.
     package var radioState: String {
         if let radioProblem { return radioProblem }
@@ -241,7 +252,7 @@ package struct SessionCore: Sendable {
         .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
             round: round.current, title: title, nameTaken: isNameTaken, revealed: isRevealed,
             observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: meeting.story,
-            agreed: agreed, meeting: wholeMeeting)
+            agreed: agreed, meeting: wholeMeeting, relayDownSince: relayDownSince)
     }
 
     /// The `me` line to stream now, noting the agreed estimate it tells.
@@ -255,7 +266,7 @@ package struct SessionCore: Sendable {
         ControlStatus(pid: setup.pid, adapter: setup.adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
-                      revealed: isRevealed, deck: deck)
+                      revealed: isRevealed, deck: deck, relayDownSince: relayDownSince)
     }
 
     /// Whether time alone can change the room now (`Room.needsTicks`).

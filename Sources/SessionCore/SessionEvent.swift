@@ -24,9 +24,11 @@ package enum SessionEvent: Sendable {
     case radioWorks(seals: Bool)
     /// The radio stopped working; `problem` says why, in words.
     case radioFailed(problem: String)
-    /// The relay's connection to the broker, in words.
+    /// The relay is starting, in words, before it reports its connection
+    /// to the broker itself (`ControlRequest.relay`).
     case relay(String)
-    /// The relay process ended and starts again; `state` says when.
+    /// The relay process ended and starts again; `state` says when. The
+    /// relay counts as down from then until it reports being connected.
     case relayRestarting(String)
     /// The relay process started again after it ended.
     case relayRestarted

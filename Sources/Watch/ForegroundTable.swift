@@ -83,8 +83,10 @@ package enum ForegroundTable {
                           shown: view.tally.isRevealed)
     }
 
-    /// One snapshot of the session's room per frame.
+    /// One snapshot of the session's room per frame, and the relay's
+    /// outage as `watch` says it.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter)
+        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter,
+                  notice: await session.relayDownSince.map(WatchViewer.relayDownNotice))
     }
 }

@@ -28,6 +28,8 @@ package struct WatchViewer {
         var name: String
         /// Whether someone else has my session's name.
         var nameTaken: Bool
+        /// Since when my session's relay has been down.
+        var relayDownSince: Timestamp?
     }
 
     /// A channel's table as last told, with when each row's person was
@@ -136,11 +138,11 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, _, adapter, _, _, nameTaken, _, _, _, _, _, _, _, _):
+        case let .me(channel, name, _, adapter, _, _, nameTaken, _, _, _, _, _, _, _, _, relayDownSince):
             if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
-            me = Me(channel: Channel(rawValue: channel), name: name, nameTaken: nameTaken)
+            me = Me(channel: Channel(rawValue: channel), name: name, nameTaken: nameTaken, relayDownSince: relayDownSince)
             self.adapter = adapter
             dirty = true
         case let .table(table):
@@ -225,14 +227,16 @@ package struct WatchViewer {
         board.remaining = table?.remaining(now: now)
         board.story = table?.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
         board.agreed = table?.agreed
+        board.notice = me?.relayDownSince.map(Self.relayDownNotice)
         return board
     }
 
     /// The table as last told, with ages at `now`.
     package func frame(now: Timestamp) -> LiveTable {
         let sections = shownChannels.map { section(of: $0, now: now) }
-        let notice = me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }
-        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice)
+        let notices = [me?.relayDownSince.map(Self.relayDownNotice), me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }]
+        let notice = notices.compactMap { $0 }.joined(separator: "; ")
+        return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice.isEmpty ? nil : notice)
     }
 
     private func section(of channel: Channel, now: Timestamp) -> TableSection {
@@ -253,6 +257,10 @@ package struct WatchViewer {
     /// A channel nobody has been heard in yet.
     private static let nobody = Tally(entries: [], voters: 0, voted: 0, waitingFor: [], isRevealed: false, round: nil,
                                       stats: Stats(votes: []))
+
+    /// Said while my session's relay is down: teammates reached through
+    /// it hear nothing of it.
+    package static func relayDownNotice(since: Timestamp) -> String { "relay down since \(LocalTime.clock(since))" }
 
     /// Said when someone else here has my name: we are one row, so they are
     /// not shown.

@@ -50,7 +50,7 @@ final class RelayProcess {
         client.onState = { [unowned self] state in
             if state != .connected { bridge.disconnected() }
             log("relay: \(address) \(state)")
-            link?.send(.relay(state: "\(address) \(state)"))
+            link?.send(.relay(state: "\(address) \(state)", connected: state == .connected))
         }
     }
 
@@ -81,7 +81,7 @@ final class RelayProcess {
             return 69
         }
         self.link = link
-        link.send(.relay(state: "\(address) \(client.state)"))
+        link.send(.relay(state: "\(address) \(client.state)", connected: client.state == .connected))
         while pollOnce(limit: .milliseconds(500)) {
             perform(bridge.tick(now: .now))
         }
@@ -116,7 +116,7 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _, meeting):
+                case let .me(channel, name, _, _, _, _, _, _, _, onAir, _, _, _, _, meeting, _):
                     let payload = onAir.isEmpty ? [] : RelayPayload(localName: onAir, meeting: meeting).bytes
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload))
                 case let .heard(localName, _, relayed, _):

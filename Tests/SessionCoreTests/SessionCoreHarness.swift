@@ -5,6 +5,8 @@ import SessionCore
 /// channel 1 (card 8 is `08`), and what each event asked.
 struct SessionCoreHarness {
     static let channel = Channel(rawValue: 1)
+    /// Clock times in UTC (`22:13`), so the answers read the same anywhere.
+    @Sendable static func clockTime(_ time: Timestamp) -> String { String(RFC3339.string(time).dropFirst(11).prefix(5)) }
     var core: SessionCore
     private(set) var now = Timestamp(secondsSince1970: 1_700_000_000)
 
@@ -13,7 +15,7 @@ struct SessionCoreHarness {
     init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false,
          listening: Bool = false) {
         let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
-                                      lookAgainAfter: .seconds(2))
+                                      lookAgainAfter: .seconds(2), clockTime: Self.clockTime)
         core = SessionCore(setup, channel: Self.channel, name: try! PersonName.parse(name).name, observing: observing,
                            deck: deck, now: now)
         _ = core.take(.radioWorks(seals: seals), at: now)

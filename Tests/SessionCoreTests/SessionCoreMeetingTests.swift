@@ -254,7 +254,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         session.hear("2101FCAnn")
         let deadline = session.now + .seconds(60)
         session.heardMeeting(RoundMeeting().choosing(login, from: .typed).timing(deadline), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, title, _, _, _, _, _, revealsAt, story, _, _) = session.core.me(now: session.now) else {
+        guard case let .me(_, _, _, _, _, title, _, _, _, _, _, revealsAt, story, _, _, _) = session.core.me(now: session.now) else {
             Issue.record("not a me line")
             return
         }
@@ -266,7 +266,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         session.ask(.pick(.three))
         session.ask(.reveal())
         session.heardMeeting(session.core.meeting.settling(.five), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, _, _, agreed, _) = session.core.me(now: session.now) else { return }
+        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, _, _, agreed, _, _) = session.core.me(now: session.now) else { return }
         #expect(agreed == .five)
     }
 }

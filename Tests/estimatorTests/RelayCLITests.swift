@@ -1,5 +1,7 @@
 import DBusTestSupport
+import EstimatorKit
 import Foundation
+import SessionDaemon
 import Testing
 
 /// The payload `estimator` publishes for a packet, as mosquitto_sub's %x shows it.
@@ -125,6 +127,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         let old = try await again.lines.next { $0.contains("[\(hex("0103FCAnn"))]") }
         let status = try await ann.run("status", "--adapter", "none")
         #expect(status.stdout.contains("/room connected"), "\(status.stdout)")
+        #expect(!status.stdout.contains("down since"), "connected again: the outage is over")
         let log = try String(contentsOfFile: ann.log, encoding: .utf8)
         #expect(log.contains("reconnecting"), "the log tells of the loss")
 
@@ -151,7 +154,40 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(status.stdout.contains("reconnecting"), "\(status.stdout)")
         let doctor = try await ann.run("doctor")
         #expect(doctor.status == 69 && doctor.stdout.contains("✘ relay broker"), "\(doctor.stdout)")
+
+        // The outage is a fact with its time: status says since when, and
+        // so do `round` and `pick`, whose teammates beyond it hear nothing.
+        let json = try await ann.run("status", "--adapter", "none", "--json")
+        let since = try #require(JSONValue.parse(Array(json.stdout.utf8))["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
+                                 "\(json.stdout)")
+        let clock = LocalTime.clock(since)
+        #expect(status.stdout.contains("; down since \(clock), so teammates reached through it hear nothing"), "\(status.stdout)")
+        let outage = "the relay has been down since \(clock), so teammates reached through it hear nothing until it is back "
+            + "(`estimator status` says why)\n"
+        let round = try await ann.run("round", "--adapter", "none", "ABC-1")
+        #expect(round.stdout == "round 1 (ABC-1) began in channel 3; cards cleared; " + outage, "\(round.stdout)")
+        let picked = try await ann.run("pick", "8", "--adapter", "none")
+        #expect(picked.stdout == "picked 8 for ABC-1; " + outage, "\(picked.stdout)")
         #expect(try await ann.run("leave", "--adapter", "none").status == 0)
+    }
+
+    /// `join --foreground` with a broker nobody answers: its table says the
+    /// relay is down, and since when, as `watch` does.
+    @Test func theForegroundTableSaysTheRelayIsDown() async throws {
+        let broker = try await TestBroker.start(tls: false)
+        broker.stop()
+        let sandbox = try await SessionSandbox.start()
+        let fore = try sandbox.launch(arguments: ["join", "--foreground", "--channel", "9", "--name", "Fore", "--relay", broker.url],
+                                      typing: true)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("relay down since ") {
+            let chunk = try await offPool { fore.out.fileHandleForReading.availableData }
+            try #require(!chunk.isEmpty, "the session ended first: \(String(decoding: seen, as: UTF8.self))")
+            seen += chunk
+        }
+        fore.type("q")
+        let (_, errText) = try await offPool { fore.finish() }
+        #expect(fore.process.terminationStatus == 0, "\(errText)")
     }
 
     /// `estimator-relay`, started by a session, reads its command line

@@ -129,7 +129,7 @@ import Testing
         #expect(try await sandbox.run("pick", "5", "--adapter", hci1).stdout == "picked 5\n")
         let status = try await sandbox.run("status", "--adapter", hci1, "--json")
         #expect(status.stdout.hasPrefix(#"{"running":true,"pid":"#))
-        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"role":"voter","revealed":false,"deck":"app"}"# + "\n"))
+        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"relayDownSince":null,"role":"voter","revealed":false,"deck":"app"}"# + "\n"))
         let unknown = try await sandbox.run("pick", "5", "--adapter", "00:AA:01:07:00:07")
         #expect(unknown.status == 69)
         #expect(unknown.stderr.hasPrefix("Error: No adapter has the address 00:AA:01:07:00:07 (there are hci0 00:AA:01:00:00:00, hci1 00:AA:01:01:00:01)"))

@@ -46,8 +46,14 @@ import Testing
         #expect(await session.view.hearing.byName["Remy"] == nil)
 
         #expect(await session.status.relay == nil)
-        _ = await session.handle(.relay(state: "mqtts://b:8883/r connected"))
+        _ = await session.handle(.relay(state: "mqtts://b:8883/r connected", connected: true))
         #expect(await session.status.relay == "mqtts://b:8883/r connected")
+        #expect(await session.status.relayDownSince == nil)
+        let lost = clock.now
+        _ = await session.handle(.relay(state: "mqtts://b:8883/r reconnecting (connection refused)", connected: false))
+        clock.advance(by: .seconds(1))
+        _ = await session.handle(.relay(state: "mqtts://b:8883/r reconnecting (connection refused)", connected: false))
+        #expect(await session.status.relayDownSince == lost, "since the first report of the loss")
     }
 
     @Test func theRelaysStreamLeavesOutWhatCameThroughTheRelay() async throws {
@@ -76,6 +82,12 @@ import Testing
             try ControlRequest(parsing: Array(#"{"request":"relayed","payload":"\#(String(repeating: "41", count: 1025))"}"#.utf8))
         }
         #expect(throws: ControlRequestError.self) { try ControlRequest(parsing: Array(#"{"request":"relayed","payload":"0G"}"#.utf8)) }
+        let lost = ControlRequest.relay(state: "mqtt://b:1883/r reconnecting", connected: false)
+        #expect(lost.serialized == #"{"request":"relay","state":"mqtt://b:1883/r reconnecting","connected":false}"#)
+        #expect(try ControlRequest(parsing: Array(lost.serialized.utf8)) == lost)
+        #expect(throws: ControlRequestError.missingField("connected")) {
+            try ControlRequest(parsing: Array(#"{"request":"relay","state":"connected"}"#.utf8))
+        }
         #expect(ControlRequest.watchAir.serialized == #"{"request":"watch","heard":"air"}"#)
         #expect(try ControlRequest(parsing: Array(ControlRequest.watchAir.serialized.utf8)) == .watchAir)
         #expect(try ControlRequest(parsing: Array(#"{"request":"watch"}"#.utf8)) == .watch)

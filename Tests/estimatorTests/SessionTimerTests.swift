@@ -20,7 +20,7 @@ import Testing
     /// The deadline the latest `me` line gives.
     private func revealsAt(_ watched: Lines) throws -> Timestamp? {
         let line = try #require(watched.all.last { $0.hasPrefix(#"{"me""#) })
-        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, revealsAt, _, _, _) = try ControlWatchLine(parsing: Array(line.utf8)) else {
+        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, revealsAt, _, _, _, _) = try ControlWatchLine(parsing: Array(line.utf8)) else {
             Issue.record("not a me line: \(line)")
             return nil
         }

@@ -1,6 +1,7 @@
 import EstimatorKit
 import Rendering
 import SessionCore
+import SessionDaemon
 import Testing
 import Watch
 
@@ -35,7 +36,8 @@ import Watch
         var core: SessionCore
 
         init(now: Timestamp) {
-            let setup = SessionCore.Setup(adapter: "hci0", radioless: false, pid: 42, lookAgainAfter: .seconds(2))
+            let setup = SessionCore.Setup(adapter: "hci0", radioless: false, pid: 42, lookAgainAfter: .seconds(2),
+                                          clockTime: LocalTime.clock)
             core = SessionCore(setup, channel: Channel(rawValue: 1), name: try! PersonName.parse("Me").name,
                                room: Room(staleAfter: .seconds(6)), now: now)
             _ = core.take(.radioWorks(seals: false), at: now)
@@ -267,6 +269,29 @@ import Watch
         #expect(board.tally.entries.map(\.mark) == [.observing, .waiting], "I observe, Alice has not voted")
         #expect(board.tally.waitingFor.map(\.name) == ["Alice"])
         #expect(!board.isObserving, "attached to a session")
+    }
+
+    @Test func theRelaysOutageIsTheTablesNoticeAndTheBoardsHeaderUntilItIsBack() {
+        var session = Session(now: clock.now)
+        var watch = terminal()
+        session.attach(&watch, now: clock.now)
+        session.take(.relay("mqtt://b:1883/r starting"), at: clock.now, into: &watch)
+        #expect(watch.frame(now: clock.now).notice == nil, "starting is no outage")
+        let down = clock.now
+        let lost = ControlRequest.relay(state: "mqtt://b:1883/r reconnecting (connection refused)", connected: false)
+        session.take(.request(lost), at: down, into: &watch)
+        clock.advance(by: .seconds(90))
+        session.take(.request(lost), at: clock.now, into: &watch)
+        let notice = "relay down since \(LocalTime.clock(down))"
+        #expect(watch.frame(now: clock.now).notice == notice, "since the first report, not the latest")
+        var table = TableRenderer(color: false)
+        let lines = table.lines(watch.frame(now: clock.now), size: TerminalSize(columns: 80, rows: 24))
+        #expect(lines.contains(" " + notice), "\(lines)")
+        #expect(watch.board(now: clock.now).notice == notice)
+        let board = BoardRenderer(color: false).lines(watch.board(now: clock.now), size: TerminalSize(columns: 80, rows: 24))
+        #expect(board.first?.hasPrefix(" channel 1 · \(notice)") == true, "\(board)")
+        session.take(.request(.relay(state: "mqtt://b:1883/r connected", connected: true)), at: clock.now, into: &watch)
+        #expect(watch.frame(now: clock.now).notice == nil && watch.board(now: clock.now).notice == nil)
     }
 
     @Test func myOwnAdvertisementHeardBackIsNoRow() {

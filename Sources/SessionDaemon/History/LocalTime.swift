@@ -6,16 +6,29 @@ package enum LocalTime {
     /// `2026-11-24 09:12 CET`: to the minute, with the zone's abbreviation
     /// (so a table spanning a daylight-saving change still reads right).
     package static func minute(_ time: Timestamp) -> String {
-        tzset()
-        let nanoseconds = time.nanosecondsSince1970
-        var seconds = time_t(nanoseconds / 1_000_000_000 - (nanoseconds % 1_000_000_000 < 0 ? 1 : 0))
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return RFC3339.string(time) }
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        guard let parts = parts(of: time) else { return RFC3339.string(time) }
         let zone = parts.tm_zone.map { TerminalText.sanitize(String(cString: $0)) } ?? ""
         let text = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
         return zone.isEmpty ? text : text + " " + zone
     }
+
+    /// `14:02`: the hour and minute of a time of today, as the clock on
+    /// the wall shows it (`relay down since 14:02`).
+    @Sendable package static func clock(_ time: Timestamp) -> String {
+        guard let parts = parts(of: time) else { return String(RFC3339.string(time).dropFirst(11).prefix(5)) }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+    }
+
+    /// `time` in the local time zone's calendar; nil when it has none.
+    private static func parts(of time: Timestamp) -> tm? {
+        tzset()
+        let nanoseconds = time.nanosecondsSince1970
+        var seconds = time_t(nanoseconds / 1_000_000_000 - (nanoseconds % 1_000_000_000 < 0 ? 1 : 0))
+        var parts = tm()
+        return localtime_r(&seconds, &parts) == nil ? nil : parts
+    }
+
+    private static func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
 
 extension LocalTime {

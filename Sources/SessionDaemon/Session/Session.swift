@@ -52,7 +52,7 @@ package actor Session {
         self.schedule = schedule
         readBacklog = backlog
         let setup = SessionCore.Setup(adapter: adapter, radioless: adapter == AdapterName.none, pid: pid,
-                                      lookAgainAfter: schedule.lookAgainAfter)
+                                      lookAgainAfter: schedule.lookAgainAfter, clockTime: LocalTime.clock)
         let board = SessionBoard(SessionCore(setup, channel: channel, name: name, observing: observing, deck: deck, room: room,
                                              now: clock.now), clock: clock)
         self.board = board
@@ -85,6 +85,9 @@ package actor Session {
     package var revealsAt: Timestamp? { board.read(\.revealsAt) }
     /// Whether someone else in my channel has my name, and is still heard.
     package var isNameTaken: Bool { board.read(\.isNameTaken) }
+    /// Since when the relay has been down; nil while it is connected, and
+    /// without a relay.
+    package var relayDownSince: Timestamp? { board.read(\.relayDownSince) }
     /// What `status` answers.
     package var status: ControlStatus { board.read { [clock] in $0.status(now: clock.now) } }
     /// My round's meeting as the room shares it.

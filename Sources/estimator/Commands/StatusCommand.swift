@@ -31,6 +31,9 @@ struct StatusCommand: AsyncParsableCommand {
             nameTaken (true when someone else in the channel has your name and is \
             hidden behind your row), relay (string: the relay's URL and its \
             broker connection, as "mqtts://host:8883/room connected"; null \
+            without a relay), relayDownSince (when the relay lost the broker, \
+            in UTC as "2026-11-29T14:02:07.120Z": teammates reached through it \
+            hear nothing until it is back; null while it is connected and \
             without a relay), role ("voter" or "observer"), revealed (true once \
             the round's cards are revealed), deck (as `join --deck` takes it: \
             "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8").
@@ -70,6 +73,7 @@ struct StatusCommand: AsyncParsableCommand {
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
+            + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
     }
 
     static func json(_ status: ControlStatus) -> String {
@@ -87,6 +91,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("title", .string(status.title.map(TerminalText.sanitize))),
             JSONMember("nameTaken", .bool(status.nameTaken)),
             JSONMember("relay", status.relay.map { .string(TerminalText.sanitize($0)) } ?? .null),
+            JSONMember("relayDownSince", status.relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("role", .string(status.observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(status.revealed)),
             JSONMember("deck", .string(status.deck.description)),
