@@ -89,11 +89,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The relay's poker: which packets go to which broker topics and which
+        // messages come back to the session; pure, the relay's loop does the I/O.
+        .target(name: "RelayBridging", dependencies: ["Relay", "EstimatorKit"]),
         // The relay process: a session's packets to and from the broker, over
         // the session's control socket (docs/ARCHITECTURE.md, Relay).
         .executableTarget(
             name: "estimator-relay",
-            dependencies: ["Relay", "EstimatorKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "RelayBridging", "Relay", "EstimatorKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         .testTarget(
             name: "EstimatorKitTests",
@@ -138,6 +143,6 @@ let package = Package(
         // The man pages, from the commands' help (`make man`): ArgumentParser's
         // generate-manual plugin drops every character beyond ASCII.
         .executableTarget(name: "manual-pages", path: "Tools/ManualPages"),
-        .testTarget(name: "RelayTests", dependencies: ["Relay", "Retry", "EstimatorKit", "estimator-relay"]),
+        .testTarget(name: "RelayTests", dependencies: ["RelayBridging", "Relay", "Retry", "EstimatorKit"]),
     ]
 )

@@ -1,4 +1,4 @@
-// libFuzzer target `relay` (mk/fuzz.mk): the relay's bridge (Sources/estimator-relay/
+// libFuzzer target `relay` (mk/fuzz.mk): the relay's bridge (Sources/RelayBridging/
 // RelayBridge.swift) over messages from the broker, whose topics and payloads
 // anyone on the broker writes (a payload may carry a meeting after its
 // packet, docs/PROTOCOL.md, Meeting). The input is a run of messages, each
@@ -7,6 +7,8 @@
 // 1 advances the clock a second and ticks the bridge.
 
 import EstimatorKit
+import Relay
+import RelayBridging
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

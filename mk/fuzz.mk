@@ -1,11 +1,11 @@
 # make fuzz: libFuzzer (with AddressSanitizer) over everything that reads
-# bytes from outside. Six targets over one instrumented EstimatorKit:
+# bytes from outside. Six targets over libraries built once, instrumented:
 #   packet   the packet decoder (bytes from the air)
 #   name     the terminal sanitiser, display width and the name parser
 #   control  the JSON parser and the control-request parser (socket clients)
 #   backlog  the backlog reader, with its column options (files people load)
 #   relay    the relay's bridge over messages from the broker (its topics
-#            and payloads), with the relay sources it needs
+#            and payloads)
 #   meeting  the meeting's decoders: a relay payload's split and whole
 #            meeting, and one peer's assembler over parts from the air
 # Each runs FUZZ_RUNS inputs and must end clean, or, with FUZZ_TIME=S, runs
@@ -18,7 +18,6 @@ FUZZ_TIME     ?=
 FUZZ_MAX_TIME ?= 1800
 FUZZ_TARGETS  := packet name control backlog relay meeting
 FUZZ_DIR      := .build/fuzz
-FUZZ_KIT      := $(wildcard Sources/EstimatorKit/*.swift)
 SWIFTC        ?= swiftc
 
 # Longest input worth trying: a BLE local name is at most 29 bytes on the
@@ -38,17 +37,18 @@ FUZZ_DICT_backlog := backlog.dict
 FUZZ_DICT_relay   := relay.dict
 FUZZ_DICT_meeting := meeting.dict
 
-# EstimatorKit is built once, instrumented, as the module every target
-# imports; a target's own sources beyond it are compiled with its harness.
-# The relay's bridge lives in the relay's executable and imports `Relay`, of
-# which it needs three files: they are compiled into the target, and its
-# `import Relay` finds an empty module of that name (built under
-# $(FUZZ_DIR)/stubs), so the names resolve to the target's own declarations.
-FUZZ_SRC_relay   := Sources/Relay/Topic.swift Sources/Relay/BrokerAddress.swift Sources/Relay/BrokerOptions.swift \
-                    Sources/estimator-relay/RelayBridge.swift
-FUZZ_STUBS_relay := Relay
-FUZZ_KIT_DIR     := $(FUZZ_DIR)/EstimatorKit
-FUZZ_FLAGS       := -O -sanitize=fuzzer,address -parse-as-library -package-name estimator
+# Each library a target imports is built once, instrumented, into
+# $(FUZZ_DIR)/<module> from its Sources folder, after those it imports:
+# EstimatorKit for every target, the relay's bridge with the broker
+# client's module (its topics and messages) for `relay`. A target links
+# its own libraries (FUZZ_LIBS_<target>, each before those it uses), then
+# EstimatorKit.
+FUZZ_MODULES             := EstimatorKit Retry Relay RelayBridging
+FUZZ_DEPS_Relay          := Retry
+FUZZ_DEPS_RelayBridging  := EstimatorKit Relay
+FUZZ_LIBS_relay          := RelayBridging Relay Retry
+FUZZ_INCLUDES            := $(foreach module,$(FUZZ_MODULES),-I $(CURDIR)/$(FUZZ_DIR)/$(module)) -I $(CURDIR)/Sources/CMosquitto
+FUZZ_FLAGS               := -O -sanitize=fuzzer,address -parse-as-library -package-name estimator
 
 # FUZZ_TIME: run for that long (libFuzzer's exit status says whether it found
 # anything); otherwise FUZZ_RUNS inputs, which must all run.
@@ -74,23 +74,18 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: $(FUZZ_DIR)/%/fuzzer
 
 # The Swift toolchain ships libFuzzer, the ASan runtimes and lld (gold warns
 # about every ASan helper symbol); nothing else to install.
-$(FUZZ_KIT_DIR)/.built: $(FUZZ_KIT) | swift-check
+define fuzz_module
+$(FUZZ_DIR)/$(1)/.built: $(wildcard Sources/$(1)/*.swift) $(foreach dep,$(FUZZ_DEPS_$(1)),$(FUZZ_DIR)/$(dep)/.built) | swift-check
+	@mkdir -p $$(@D)
+	cd $$(@D) && $(SWIFTC) $(FUZZ_FLAGS) -module-name $(1) -emit-module -emit-library -static $(FUZZ_INCLUDES) \
+	    -emit-module-path $(1).swiftmodule -o lib$(1).a $(addprefix $(CURDIR)/,$(wildcard Sources/$(1)/*.swift))
+	@touch $$@
+endef
+$(foreach module,$(FUZZ_MODULES),$(eval $(call fuzz_module,$(module))))
+
+$(FUZZ_DIR)/%/fuzzer: Fuzz/%.swift Fuzz/Checks.swift $(FUZZ_DIR)/EstimatorKit/.built
 	@mkdir -p $(@D)
-	cd $(@D) && $(SWIFTC) $(FUZZ_FLAGS) -module-name EstimatorKit -emit-module -emit-library -static \
-	    -emit-module-path EstimatorKit.swiftmodule -o libEstimatorKit.a $(addprefix $(CURDIR)/,$(FUZZ_KIT))
-	@touch $@
+	$(SWIFTC) $(FUZZ_FLAGS) -module-name EstimatorFuzz -use-ld=lld $(FUZZ_INCLUDES) \
+	    $(foreach lib,$(FUZZ_LIBS_$*) EstimatorKit,-L $(FUZZ_DIR)/$(lib) -l$(lib)) Fuzz/Checks.swift Fuzz/$*.swift -o $@
 
-$(FUZZ_DIR)/%/fuzzer: Fuzz/%.swift Fuzz/Checks.swift $(FUZZ_KIT_DIR)/.built $(FUZZ_DIR)/stubs/.built
-	@mkdir -p $(@D)
-	$(SWIFTC) $(FUZZ_FLAGS) -module-name EstimatorFuzz -use-ld=lld -I $(FUZZ_KIT_DIR) -I $(FUZZ_DIR)/stubs \
-	    -L $(FUZZ_KIT_DIR) -lEstimatorKit $(FUZZ_SRC_$*) Fuzz/Checks.swift Fuzz/$*.swift -o $@
-
-$(FUZZ_DIR)/relay/fuzzer: $(FUZZ_SRC_relay)
-
-$(FUZZ_DIR)/stubs/.built: mk/fuzz.mk | swift-check
-	@mkdir -p $(@D) && : > $(@D)/empty.swift
-	@for module in $(FUZZ_STUBS_relay); do \
-	  $(SWIFTC) -emit-module -parse-as-library -module-name $$module -emit-module-path $(@D)/$$module.swiftmodule \
-	    $(@D)/empty.swift || exit 1; \
-	done
-	@touch $@
+$(FUZZ_DIR)/relay/fuzzer: $(FUZZ_DIR)/RelayBridging/.built

@@ -1,6 +1,7 @@
 import EstimatorKit
 import Glibc
 import Relay
+import RelayBridging
 
 /// The relay process: connects to the broker, tells the session (over the
 /// ready descriptor) whether that worked, then carries packets between the

@@ -1,6 +1,6 @@
 import EstimatorKit
-@testable import estimator_relay
 import Relay
+import RelayBridging
 import Testing
 
 /// The poker mapping of the relay, without a broker: what goes to which

@@ -14,9 +14,9 @@ import Relay
 /// session hears over the air, cleared when they turn stale here, and
 /// published with an expiry (refreshed while heard), so that the broker
 /// drops them by itself when this relay is killed.
-struct RelayBridge {
+package struct RelayBridge {
     /// Something for the loop to do.
-    enum Action: Hashable {
+    package enum Action: Hashable {
         /// Publish retained at QoS 1; an empty payload clears the topic.
         /// With `expiry`, the broker drops the message once it is that old.
         case publish(topic: String, payload: [UInt8], expiry: Duration? = nil)
@@ -29,15 +29,16 @@ struct RelayBridge {
     }
 
     /// Longest payload taken from the broker: a local name and a whole meeting.
-    static let maximumPayload = ControlRequest.maximumRelayedLength
+    package static let maximumPayload = ControlRequest.maximumRelayedLength
     /// Most topics kept from the broker; more are dropped until some clear.
-    static let maximumRemoteTopics = 1024
+    package static let maximumRemoteTopics = 1024
     /// How often the packets from the broker are handed to the session
     /// again: the broker sends a retained packet once, and the session's
     /// table turns a peer stale after its stale time (6 s) unheard. A third
     /// of it, at most 2 s.
     var refreshInterval: Duration { min(.seconds(2), staleAfter / 3) }
 
+    /// The room: the broker URL's path, one topic level.
     let room: String
     /// This session's id on the broker (random, per run).
     let id: String
@@ -48,7 +49,9 @@ struct RelayBridge {
     /// two lose nothing, and what a killed relay forwarded is gone soon.
     var forwardExpiry: Duration { staleAfter * 3 }
 
+    /// The channel my topic is under: the session's, as `me` last said.
     private(set) var channel: Channel
+    /// My payload as last published, republished on each connection.
     private(set) var mine: [UInt8]?
     private var myName: String?
 
@@ -64,23 +67,29 @@ struct RelayBridge {
     private var remote: [String: Remote] = [:]
     private var lastRefresh: ContinuousClock.Instant?
 
-    init(room: String, id: String, channel: Channel, staleAfter: Duration) {
+    /// A bridge for `room` (one topic level), publishing as `id` on
+    /// `channel` until `me` moves it, forwarding air peers until they are
+    /// `staleAfter` unheard.
+    package init(room: String, id: String, channel: Channel, staleAfter: Duration) {
         self.room = room
         self.id = id
         self.channel = channel
         self.staleAfter = staleAfter
     }
 
+    /// The room's topics: `estimator/1/ROOM`.
     var prefix: String { "estimator/1/\(room)" }
-    var myTopic: String { "\(prefix)/\(channel.rawValue)/\(id)" }
-    var subscription: String { "\(prefix)/#" }
+    /// Where my packet goes, and what my last will clears.
+    package var myTopic: String { "\(prefix)/\(channel.rawValue)/\(id)" }
+    /// Every topic of the room, mine and forwarded ones included.
+    package var subscription: String { "\(prefix)/#" }
 
     // MARK: From the session
 
     /// Who I am or what I put on the air changed: publish my payload (my
     /// packet as it goes on the air, and my meeting), and move topics with
     /// my channel.
-    mutating func me(channel newChannel: Channel, name: String, payload packet: [UInt8]) -> [Action] {
+    package mutating func me(channel newChannel: Channel, name: String, payload packet: [UInt8]) -> [Action] {
         var actions: [Action] = []
         if newChannel != channel {
             actions.append(.publish(topic: myTopic, payload: []))
@@ -96,7 +105,7 @@ struct RelayBridge {
 
     /// A packet the session heard. Air peers are forwarded; packets that
     /// came from the broker never go back to it.
-    mutating func heard(_ localName: [UInt8], relayed: Bool, now: ContinuousClock.Instant) -> [Action] {
+    package mutating func heard(_ localName: [UInt8], relayed: Bool, now: ContinuousClock.Instant) -> [Action] {
         guard !relayed, localName.count <= RelayPayload.maximumLocalName, let packet = try? Packet(decoding: localName)
         else { return [] }
         let peer = PeerID(channel: packet.channel, name: packet.name)
@@ -124,7 +133,7 @@ struct RelayBridge {
     }
 
     /// The session is ending: clear everything published.
-    mutating func leave() -> [Action] {
+    package mutating func leave() -> [Action] {
         var actions: [Action] = [.publish(topic: myTopic, payload: [])]
         for entry in forwarded.values { actions.append(.publish(topic: entry.topic, payload: [])) }
         forwarded = [:]
@@ -138,13 +147,13 @@ struct RelayBridge {
     /// is no longer handed to the session, whose table turns those peers
     /// stale as it would a silent radio. A new connection's subscription
     /// brings the retained packets again.
-    mutating func disconnected() {
+    package mutating func disconnected() {
         remote = [:]
     }
 
     /// Connected (again): everything I publish, once more (a restarted
     /// broker may have lost it).
-    func republish() -> [Action] {
+    package func republish() -> [Action] {
         var actions: [Action] = []
         if let mine { actions.append(.publish(topic: myTopic, payload: mine)) }
         for entry in forwarded.values {
@@ -155,7 +164,7 @@ struct RelayBridge {
 
     /// A message from the broker. Everything about it is untrusted: the
     /// topic's shape, the channel in it against the packet's, the packet.
-    mutating func received(_ message: BrokerMessage) -> [Action] {
+    package mutating func received(_ message: BrokerMessage) -> [Action] {
         guard let levels = Topic.levels(message.topic), levels.count == 5 || levels.count == 7,
               levels[0] == "estimator", levels[1] == "1", levels[2] == room,
               let topicChannel = UInt8(levels[3]), String(topicChannel) == levels[3],
@@ -196,7 +205,7 @@ struct RelayBridge {
     /// Clears forwarded peers not heard for the stale time and publishes
     /// the others again every `staleAfter` (before their expiry), and
     /// hands the session the broker's packets again every `refreshInterval`.
-    mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+    package mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         for (peer, entry) in forwarded {
             if now - entry.lastHeard > staleAfter {
