@@ -8,7 +8,7 @@
 #    ABC-2, on every laptop; Ann 3, Bob 16 (a card of his deck only), Cy 5,
 #    Dan 5: no consensus; Olga's `settle` without a card asks for one,
 #    `settle 5` records it, and every watch says so.
-# 3. Dan begins round 3 with `--timer 12s` (ABC-3, from Olga's backlog) and
+# 3. Dan begins round 3 with `--timer 20s` (ABC-3, from Olga's backlog) and
 #    his session is killed: Ann and Bob vote 2, Cy does not; the room
 #    reveals at the deadline without Cy on every laptop left, every table
 #    having counted down to it, and the votes' consensus settles it at 2.
@@ -140,12 +140,12 @@ settled 2 ABC-2 5
 # 3. Dan begins the round with a timer, and his session is killed: the
 #    room reveals at the deadline without him and without Cy.
 asked=$(now_ms)
-next_story 4 3 ABC-3 --timer 12s
-# The deadline is the whole second of the round's start plus 12 s, the
+next_story 4 3 ABC-3 --timer 20s
+# The deadline is the whole second of the round's start plus 20 s, the
 # start being the time of the round's line on Dan's own watch (the
 # session's clock), not when this script ran `round`, which in the
 # emulated guest can reach the session a second or more later.
-deadline=$(( (asked + $(line_ms watch4 '"event":"round","channel":1,"round":3,' 15 "$asked") + 12000) / 1000 * 1000 ))
+deadline=$(( (asked + $(line_ms watch4 '"event":"round","channel":1,"round":3,' 15 "$asked") + 20000) / 1000 * 1000 ))
 pid=$(as 4 status --adapter hci4 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
 [ -n "$pid" ] || fail "no pid in Dan's status"
 kill -9 "$pid"
@@ -166,7 +166,7 @@ done
 votes 3 2 2 -
 wait "${once[@]}"
 # Cy is present and has not voted: nothing is revealed before the timer runs out.
-[ $(($(now_ms) - asked)) -lt 8000 ] || fail "the round and the votes took until $(($(now_ms) - asked)) ms of the timer's 12 s"
+[ $(($(now_ms) - asked)) -lt 15000 ] || fail "the round, the tables and the votes took until $(($(now_ms) - asked)) ms of the timer's 20 s"
 for i in 0 1 2 3; do
   left=$(grep -ao 'reveal in 0:[0-9][0-9]' "$E2E_WORK/once$i.out" | head -1 | sed 's/.*0://' || true)
   [ -n "$left" ] || fail "${names[$i]}'s table has no countdown: $(head -3 "$E2E_WORK/once$i.out")"
