@@ -51,6 +51,9 @@ public final class AdvertisementHandle: Sendable {
         var advertisement: Advertisement
         /// Which part of the manufacturer data is on the air.
         var position = 0
+        /// Whether the manufacturer data waits for the next announcement
+        /// (`awaitAnnouncement`): BlueZ has older data.
+        var awaited = false
         var registered = false
         var ended = false
     }
@@ -148,7 +151,8 @@ public final class AdvertisementHandle: Sendable {
         let (ended, changes) = state.withLock { state -> (Bool, [String: Value]) in
             guard !state.ended else { return (true, [:]) }
             var changes: [String: Value] = ["LocalName": .string(localName)]
-            let old = state.advertisement.manufacturerData
+            let old = state.awaited ? nil : state.advertisement.manufacturerData
+            state.awaited = false
             if old != manufacturerData {
                 let (before, after) = (old?.parts ?? [], manufacturerData?.parts ?? [])
                 state.position = before.count == after.count && old?.company == manufacturerData?.company
@@ -167,9 +171,26 @@ public final class AdvertisementHandle: Sendable {
         }
     }
 
+    /// Takes `manufacturerData` without telling BlueZ: it goes on the air
+    /// from its first part with the next announcement (`announceAgain`) or
+    /// change, so that data that may wait costs no announcement of its own.
+    ///
+    /// Throws `.released` when the advertisement has ended.
+    public func awaitAnnouncement(_ manufacturerData: RotatingManufacturerData?) throws {
+        let ended = state.withLock { state -> Bool in
+            guard !state.ended else { return true }
+            if state.advertisement.manufacturerData != manufacturerData {
+                state.advertisement.manufacturerData = manufacturerData
+                state.awaited = true
+            }
+            return false
+        }
+        if ended { throw BlueZError(.released, message: "the advertisement has ended") }
+    }
+
     /// Has BlueZ program the advertisement into the controller again, with
-    /// the manufacturer data's next part when it has more than one (else
-    /// unchanged): advertising starts afresh, which every peer scanning at
+    /// the manufacturer data's next part when it has more than one, or its
+    /// first when it awaited this announcement (else unchanged): advertising starts afresh, which every peer scanning at
     /// that moment reports. Controllers that filter duplicates strictly
     /// (and the emulated ones) otherwise report a steady advertiser only
     /// when their scan starts, and Linux drops a report that races the
@@ -181,8 +202,10 @@ public final class AdvertisementHandle: Sendable {
     public func announceAgain() async throws {
         let (ended, next) = state.withLock { state -> (Bool, Value?) in
             guard !state.ended else { return (true, nil) }
-            guard let data = state.advertisement.manufacturerData, data.parts.count > 1 else { return (false, nil) }
-            state.position = (state.position + 1) % data.parts.count
+            let awaited = state.awaited
+            state.awaited = false
+            guard let data = state.advertisement.manufacturerData, data.parts.count > 1 || awaited else { return (false, nil) }
+            state.position = awaited ? 0 : (state.position + 1) % data.parts.count
             return (false, Advertisement.manufacturerValue(data, position: state.position))
         }
         if ended { throw BlueZError(.released, message: "the advertisement has ended") }

@@ -132,6 +132,12 @@ package final class BlueZRadio: SessionRadio {
         }
     }
 
+    package func ride(parts: [[UInt8]]) {
+        let (handle, executor) = state.withLock { ($0.running?.handle, $0.running?.scan?.executor) }
+        // Nothing scans any more (the leave): nothing announces either.
+        try? executor?.ride(parts: parts) ?? handle?.awaitAnnouncement(.meeting(parts))
+    }
+
     package func stopScanning() async {
         let scan = state.withLock { state in
             defer { state.running?.scan = nil }

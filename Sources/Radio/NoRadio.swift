@@ -22,6 +22,8 @@ package final class NoRadio: SessionRadio {
         RadioUpdate(scanStop: .zero, sent: clock.elapsed)
     }
 
+    package func ride(parts: [[UInt8]]) {}
+
     package func stopScanning() async {}
 
     package func lookAgain() {}

@@ -11,7 +11,7 @@ package final class RadioExecutor: Sendable {
     /// A change asked for and not yet answered.
     private struct Change {
         let localName: String
-        let parts: [[UInt8]]
+        var parts: [[UInt8]]
         let asked: Duration
         /// When the change itself began (scanning stopped, if it stops).
         var began: Duration?
@@ -105,6 +105,21 @@ package final class RadioExecutor: Sendable {
             feed(.rotates(parts.count > 1))
             feed(.changeAsked)
         }
+    }
+
+    /// Takes `parts` for the advertisement's next announcement, with no
+    /// change of its own: into the change asked, when one waits; else the
+    /// scheduler announces at its next restart, which puts them on the air.
+    func ride(parts: [[UInt8]]) throws {
+        let waiting = state.withLock { state -> Bool in
+            // Once the change began, its parts were read: these wait.
+            guard state.change != nil, state.change?.began == nil else { return false }
+            state.change?.parts = parts
+            return true
+        }
+        guard !waiting else { return }
+        try handle?.awaitAnnouncement(.meeting(parts))
+        feed(.rotates(true))
     }
 
     /// Stops scanning for good and keeps advertising; returns once the
@@ -203,10 +218,13 @@ package final class RadioExecutor: Sendable {
                 try await discovery?.resume()
             case .announceAgain:
                 try await handle?.announceAgain()
+                feed(.rotates((handle?.advertisement.manufacturerData?.parts.count ?? 0) > 1))
             case .change:
-                guard let handle, let change = state.withLock({ $0.change.map { ($0.localName, $0.parts) } }) else { break }
                 let began = clock.elapsed
-                state.withLock { $0.change?.began = began }
+                guard let handle, let change = state.withLock({ state in
+                    state.change?.began = began
+                    return state.change.map { ($0.localName, $0.parts) }
+                }) else { break }
                 try await handle.update(localName: change.0, manufacturerData: .meeting(change.1))
                 let sent = clock.elapsed
                 state.withLock { $0.change?.sent = sent }

@@ -25,6 +25,11 @@ package protocol SessionRadio: Sendable {
     @discardableResult
     func update(localName: [UInt8], parts: [[UInt8]]) async throws(RadioError) -> RadioUpdate
 
+    /// Puts `parts` on the air with the advertisement's next announcement,
+    /// with no change of their own: what the room told the session of its
+    /// meeting, which the room already has (docs/PROTOCOL.md, Meeting).
+    func ride(parts: [[UInt8]])
+
     /// Stops scanning and keeps advertising, for the second half of the leave
     /// broadcast: the advertising starts afresh, which peers hear. A legacy
     /// controller's does as the scan ends, sooner than after a second

@@ -15,6 +15,9 @@ package enum SessionAction: Equatable, Sendable {
     /// Put the core's local name on the air (`SessionCore.goingOnAir`);
     /// updates asked while one runs collapse into the next.
     case advertise
+    /// Put the core's meeting parts (`SessionCore.meetingParts`) on the air
+    /// with the radio's next announcement, with no change of their own.
+    case rideAlong
     /// Stream who I am now (`SessionCore.meLine`) to the watchers.
     case streamMe
     /// Stream the radio's state (`SessionCore.radioState`) to the watchers.

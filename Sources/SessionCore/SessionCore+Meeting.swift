@@ -14,7 +14,15 @@ extension SessionCore {
         // over again: one that changes nothing asks nothing of the room.
         let merged = meeting.merging(heard)
         guard merged != meeting else { return [] }
-        return takeMeeting(merged, now: now) + followRoom(now: now)
+        var actions = takeMeeting(merged, now: now)
+        // The room has it already: it rides with my next announcement, a
+        // late joiner's to hear, and costs no change of my advertisement;
+        // the relay publishes it with my local name (the `me` line).
+        if meetingOnAir != meeting {
+            meetingOnAir = meeting
+            actions += [.rideAlong, streamingMe()]
+        }
+        return actions + followRoom(now: now)
     }
 
     /// Chooses the backlog's next story for `number`, a round begun

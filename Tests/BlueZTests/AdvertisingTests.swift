@@ -108,6 +108,40 @@ import Testing
         await handle.stop()
     }
 
+    /// Data that awaits an announcement costs none of its own: the next
+    /// announcement, or change, puts its first part on the air.
+    @Test func dataThatAwaitsGoesOutWithTheNextAnnouncementOrChange() async throws {
+        let bus = try await TestBus.start()
+        let fake = try await FakeBlueZ.start(on: bus)
+        let adapter = try await BlueZ(bus: try await bus.connect()).adapter("hci0")
+        var rotating = advertisement
+        rotating.manufacturerData = RotatingManufacturerData(company: 0xFFFF, parts: [[0x11, 0xA1], [0x01, 0xA0]])
+        let handle = try await adapter.advertise(rotating)
+        _ = await fake.calls.next(where: { if case .registered = $0 { true } else { false } })
+        func nextChange() async -> [String: Value]? {
+            guard case let .advertisementChanged(_, changed) = await fake.calls.next(where: {
+                if case .advertisementChanged = $0 { true } else { false }
+            }) else { return nil }
+            return changed
+        }
+        try handle.awaitAnnouncement(RotatingManufacturerData(company: 0xFFFF, parts: [[0x03, 0xC0]]))
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x03, 0xC0])],
+                "nothing before the announcement, then its first part, though it is alone")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["LocalName": .string(rotating.localName)], "one part: the local name again")
+
+        let two = RotatingManufacturerData(company: 0xFFFF, parts: [[0x14, 0xD1], [0x04, 0xD0]])
+        try handle.awaitAnnouncement(two)
+        try await handle.update(localName: "010103Alice", manufacturerData: two)
+        let carried = await nextChange()
+        #expect(carried == ["LocalName": .string("010103Alice"), "ManufacturerData": Self.part([0x14, 0xD1])],
+                "a change carries it: \(String(describing: carried))")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["ManufacturerData": Self.part([0x04, 0xD0])], "and the turn goes on")
+        await handle.stop()
+    }
+
     @Test func intervalIsOfferedAsMinAndMaxInterval() async throws {
         let bus = try await TestBus.start()
         let fake = try await FakeBlueZ.start(on: bus)

@@ -20,8 +20,9 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         let heard = RoundMeeting().choosing(login, from: .typed)
         let actions = session.heardMeeting(heard, round: 1, from: ann)
         #expect(session.core.meeting == heard)
-        #expect(actions.contains(.advertise), "my meeting goes on the air: a late joiner learns it from me too")
-        #expect(actions.contains(.streamMe))
+        #expect(actions.contains(.rideAlong) && !actions.contains(.advertise),
+                "my meeting rides with my next announcement, a late joiner's to hear, at no change of its own")
+        #expect(actions.contains(.streamMe), "and the relay publishes it")
         #expect(session.heardMeeting(heard, round: 1, from: ann).isEmpty, "the same meeting again changes nothing")
     }
 

@@ -17,6 +17,7 @@ final class MemoryRadio: SessionRadio {
     private struct State {
         var advertised: [[UInt8]] = []
         var advertisedParts: [[[UInt8]]] = []
+        var rodeParts: [[[UInt8]]] = []
         var isRunning = false
         var isScanning = false
         var startFailure: RadioError?
@@ -155,6 +156,11 @@ final class MemoryRadio: SessionRadio {
         }
         return RadioUpdate(scanStop: .zero, sent: .zero)
     }
+
+    /// Parts put on the air with the next announcement (`ride`), in order.
+    var rodeParts: [[[UInt8]]] { state.withLock { $0.rodeParts } }
+
+    func ride(parts: [[UInt8]]) { state.withLock { $0.rodeParts.append(parts) } }
 
     func stopScanning() async { state.withLock { $0.isScanning = false } }
 

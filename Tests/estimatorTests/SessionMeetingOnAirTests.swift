@@ -31,6 +31,33 @@ import Testing
         await listening.value
     }
 
+    /// A meeting the room told me rides with my next announcement: no
+    /// change of my advertisement for it, and the relay publishes it.
+    @Test func aMeetingHeardRidesWithTheNextAnnouncement() async throws {
+        let (session, listening, lines) = try await watchedSession(name: "Ann")
+        _ = await session.handle(.relayed(payload: Array("2201FCRemy".utf8)))
+        // The reception's batch: Remy's round 2 is mine, on the air.
+        while !lines.all.contains(where: { $0.hasPrefix(#"{"me""#) && $0.contains(#""round":2,"#) }) {
+            await lines.wait(count: lines.all.count + 1)
+        }
+        await session.updatesDone()
+        let changes = radio.advertisedParts.count
+        let told = RoundMeeting().choosing(Story(line: "ABC-9 Ride along"), from: .typed)
+        let whole = RelayPayload.encodeMeeting(told, round: RoundNumber(wrapping: 2))
+        _ = await session.handle(.relayed(payload: Array("2201FCRemy".utf8) + [0] + whole))
+        // The reception's batch ends with the `me` line that carries it.
+        let published = #""meeting":"\#(Hex.text(whole))""#
+        while !lines.all.contains(where: { $0.hasPrefix(#"{"me""#) && $0.contains(published) }) {
+            await lines.wait(count: lines.all.count + 1)
+        }
+        await session.updatesDone()
+        #expect(await session.meeting == told)
+        #expect(radio.advertisedParts.count == changes, "no change of its own")
+        #expect(radio.rodeParts.last == MeetingParts.encode(told, round: RoundNumber(wrapping: 2)))
+        await clock.leave(session)
+        await listening.value
+    }
+
     /// A reception hands the core the part that came with the local name.
     @Test func aReceptionCarriesItsPartToTheCore() {
         let part: [UInt8] = [0x1A, 0x45, 0x4E, 0x47, 0x2D, 0x37]

@@ -223,6 +223,7 @@ package actor Session {
             case let .answer(id, answer): waitingAnswers.removeValue(forKey: id)?.resume(returning: answer)
             case .advertise:
                 if updates.request(received: received) { updates.running = Task { await runUpdates() } }
+            case .rideAlong: radio.ride(parts: board.read(\.meetingParts))
             case .streamMe: broadcast(board.read { [clock] in $0.me(now: clock.now) })
             case .streamRadio: broadcast(.radio(board.read(\.radioState)))
             case let .stream(line): broadcast(line)
