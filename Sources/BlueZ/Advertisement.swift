@@ -12,7 +12,7 @@ public struct Advertisement: Sendable, Hashable {
     /// The local name.
     public var localName: String
     /// Manufacturer data that changes at each announcement, when there is
-    /// any (`AdvertisementHandle.announceAgain`).
+    /// any (`AdvertisementHandle.announceNextPart`).
     public var manufacturerData: RotatingManufacturerData?
     /// The advertising interval (`MinInterval`/`MaxInterval`, 20 ms at least).
     /// BlueZ 5.66 reads them only when bluetoothd runs with `--experimental` and
@@ -64,7 +64,7 @@ public struct Advertisement: Sendable, Hashable {
 
 /// Manufacturer-specific data of `company` that goes on the air one part
 /// at a time: the first part at registration and after each change of the
-/// parts, the next at each announcement (`AdvertisementHandle.announceAgain`),
+/// parts, the next at each announcement (`AdvertisementHandle.announceNextPart`),
 /// round and round.
 public struct RotatingManufacturerData: Sendable, Hashable {
     /// The company identifier (0xFFFF: none assigned).

@@ -31,8 +31,8 @@ extension Adapter {
 ///
 /// `update(localName:manufacturerData:)` changes what is on the air (a
 /// `PropertiesChanged` that BlueZ re-reads, no re-registration);
-/// `announceAgain()` puts the next part of the manufacturer data on the air,
-/// or the same advertisement again; `stop()` unregisters. If BlueZ drops the
+/// `announceAgain()` puts the same advertisement on the air again, and
+/// `announceNextPart()` the manufacturer data's next part; `stop()` unregisters. If BlueZ drops the
 /// advertisement first, `events` reports why. Dropping the handle unregisters too.
 public final class AdvertisementHandle: Sendable {
     /// The adapter advertising.
@@ -172,8 +172,7 @@ public final class AdvertisementHandle: Sendable {
     }
 
     /// Takes `manufacturerData` without telling BlueZ: it goes on the air
-    /// from its first part with the next announcement (`announceAgain`) or
-    /// change, so that data that may wait costs no announcement of its own.
+    /// from its first part with the next announcement or change, so that data that may wait costs no announcement of its own.
     ///
     /// Throws `.released` when the advertisement has ended.
     public func awaitAnnouncement(_ manufacturerData: RotatingManufacturerData?) throws {
@@ -188,23 +187,36 @@ public final class AdvertisementHandle: Sendable {
         if ended { throw BlueZError(.released, message: "the advertisement has ended") }
     }
 
-    /// Has BlueZ program the advertisement into the controller again, with
-    /// the manufacturer data's next part when it has more than one, or its
-    /// first when it awaited this announcement (else unchanged): advertising starts afresh, which every peer scanning at
-    /// that moment reports. Controllers that filter duplicates strictly
-    /// (and the emulated ones) otherwise report a steady advertiser only
-    /// when their scan starts, and Linux drops a report that races the
-    /// start of a discovery.
+    /// Has BlueZ program the advertisement into the controller again as it
+    /// is, the same part of the manufacturer data (a change's second
+    /// announcement, for peers that missed the first), or its first part
+    /// when the data awaited this announcement: advertising starts afresh,
+    /// which every peer scanning at that moment reports. Controllers that
+    /// filter duplicates strictly (and the emulated ones) otherwise report
+    /// a steady advertiser only when their scan starts, and Linux drops a
+    /// report that races the start of a discovery.
     ///
     /// Returns once bluetoothd has read it (see `synchronize`): the one thing
     /// a caller waits for, to scan again without the controller refusing it.
     /// Throws `.released` when the advertisement has ended.
     public func announceAgain() async throws {
+        try await announce(movingOn: false)
+    }
+
+    /// Announces again as `announceAgain()` does, with the manufacturer
+    /// data's next part when it has more than one: the parts take turns.
+    public func announceNextPart() async throws {
+        try await announce(movingOn: true)
+    }
+
+    private func announce(movingOn: Bool) async throws {
         let (ended, next) = state.withLock { state -> (Bool, Value?) in
             guard !state.ended else { return (true, nil) }
             let awaited = state.awaited
             state.awaited = false
-            guard let data = state.advertisement.manufacturerData, data.parts.count > 1 || awaited else { return (false, nil) }
+            guard let data = state.advertisement.manufacturerData, awaited || movingOn && data.parts.count > 1 else {
+                return (false, nil)
+            }
             state.position = awaited ? 0 : (state.position + 1) % data.parts.count
             return (false, Advertisement.manufacturerValue(data, position: state.position))
         }

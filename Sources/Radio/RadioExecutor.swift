@@ -75,7 +75,7 @@ package final class RadioExecutor: Sendable {
     /// Starts the schedule on `discovery`, which has started scanning.
     package func run(on discovery: Discovery) {
         state.withLock { $0.discovery = discovery }
-        feed(.rotates((handle?.advertisement.manufacturerData?.parts.count ?? 0) > 1))
+        feedRotation()
         feed(.scanStarted)
     }
 
@@ -205,6 +205,12 @@ package final class RadioExecutor: Sendable {
         if current { feed(.fired(timer)) }
     }
 
+    /// Tells the scheduler whether the advertisement's parts take turns now
+    /// (data that awaited an announcement had it).
+    private func feedRotation() {
+        feed(.rotates((handle?.advertisement.manufacturerData?.parts.count ?? 0) > 1))
+    }
+
     /// Runs one step and tells the scheduler how it went.
     private func run(_ step: RadioStep) async {
         let discovery = state.withLock { $0.discovery }
@@ -218,7 +224,10 @@ package final class RadioExecutor: Sendable {
                 try await discovery?.resume()
             case .announceAgain:
                 try await handle?.announceAgain()
-                feed(.rotates((handle?.advertisement.manufacturerData?.parts.count ?? 0) > 1))
+                feedRotation()
+            case .announceNextPart:
+                try await handle?.announceNextPart()
+                feedRotation()
             case .change:
                 let began = clock.elapsed
                 guard let handle, let change = state.withLock({ state in

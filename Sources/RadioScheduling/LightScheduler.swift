@@ -86,14 +86,15 @@ package struct LightScheduler: RadioScheduler {
                 return []
             }
             return [.perform(.announceAgain)]
-        case .done(.announceAgain), .failed(.announceAgain), .done(.endScan), .failed(.endScan):
+        case .done(.announceAgain), .failed(.announceAgain), .done(.announceNextPart), .failed(.announceNextPart),
+             .done(.endScan), .failed(.endScan):
             return []
         case .done(.stopScan):
             stopping = false
             defer { afterStart = nil }
             // Parts that take turns move on with an announcement; a change
             // due is one already (its new parts start from the first).
-            let due = afterStart ?? (rotates ? .announceAgain : nil)
+            let due = afterStart ?? (rotates ? .announceNextPart : nil)
             return [.perform(.startScan)] + (due.map { [.perform($0)] } ?? [])
         case .done(.startScan):
             return [.arm(.restart, at: now + schedule.nextInterval(random))]

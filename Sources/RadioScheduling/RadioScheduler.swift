@@ -52,10 +52,14 @@ package enum RadioStep: Equatable, Sendable {
     case stopScan
     /// Scan again (`Discovery.resume`).
     case startScan
-    /// Announce the advertisement again, with its next part when its parts
-    /// take turns, else unchanged, and wait until bluetoothd has read it
-    /// (`AdvertisementHandle.announceAgain`).
+    /// Announce the advertisement again as it is, and wait until
+    /// bluetoothd has read it (`AdvertisementHandle.announceAgain`): a
+    /// change's second announcement repeats its part, for peers that
+    /// missed the first.
     case announceAgain
+    /// Announce the advertisement again with its next part when its parts
+    /// take turns (`AdvertisementHandle.announceNextPart`): a restart's.
+    case announceNextPart
     /// Make the change asked for, and wait until bluetoothd has read it.
     case change
     /// Stop discovering for good (`Discovery.stop`).

@@ -101,10 +101,14 @@ package struct StrictScheduler: RadioScheduler {
             gap = .change(failed: false)
             return [.cancel(.reannounce), .perform(.stopScan)]
         case .done(.stopScan):
-            return gap == .change(failed: false) ? [.perform(.change)] : [.perform(.announceAgain)]
-        case .done(.announceAgain), .done(.change):
+            switch gap {
+            case .change(failed: false): return [.perform(.change)]
+            case .restart: return [.perform(.announceNextPart)]
+            default: return [.perform(.announceAgain)]
+            }
+        case .done(.announceAgain), .done(.announceNextPart), .done(.change):
             return settle(now)
-        case .failed(.announceAgain):
+        case .failed(.announceAgain), .failed(.announceNextPart):
             // A restart goes on without its announcement; a second
             // announcement that failed has nothing to settle.
             return gap == .restart ? settle(now) : [.perform(.startScan)]

@@ -69,30 +69,32 @@ import Testing
             }) else { return nil }
             return changed
         }
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x21, 0xA2])])
         #expect(fake.advertisementChangesRead == 1, "read before it returns")
+        try await handle.announceAgain()
+        #expect(await nextChange() == ["LocalName": .string(rotating.localName)], "announced again as it is: the same part")
 
         try await handle.update(localName: "010105Alice", manufacturerData: rotating.manufacturerData)
         #expect(await nextChange() == ["LocalName": .string("010105Alice")], "the part stays")
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x01, 0xA0])])
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x11, 0xA1])], "round and round")
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x21, 0xA2])])
 
         let next = RotatingManufacturerData(company: 0xFFFF, parts: [[0x12, 0xB1], [0x02, 0xB0]])
         try await handle.update(localName: "010105Alice", manufacturerData: next)
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])], "new parts from the first")
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x02, 0xB0])])
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])])
         let changedLast = RotatingManufacturerData(company: 0xFFFF, parts: [[0x12, 0xB1], [0x02, 0xB5]])
         try await handle.update(localName: "010105Alice", manufacturerData: changedLast)
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x02, 0xB5])], "the one part changed goes out at once")
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x12, 0xB1])], "and the turn goes on from there")
 
         // One part: nothing rotates, the local name is announced again.
@@ -137,7 +139,7 @@ import Testing
         let carried = await nextChange()
         #expect(carried == ["LocalName": .string("010103Alice"), "ManufacturerData": Self.part([0x14, 0xD1])],
                 "a change carries it: \(String(describing: carried))")
-        try await handle.announceAgain()
+        try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x04, 0xD0])], "and the turn goes on")
         await handle.stop()
     }

@@ -136,9 +136,9 @@ import Testing
         radio.advance(to: .milliseconds(1500))
         radio.done(.forgetApps)
         radio.done(.stopScan)
-        #expect(radio.steps == [.startScan, .announceAgain], "the scan first, then the next part")
+        #expect(radio.steps == [.startScan, .announceNextPart], "the scan first, then the next part")
         radio.done(.startScan)
-        radio.done(.announceAgain)
+        radio.done(.announceNextPart)
         #expect(radio.deadlines == [.milliseconds(3000)])
         #expect(radio.steps.isEmpty)
 
@@ -154,7 +154,8 @@ import Testing
         #expect(radio.changes == [false])
         #expect(radio.deadlines == [.milliseconds(3250), .milliseconds(4500)])
 
-        // Its second announcement moves the parts on too; so does the next restart.
+        // Its second announcement repeats its first part, for peers that
+        // missed it; the next restart moves the parts on.
         radio.advance(to: .milliseconds(3249))
         #expect(radio.steps.isEmpty)
         radio.advance(to: .milliseconds(3250))
@@ -162,9 +163,9 @@ import Testing
         radio.advance(to: .milliseconds(4500))
         radio.done(.forgetApps)
         radio.done(.stopScan)
-        #expect(radio.steps == [.startScan, .announceAgain])
+        #expect(radio.steps == [.startScan, .announceNextPart])
         radio.done(.startScan)
-        radio.done(.announceAgain)
+        radio.done(.announceNextPart)
 
         // One part: the restart is the scan's alone again.
         radio.feed(.rotates(false))
@@ -180,7 +181,8 @@ import Testing
     }
 
     /// A second announcement due while a light restart stops the scan, with
-    /// parts that take turns, is made once: it moves them on.
+    /// parts that take turns, is made once: it repeats the change's part,
+    /// which peers that missed it need first.
     @Test func aLightRestartAnnouncesOnceWhenAnAnnouncementIsDue() {
         var radio = Self.light()
         radio.feed(.rotates(true))

@@ -17,7 +17,8 @@ import Testing
         // The app's devices are forgotten first, while still scanning.
         radio.done(.forgetApps)
         radio.done(.stopScan)
-        radio.done(.announceAgain)
+        // A restart's announcement moves the parts on.
+        radio.done(.announceNextPart)
         // The settle: scanning stays off 50 ms after bluetoothd read the announcement.
         #expect(radio.deadlines == [.milliseconds(1550)])
         #expect(radio.steps.isEmpty)
@@ -123,6 +124,7 @@ import Testing
         #expect(radio.deadlines == [.milliseconds(650), .milliseconds(1500)])
         radio.advance(to: .milliseconds(650))
         radio.done(.stopScan)
+        // The change's second announcement repeats its part.
         radio.done(.announceAgain)
         radio.advance(to: .milliseconds(700))
         radio.done(.startScan)
@@ -139,7 +141,7 @@ import Testing
         radio.done(.forgetApps)
         radio.done(.stopScan)
         radio.feed(.changeAsked)
-        radio.done(.announceAgain)
+        radio.done(.announceNextPart)
         radio.advance(to: .milliseconds(1550))
         radio.done(.startScan)
         #expect(radio.steps == [.stopScan])
