@@ -238,11 +238,12 @@ while read -r radio _ deaf _ starts _; do
   metric "meeting_adv_starts_per_min_$radio" "$starts" - '<= 60'
 done < <(air_radio_stats "$meeting_from" "$meeting_until")
 # The byte budget on the air (docs/PROTOCOL.md, Meeting), as btmon saw
-# each radio's advertising data given to its controller: the largest with
-# a meeting part (company FFFF), and how many there were.
+# each radio's advertising data given to its controller (LE Set Advertising
+# Data, LE Set Extended Advertising Data: by opcode, as btmon shortens long
+# names): the largest with a meeting part (company FFFF), and how many.
 btmon -r "$E2E_WORK/air.snoop" 2>/dev/null | awk '
   function hex(s,   n, i) { n = 0; s = tolower(s); for (i = 3; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }
-  /^[<>@]/ { data = / LE Set (Extended )?Advertising Data /; length_ = 0; next }
+  /^[<>@]/ { data = /HCI Command: .*\(0x08\|0x00(08|37)\)/; length_ = 0; next }
   data && $1 == "Length:" { length_ = $2 }
   data && $1 == "Data" && $2 == "length:" { length_ = hex($3) }
   data && /Company: .*\(65535\)/ { parts++; if (length_ > most) most = length_ }
