@@ -1,25 +1,25 @@
-import CConcurrencyHooks
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One thread that runs every Swift task of the process, and keeps the
-/// timers of the sleeps made through it (`sleep(until:)`): the global
-/// executor, taken over from Dispatch by `takeOverGlobalExecutor()`.
+/// One thread that runs a session's Swift jobs and keeps the timers of
+/// the sleeps made on it (`sleep(until:)`): the executor of the session's
+/// actors (`SerialExecutor`) and the preferred executor of its tasks
+/// (`TaskExecutor`, `withTaskExecutorPreference`), so their nonisolated
+/// functions, child tasks and default actors run here too.
 ///
 /// Why: a session is idle most of a meeting, and on Dispatch each timer
 /// that fires wakes its manager thread, which wakes a worker of the pool,
 /// which often wakes a second one, and a new sleep wakes the manager again
-/// to re-arm: about seven context switches for a tick that does nothing
-/// (`make bench-idle`). Here a timer wakes this one thread once, a sleep
-/// begun on it arms nothing, and work that other threads hand in (a D-Bus
-/// reply, a control request) wakes it once.
+/// to re-arm (`make bench-idle`). Here a timer wakes this one thread once,
+/// a sleep begun on it arms nothing, and work that other threads hand in
+/// (a D-Bus reply) wakes it once.
 ///
-/// The contract of the pool it replaces holds: no job may block. Blocking
-/// loops run on `LoopThread`s, as they do with Dispatch.
-public final class TaskThread: SerialExecutor, @unchecked Sendable {
+/// The contract of the pool it stands in for holds: no job may block.
+/// Blocking loops run on `LoopThread`s.
+public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
     /// What falls due on the thread: a sleep to end.
     private typealias Wake = @Sendable () -> Void
 
@@ -34,12 +34,13 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
     /// A self-pipe: writing to `wakeFD` wakes the thread out of `poll` on `wakeReadFD`.
     private let wakeFD: Int32
     private let wakeReadFD: Int32
+    /// The loop's thread, once it runs: `checkIsolated` compares with it.
+    private let thread = Atomic<UInt>(0)
 
-    /// Makes the wake-up pipe; `takeOverGlobalExecutor()` starts the thread
-    /// once this instance is the one installed.
+    /// Makes the wake-up pipe; `start()` starts the thread.
     private init() {
         var fds: [Int32] = [-1, -1]
-        precondition(pipe(&fds) == 0, "cannot create the task thread's wake-up pipe (errno \(errno))")
+        precondition(pipe(&fds) == 0, "cannot create the session loop's wake-up pipe (errno \(errno))")
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -48,37 +49,40 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
         wakeFD = fds[1]
     }
 
-    /// Only an instance that lost the race to be installed ends: the one
-    /// installed runs for the life of the process.
-    deinit {
-        close(wakeReadFD)
-        close(wakeFD)
+    /// A new loop on a thread of its own, which runs for the life of the
+    /// process (a job may come for it as long as anything refers to it).
+    public static func start() -> SessionLoop {
+        let loop = SessionLoop()
+        LoopThread.spawn("the session loop") { loop.run() }
+        return loop
     }
 
-    /// The process's task thread, once `takeOverGlobalExecutor()` made it.
-    public static var current: TaskThread? { installed.load() }
-
-    /// Read by the enqueue hook for every job, so a load without a lock.
-    private static let installed = AtomicLazyReference<TaskThread>()
-
-    /// From now on every job of the global executor runs on one new thread.
-    /// For a long-running process with no CPU-bound work (the session);
-    /// call it once, early. Jobs already with Dispatch finish there.
-    public static func takeOverGlobalExecutor() {
-        guard installed.load() == nil else { return }
-        let candidate = TaskThread()
-        guard installed.storeIfNil(candidate) === candidate else { return }
-        LoopThread.spawn("the task thread") { candidate.run() }
-        typealias Enqueue = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
-        let hook: Enqueue = { job, _ in TaskThread.installed.load().unsafelyUnwrapped.schedule(job) }
-        estimator_install_global_executor_hook(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self))
+    /// The loop whose thread calls this, if the caller runs on one: where
+    /// an unstructured task (which inherits no executor preference) is to
+    /// run, `Task(executorPreference: SessionLoop.current)`.
+    public static var current: SessionLoop? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<SessionLoop>.fromOpaque(pointer).takeUnretainedValue()
     }
+
+    /// The thread-specific slot that names a thread's loop.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "cannot create the session loop's thread key")
+        return key
+    }()
 
     // MARK: - Executor
 
+    /// One queue for both roles: a job of an actor and a job of a task that
+    /// prefers this loop run alike, in order, on its thread.
     public func enqueue(_ job: consuming ExecutorJob) { schedule(UnownedJob(job)) }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+
+    public func checkIsolated() {
+        precondition(thread.load(ordering: .relaxed) == UInt(pthread_self()), "not on the session loop's thread")
+    }
 
     private func schedule(_ job: UnownedJob) {
         let wake = state.withLock { state in
@@ -183,6 +187,8 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
     // MARK: - The loop
 
     private func run() {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         var batch: [UnownedJob] = []
         var fd = pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)
         while true {
@@ -212,7 +218,9 @@ public final class TaskThread: SerialExecutor, @unchecked Sendable {
                 state.withLock { $0.waiting = false }
                 continue
             }
-            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
+            for job in batch {
+                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+            }
             batch.removeAll(keepingCapacity: true)
         }
     }
