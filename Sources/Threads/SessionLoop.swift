@@ -4,11 +4,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// One thread that runs a session's Swift jobs and keeps the timers of
-/// the sleeps made on it (`sleep(until:)`): the executor of the session's
-/// actors (`SerialExecutor`) and the preferred executor of its tasks
-/// (`TaskExecutor`, `withTaskExecutorPreference`), so their nonisolated
-/// functions, child tasks and default actors run here too.
+/// One thread that runs a session's Swift jobs, keeps the timers of the
+/// sleeps made on it (`sleep(until:)`) and serves the descriptors of its
+/// sources (`LoopSource`: the control socket) in one `poll`: the executor
+/// of the session's actors (`SerialExecutor`) and the preferred executor
+/// of its tasks (`TaskExecutor`, `withTaskExecutorPreference`), so their
+/// nonisolated functions, child tasks and default actors run here too.
+/// What a source reads reaches those jobs without a thread hop.
 ///
 /// Why: a session is idle most of a meeting, and on Dispatch each timer
 /// that fires wakes its manager thread, which wakes a worker of the pool,
@@ -28,6 +30,7 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
         var timers = TimerQueue<Wake>()
         /// Set while the thread waits in `poll`: only then is a wake-up needed.
         var waiting = false
+        var sources: [any LoopSource] = []
     }
 
     private let state = Mutex(State())
@@ -71,6 +74,35 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
         precondition(pthread_key_create(&key, nil) == 0, "cannot create the session loop's thread key")
         return key
     }()
+
+    // MARK: - Descriptors
+
+    /// Serves `source`'s descriptors from the next wait on.
+    public func add(_ source: any LoopSource) {
+        let wake = state.withLock { state in
+            state.sources.append(source)
+            defer { state.waiting = false }
+            return state.waiting
+        }
+        if wake { wakeUp() }
+    }
+
+    /// Stops serving `source`. Called on the loop's thread, outside the
+    /// source's `serve`, `source` is not served again once this returns.
+    public func remove(_ source: any LoopSource) {
+        state.withLock { $0.sources.removeAll { $0 === source } }
+    }
+
+    /// Has the loop ask its sources for their descriptors again: a source
+    /// calls it when it wants another event than it asked for last (output
+    /// queued from another thread wants `POLLOUT`).
+    public func refresh() {
+        let wake = state.withLock { state in
+            defer { state.waiting = false }
+            return state.waiting
+        }
+        if wake { wakeUp() }
+    }
 
     // MARK: - Executor
 
@@ -190,34 +222,46 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
         thread.store(UInt(pthread_self()), ordering: .relaxed)
         pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         var batch: [UnownedJob] = []
-        var fd = pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)
+        var fds: [pollfd] = []
+        var polled: [(source: any LoopSource, slots: Range<Int>)] = []
         while true {
             let due = state.withLock { state -> [Wake] in
                 state.timers.isEmpty ? [] : state.timers.takeDue(now: Self.now())
             }
             // A sleep that ends hands its task back to this thread: it joins the batch.
             for wake in due { wake() }
-            let timeout = state.withLock { state -> Int32 in
-                if !state.ready.isEmpty {
-                    swap(&batch, &state.ready)
-                    return 0
-                }
+            // Waits only with no job ready; a wake-up from then on ends the
+            // wait, so what changes while the sources are asked is not missed.
+            let (timeout, sources) = state.withLock { state -> (Int32?, [any LoopSource]) in
+                if !state.ready.isEmpty { return (nil, state.sources) }
                 state.waiting = true
-                guard let next = state.timers.nextDeadline else { return -1 }
+                guard let next = state.timers.nextDeadline else { return (-1, state.sources) }
                 // Rounded up, so the thread never wakes before the timer is due.
                 let remaining = next - Self.now()
-                return Int32(clamping: max(0, (remaining + 999_999) / 1_000_000))
+                return (Int32(clamping: max(0, (remaining + 999_999) / 1_000_000)), state.sources)
             }
-            if batch.isEmpty {
-                fd.revents = 0
-                _ = poll(&fd, 1, timeout)
-                if fd.revents & Int16(POLLIN) != 0 {
+            // With jobs ready, the sources are looked at without waiting, so
+            // a stream of jobs cannot starve them.
+            if timeout != nil || !sources.isEmpty {
+                fds.removeAll(keepingCapacity: true)
+                fds.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
+                for source in sources {
+                    let first = fds.count
+                    fds.append(contentsOf: source.descriptors())
+                    polled.append((source, first..<fds.count))
+                }
+                _ = poll(&fds, nfds_t(fds.count), timeout ?? 0)
+                if fds[0].revents & Int16(POLLIN) != 0 {
                     var drained = (UInt64(0), UInt64(0))
                     _ = withUnsafeMutableBytes(of: &drained) { read(wakeReadFD, $0.baseAddress, $0.count) }
                 }
                 state.withLock { $0.waiting = false }
-                continue
+                for (source, slots) in polled where fds[slots].contains(where: { $0.revents != 0 }) {
+                    source.serve(Array(fds[slots]))
+                }
+                polled.removeAll(keepingCapacity: true)
             }
+            state.withLock { swap(&batch, &$0.ready) }
             for job in batch {
                 job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
             }
@@ -234,4 +278,17 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
         let (seconds, attoseconds) = duration.components
         return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
+}
+
+/// Descriptors a `SessionLoop` serves: it polls them beside its wake-up
+/// pipe and timers, and calls `serve` on its thread when one is ready.
+/// Neither may block.
+public protocol LoopSource: AnyObject, Sendable {
+    /// The descriptors to poll now, with the events wanted; asked before
+    /// every wait.
+    func descriptors() -> [pollfd]
+
+    /// What `poll` reported for the descriptors `descriptors()` gave last,
+    /// in their order; called when at least one of them is ready.
+    func serve(_ polled: [pollfd])
 }

@@ -93,7 +93,7 @@ package struct SessionProcess {
         let server: ControlServer
         do {
             let clock = SystemClock()
-            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, clock.elapsed)) }
+            server = try ControlServer(path: path, loop: loop) { request, client in requestSink.yield((request, client, clock.elapsed)) }
         } catch {
             return failStarting(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
