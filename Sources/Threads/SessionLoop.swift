@@ -230,19 +230,23 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
             }
             // A sleep that ends hands its task back to this thread: it joins the batch.
             for wake in due { wake() }
-            // Waits only with no job ready; a wake-up from then on ends the
-            // wait, so what changes while the sources are asked is not missed.
+            // Jobs ready run first: a job's hop to the next job costs no
+            // `poll`. With none, the loop waits for its sources, its wake-up
+            // pipe and its next timer; a wake-up from the moment it means to
+            // wait ends the wait, so what changes while the sources are
+            // asked for their descriptors is not missed.
             let (timeout, sources) = state.withLock { state -> (Int32?, [any LoopSource]) in
-                if !state.ready.isEmpty { return (nil, state.sources) }
+                if !state.ready.isEmpty {
+                    swap(&batch, &state.ready)
+                    return (nil, [])
+                }
                 state.waiting = true
                 guard let next = state.timers.nextDeadline else { return (-1, state.sources) }
                 // Rounded up, so the thread never wakes before the timer is due.
                 let remaining = next - Self.now()
                 return (Int32(clamping: max(0, (remaining + 999_999) / 1_000_000)), state.sources)
             }
-            // With jobs ready, the sources are looked at without waiting, so
-            // a stream of jobs cannot starve them.
-            if timeout != nil || !sources.isEmpty {
+            if let timeout {
                 fds.removeAll(keepingCapacity: true)
                 fds.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
                 for source in sources {
@@ -250,7 +254,7 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
                     fds.append(contentsOf: source.descriptors())
                     polled.append((source, first..<fds.count))
                 }
-                _ = poll(&fds, nfds_t(fds.count), timeout ?? 0)
+                _ = poll(&fds, nfds_t(fds.count), timeout)
                 if fds[0].revents & Int16(POLLIN) != 0 {
                     var drained = (UInt64(0), UInt64(0))
                     _ = withUnsafeMutableBytes(of: &drained) { read(wakeReadFD, $0.baseAddress, $0.count) }
@@ -260,8 +264,8 @@ public final class SessionLoop: SerialExecutor, TaskExecutor, @unchecked Sendabl
                     source.serve(Array(fds[slots]))
                 }
                 polled.removeAll(keepingCapacity: true)
+                continue
             }
-            state.withLock { swap(&batch, &$0.ready) }
             for job in batch {
                 job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
             }
