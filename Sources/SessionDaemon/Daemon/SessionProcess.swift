@@ -136,7 +136,7 @@ package struct SessionProcess {
             }
         }
         let logging = logging
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP], on: loop) {
             if logging { SessionLog.write("signal received: leaving") }
             Task(executorPreference: loop) { await session.leave() }
         }
