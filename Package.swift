@@ -104,7 +104,7 @@ let package = Package(
                 "EstimatorKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport", "Threads"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "EstimatorKit"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(
