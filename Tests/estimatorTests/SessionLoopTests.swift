@@ -1,4 +1,5 @@
 import Glibc
+import SessionDaemon
 import Synchronization
 import Testing
 import Threads
@@ -44,6 +45,19 @@ import Threads
         // Served no more: the byte waits in the pipe for whoever reads it.
         var byte: UInt8 = 0
         #expect(read(source.readEnd, &byte, 1) == 1 && byte == 8)
+    }
+}
+
+/// The session actor's executor is its loop.
+@Suite(.timeLimit(.minutes(1))) struct SessionOnItsLoopTests: SessionSuite {
+    let radio = MemoryRadio()
+    let clock = ManualClock()
+
+    /// Runs on `session`'s executor, as its methods do.
+    private static func onLoop(_ session: isolated Session) -> Bool { SessionLoop.current === testLoop }
+
+    @Test func theSessionRunsOnItsLoop() async throws {
+        #expect(await Self.onLoop(try makeSession()))
     }
 }
 
