@@ -28,16 +28,14 @@ let package = Package(
         // Typed libdbus layer: knows nothing of Bluetooth.
         .target(name: "DBus", dependencies: ["CDBus", "CNoSocketActivation", "Threads"]),
         // A detached thread for a blocking loop, off Swift's cooperative pool:
-        // the D-Bus event loop's and the session's (control server, watch inputs);
-        // and the session's one task thread, its global executor.
-        .target(name: "Threads", dependencies: ["CConcurrencyHooks"]),
-        // The Swift runtime's global-executor hooks, which no Swift module shows.
-        .target(name: "CConcurrencyHooks"),
+        // the D-Bus event loop's and the session's (watch inputs, signals);
+        // and the session's loop, the executor of its actors and tasks.
+        .target(name: "Threads"),
         // Children that inherit nothing but what they are given: the session,
         // the relay and the tests' dbus-daemons (posix_spawn's closefrom).
         .target(name: "CSpawn"),
         // org.bluez client: knows nothing of poker.
-        .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth"]),
+        .target(name: "BlueZ", dependencies: ["DBus", "CBluetooth", "Threads"]),
         // An MQTT broker client over libmosquitto: knows nothing of poker.
         .target(name: "Relay", dependencies: ["CMosquitto", "Retry"]),
         // When to try again after a failure (exponential, with jitter): the
@@ -54,14 +52,14 @@ let package = Package(
         // air, the words of its answers; pure. Knows nothing of the radio,
         // sockets, files or threads.
         .target(name: "SessionCore", dependencies: ["EstimatorKit", "Rendering"]),
-        // The one clock of a process: the system's (on the session's task
-        // thread when it has one); the tests bring a manual one. Knows
+        // The one clock of a process: the system's (on the session's loop
+        // when it runs there); the tests bring a manual one. Knows
         // nothing of the radio or the session.
         .target(name: "Clocks", dependencies: ["EstimatorKit", "Threads"]),
         // The session's radio: runs the schedule on BlueZ (the executor, its
         // restarts after a loss), or no radio at all. Knows nothing of the
         // session, its control socket or the command line.
-        .target(name: "Radio", dependencies: ["RadioScheduling", "Clocks", "BlueZ", "EstimatorKit"]),
+        .target(name: "Radio", dependencies: ["RadioScheduling", "Clocks", "BlueZ", "EstimatorKit", "Threads"]),
         // The session process: the `Session` actor, its control socket and
         // client, config, history and backlog files, the relay's supervision,
         // the process's wiring. Knows nothing of the command line.
@@ -85,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "estimator",
             dependencies: [
-                "SessionDaemon", "Watch", "Diagnostics", "Clocks", "EstimatorKit", "BlueZ", "Threads",
+                "SessionDaemon", "Watch", "Diagnostics", "Clocks", "EstimatorKit", "BlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -106,7 +104,7 @@ let package = Package(
                 "EstimatorKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DBusTestSupport", "Threads"]),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore", "EstimatorKit"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "DBusTestSupport", "BlueZTestSupport"]),
         .testTarget(

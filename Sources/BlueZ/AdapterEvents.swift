@@ -1,5 +1,6 @@
 import DBus
 import Synchronization
+import Threads
 
 /// A change to the set of adapters or to one adapter.
 public enum AdapterEvent: Sendable, Hashable {
@@ -37,7 +38,7 @@ extension BlueZ {
         // No snapshot when bluetoothd is absent: its adapters arrive as additions.
         let adapters = AdapterSet(bus: bus, objects: (try? await manager.objects()) ?? [:])
         let (stream, continuation) = AsyncThrowingStream<AdapterEvent, any Error>.makeStream()
-        let task = Task {
+        let task = Task(executorPreference: SessionLoop.current) {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {

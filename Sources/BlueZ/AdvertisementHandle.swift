@@ -1,5 +1,6 @@
 import DBus
 import Synchronization
+import Threads
 
 extension Adapter {
     /// Advertises `advertisement` on this adapter until the handle is stopped.
@@ -104,7 +105,7 @@ public final class AdvertisementHandle: Sendable {
         guard wasRegistered else { return }
         // Nobody can wait here: unregister and move on.
         let (adapter, path) = (self.adapter, self.path)
-        Task { try? await adapter.advertisingCall("UnregisterAdvertisement", path) }
+        Task(executorPreference: SessionLoop.current) { try? await adapter.advertisingCall("UnregisterAdvertisement", path) }
     }
 
     /// The advertisement as it is now.
@@ -121,7 +122,7 @@ public final class AdvertisementHandle: Sendable {
         }
         state.withLock { $0.registered = true }
         watcher.withLock {
-            $0 = Task { [weak self] in
+            $0 = Task(executorPreference: SessionLoop.current) { [weak self] in
                 var first = true
                 do {
                     for try await owner in owners {

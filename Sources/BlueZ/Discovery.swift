@@ -1,5 +1,6 @@
 import DBus
 import Synchronization
+import Threads
 
 extension Adapter {
     /// Starts an LE discovery for advertisers of `serviceUUIDs` and returns it as a
@@ -92,7 +93,7 @@ public final class Discovery: AsyncSequence, Sendable {
         guard !stopped.load(ordering: .acquiring) else { return }
         // Nobody can wait here: ask BlueZ to stop and move on.
         let adapter = self.adapter
-        Task { try? await adapter.call("StopDiscovery") }
+        Task(executorPreference: SessionLoop.current) { try? await adapter.call("StopDiscovery") }
     }
 
     public func makeAsyncIterator() -> AsyncThrowingStream<Sighting, any Error>.AsyncIterator {
@@ -147,7 +148,7 @@ public final class Discovery: AsyncSequence, Sendable {
             cache = (devices, [])
         }
         // bluetoothd leaving (even by a crash, which says nothing) ends the discovery.
-        let watcher = Task {
+        let watcher = Task(executorPreference: SessionLoop.current) {
             var first = true
             do {
                 for try await owner in owners {

@@ -1,4 +1,5 @@
 import DBus
+import Threads
 
 /// Whether bluetoothd is on the bus.
 public enum BlueZPresence: Sendable, Hashable {
@@ -15,7 +16,7 @@ extension BlueZ {
     public func presence() async throws -> AsyncThrowingStream<BlueZPresence, any Error> {
         let owners = try await BlueZError.mapping { try await bus.nameOwner(of: ObjectManager.service) }
         let (stream, continuation) = AsyncThrowingStream<BlueZPresence, any Error>.makeStream()
-        let task = Task {
+        let task = Task(executorPreference: SessionLoop.current) {
             do {
                 for try await owner in owners {
                     continuation.yield(owner.map { .present(owner: $0) } ?? .absent)

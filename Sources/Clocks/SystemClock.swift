@@ -23,11 +23,11 @@ package struct SystemClock: SessionClock {
         return ContinuousClock.now - origin
     }
 
-    /// On the session's task thread when there is one (`TaskThread`): its
-    /// timer wakes one thread where Dispatch's wakes three or four.
+    /// On the session's loop when it runs there (`SessionLoop`): its timer
+    /// wakes one thread where Dispatch's wakes three or four.
     package func sleep(until deadline: Duration) async throws {
-        if let thread = TaskThread.current {
-            try await thread.sleep(until: Self.origin + deadline)
+        if let loop = SessionLoop.current {
+            try await loop.sleep(until: Self.origin + deadline)
         } else {
             try await Task.sleep(until: Self.origin + deadline, clock: .continuous)
         }

@@ -1,5 +1,6 @@
 import CDBus
 import Synchronization
+import Threads
 
 /// An object this connection serves on the bus. Its lifetime is the registration:
 /// `unexport()` (or dropping the last reference) removes it.
@@ -101,7 +102,7 @@ extension Connection {
             if NameOwners.needsTracking(name) { try await core.trackOwner(of: name) }
         }
         let core = self.core
-        let entry = ExportedObjectEntry(path: path, interfaces: interfaces, caller: caller)
+        let entry = ExportedObjectEntry(path: path, interfaces: interfaces, caller: caller, handlersOn: SessionLoop.current)
         let added: Bool = try await withCheckedThrowingContinuation { continuation in
             let posted = core.loop.perform {
                 guard core.objects[path] == nil else { return continuation.resume(returning: false) }
@@ -126,12 +127,16 @@ final class ExportedObjectEntry: @unchecked Sendable {
     let path: ObjectPath
     let interfaces: [Interface]
     let caller: CallerPolicy
+    /// The loop the object was exported from, if any: its method handlers
+    /// run there, as a task made on the D-Bus thread inherits no executor.
+    let handlersOn: SessionLoop?
     var values: [String: [String: Value]] = [:]
 
-    init(path: ObjectPath, interfaces: [Interface], caller: CallerPolicy) {
+    init(path: ObjectPath, interfaces: [Interface], caller: CallerPolicy, handlersOn: SessionLoop?) {
         self.path = path
         self.interfaces = interfaces
         self.caller = caller
+        self.handlersOn = handlersOn
         for interface in interfaces {
             var properties: [String: Value] = [:]
             for property in interface.properties { properties[property.name] = property.value }

@@ -1,7 +1,8 @@
 import CDBus
 
 /// Method calls to exported objects, on the loop thread: caller check, introspection,
-/// properties, and the objects' own methods (which run as tasks).
+/// properties, and the objects' own methods (which run as tasks, on the session's
+/// loop for an object exported from it).
 extension ConnectionCore {
     static let introspectable = "org.freedesktop.DBus.Introspectable"
     static let properties = "org.freedesktop.DBus.Properties"
@@ -46,7 +47,7 @@ extension ConnectionCore {
                 fail(call, .invalidArguments("\(member) takes \"\(method.input)\", not \"\(call.signature)\""))
                 return DBUS_HANDLER_RESULT_HANDLED
             }
-            Task { [self] in
+            Task(executorPreference: entry.handlersOn) { [self] in
                 do {
                     let values = try await method.handler(call)
                     let types = values.map(\.type.signature).joined()
@@ -88,7 +89,7 @@ extension ConnectionCore {
                 return fail(call, .invalidArguments("\(interface).\(name) is \(property.type), not \(value.type)"))
             }
             let path = entry.path
-            Task { [self] in
+            Task(executorPreference: entry.handlersOn) { [self] in
                 do {
                     try await onSet(value)
                     loop.perform { [self] in

@@ -2,6 +2,7 @@ import BlueZ
 import Clocks
 import RadioScheduling
 import Synchronization
+import Threads
 
 /// The session's radio on BlueZ: one adapter's advertisement handle and
 /// discovery, the executor of their schedule (`RadioExecutor`, which the
@@ -192,7 +193,7 @@ package final class BlueZRadio: SessionRadio {
     /// The end of the discovery as trouble (sightings go to `take`, see start).
     private func pump(_ discovery: Discovery) -> Task<Void, Never> {
         let adapter = adapterName
-        return Task { [weak self] in
+        return Task(executorPreference: SessionLoop.current) { [weak self] in
             do {
                 for try await _ in discovery {}
             } catch {
@@ -203,7 +204,7 @@ package final class BlueZRadio: SessionRadio {
 
     /// BlueZ dropping the advertisement, as trouble.
     private func pump(_ handle: AdvertisementHandle) -> Task<Void, Never> {
-        Task { [weak self] in
+        Task(executorPreference: SessionLoop.current) { [weak self] in
             for await end in handle.events where !Task.isCancelled {
                 self?.report(end == .released ? .advertisementReleased : .bluetoothdAbsent)
             }
@@ -227,7 +228,7 @@ package final class BlueZRadio: SessionRadio {
     /// taking its name; the session restarts only while it has a problem).
     private func startWatching(_ bluez: BlueZ) {
         let sink = sink, adapter = adapterName
-        let watch = Task { [weak self] in
+        let watch = Task(executorPreference: SessionLoop.current) { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     guard let presence = try? await bluez.presence() else { return }

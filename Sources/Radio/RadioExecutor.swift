@@ -2,6 +2,7 @@ import BlueZ
 import Clocks
 import RadioScheduling
 import Synchronization
+import Threads
 
 /// Runs a radio's schedule (`RadioScheduler`): feeds it what happens,
 /// performs the steps it asks for on the discovery and the advertisement,
@@ -44,6 +45,9 @@ package final class RadioExecutor: Sendable {
     private let state: Mutex<State>
     private let jobs: AsyncStream<Job>.Continuation
     private let worker: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// The loop the executor was made on, if any: its worker and timers run
+    /// there although a sighting that arms a timer comes on the D-Bus thread.
+    private let loop = SessionLoop.current
 
     /// An executor of `scheduler` for `handle` (nil: a discovery that
     /// advertises nothing), on `clock`. `onHalt` hears why a restart failed,
@@ -56,7 +60,7 @@ package final class RadioExecutor: Sendable {
         state = Mutex(State(scheduler: scheduler))
         let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
         self.jobs = jobs
-        let worker = Task { [weak self] in
+        let worker = Task(executorPreference: loop) { [weak self] in
             for await job in stream {
                 switch job {
                 case .step(let step):
@@ -162,7 +166,7 @@ package final class RadioExecutor: Sendable {
                     state.nextTimer += 1
                     let id = state.nextTimer
                     let clock = clock
-                    let task = Task { [weak self] in
+                    let task = Task(executorPreference: self.loop) { [weak self] in
                         do { try await clock.sleep(until: deadline) } catch { return }
                         self?.fired(timer, id: id)
                     }

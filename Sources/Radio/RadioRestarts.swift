@@ -1,4 +1,5 @@
 import Clocks
+import Threads
 
 /// The radio's restarts after a loss: one runs at a time; a refused one
 /// is tried again later, unless a new loss or the leave calls the try off;
@@ -49,9 +50,9 @@ package struct RadioRestarts {
     /// to take it back, refused; a loss meanwhile makes it start again.
     package mutating func retry(after delay: Duration, clock: any SessionClock, _ again: @escaping @Sendable () async -> Void) {
         retry?.cancel()
-        retry = Task {
+        retry = Task(executorPreference: SessionLoop.current) {
             do { try await clock.sleep(for: delay) } catch { return }
-            await Task { await again() }.value
+            await Task(executorPreference: SessionLoop.current) { await again() }.value
         }
     }
 

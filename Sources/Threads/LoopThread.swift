@@ -4,7 +4,8 @@ import Glibc
 
 /// A detached POSIX thread for a blocking loop (`poll`, `read`, `waitpid`),
 /// kept off Swift's cooperative pool, which must never block: the D-Bus
-/// event loop, the control server, the watch's inputs, the relay's reaper.
+/// event loop, the session's loop, the signal reader, the watch's inputs,
+/// the relay's reaper.
 public enum LoopThread {
     /// Runs `body` on a new detached thread, which holds what `body`
     /// captures until it returns. `purpose` names the thread if it cannot

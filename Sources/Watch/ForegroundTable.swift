@@ -2,6 +2,7 @@ import EstimatorKit
 import Glibc
 import Rendering
 import SessionDaemon
+import Threads
 
 /// `join --foreground`: the live table of my own session in this terminal,
 /// redrawn on change (at most 20 times a second) and every half second for
@@ -19,17 +20,17 @@ package enum ForegroundTable {
         defer { keyboard.restore() }
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         await session.onChange { sink.yield(.changed) }
-        let keys = Task {
+        let keys = Task(executorPreference: session.loop) {
             for await key in keyboard.keys() { sink.yield(.key(key)) }
             sink.yield(.ended)
         }
-        let ticker = Task {
+        let ticker = Task(executorPreference: session.loop) {
             while !Task.isCancelled {
                 try? await clock.sleep(for: .milliseconds(100))
                 sink.yield(.tick)
             }
         }
-        let end = Task {
+        let end = Task(executorPreference: session.loop) {
             await session.ended()
             sink.yield(.ended)
         }

@@ -2,6 +2,7 @@ import DBus
 import DBusTestSupport
 import Synchronization
 import Testing
+import Threads
 
 /// Exported objects served by one connection and called by another over a private bus.
 @Suite(.timeLimit(.minutes(2))) struct ExportTests {
@@ -28,6 +29,24 @@ import Testing
                 },
             ],
             signals: [SignalDescription("Poked", arguments: "u")])]
+    }
+
+    /// An object exported from a task on a loop has its methods run on
+    /// that loop, not on Swift's pool.
+    @Test func methodsOfAnObjectExportedFromALoopRunOnIt() async throws {
+        let bus = try await TestBus.start()
+        let server = try await bus.connect()
+        let client = try await bus.connect()
+        let loop = SessionLoop.start()
+        let interfaces = [Interface(Self.interface, methods: [
+            Method("OnLoop", output: "b") { _ in [.boolean(SessionLoop.current === loop)] },
+        ])]
+        let object = try await withTaskExecutorPreference(loop) {
+            try await server.export("/org/example/thing", interfaces: interfaces)
+        }
+        let reply = try await client.call(destination: server.uniqueName!, path: object.path, interface: Self.interface,
+                                          member: "OnLoop")
+        #expect(try reply.decode(Bool.self))
     }
 
     @Test func methodsRepliesAndErrors() async throws {

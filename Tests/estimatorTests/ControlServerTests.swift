@@ -23,7 +23,7 @@ final class EchoServer: Sendable {
         directory = try TemporaryDirectory.make()
         let box = Mutex<ControlServer?>(nil)
         let arrivals = arrivals
-        server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID) { request, client in
+        server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID, loop: testLoop) { request, client in
             box.withLock { $0 }?.send(ControlReply(exitCode: 0, message: request.serialized).serialized, to: client)
             arrivals.clients.withLock { $0.append(client) }
             arrivals.asked.signal()
@@ -246,7 +246,7 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
 
     @Test func stopBeforeStartClosesAtOnce() async throws {
         let directory = try TemporaryDirectory.make()
-        let server = try ControlServer(path: directory + "/hci0.sock") { _, _ in }
+        let server = try ControlServer(path: directory + "/hci0.sock", loop: testLoop) { _, _ in }
         await server.stop()
         #expect(access(directory + "/hci0.sock", F_OK) != 0)
         rmdir(directory)

@@ -10,7 +10,7 @@ import Watch
 
     private func session(deck: Deck) throws -> Session {
         Session(adapter: "hci0", channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, deck: deck,
-                radio: radio, clock: clock, pid: 4242)
+                radio: radio, clock: clock, pid: 4242, loop: testLoop)
     }
 
     @Test func aPickOutsideMyDeckIsRefusedWithTheDecksCards() async throws {

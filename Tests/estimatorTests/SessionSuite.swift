@@ -1,5 +1,10 @@
 import EstimatorKit
 import SessionDaemon
+import Threads
+
+/// The loop the tests' sessions run on, one for the test process as a
+/// session process has one.
+let testLoop = SessionLoop.start()
 
 /// A suite of tests of the session core: a session on an in-memory radio
 /// and a manual clock (Swift Testing makes a suite value per test, so each
@@ -15,7 +20,7 @@ extension SessionSuite {
     func makeSession(channel: UInt8 = 1, name: String = "전수열", room: Room = Room(),
                      backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) throws -> Session {
         Session(adapter: "hci0", channel: Channel(rawValue: channel), name: try PersonName.parse(name).name,
-                room: room, radio: radio, clock: clock, pid: 4242, backlog: backlog)
+                room: room, radio: radio, clock: clock, pid: 4242, loop: testLoop, backlog: backlog)
     }
 
     /// A started session that listens to the radio, with a watcher's lines.

@@ -2,6 +2,7 @@ import Glibc
 import SessionDaemon
 import Synchronization
 import Testing
+import Threads
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct SignalWatchTests {
     /// A signal sent the moment the watch exists is caught: a session's
@@ -29,5 +30,20 @@ import Testing
         watch.cancel()
         kill(getpid(), SIGUSR2)
         #expect(calls.load(ordering: .relaxed) == 0)
+    }
+
+    /// On a loop, the watch calls back on the loop's thread.
+    @Test func aWatchOnALoopCallsBackOnItsThread() async {
+        let watch = Mutex<SignalWatch?>(nil)
+        let onLoop = await withCheckedContinuation { (caught: CheckedContinuation<Bool, Never>) in
+            let once = Mutex<CheckedContinuation<Bool, Never>?>(caught)
+            let made = SignalWatch(signals: [SIGUSR2], on: testLoop) {
+                once.withLock { $0.take() }?.resume(returning: SessionLoop.current === testLoop)
+            }
+            watch.withLock { $0 = made }
+            kill(getpid(), SIGUSR2)
+        }
+        watch.withLock { $0 }?.cancel()
+        #expect(onLoop)
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 import Threads
 
-/// The task thread's timers (`TimerQueue`): what falls due, in which order,
+/// The session loop's timers (`TimerQueue`): what falls due, in which order,
 /// and when the thread must be woken to wait less.
 @Suite struct TimerQueueTests {
     @Test func nothingIsDueBeforeItsDeadline() {

@@ -4,17 +4,19 @@ import Synchronization
 import Threads
 
 /// The session's control socket: a Unix stream socket serving JSON-line
-/// requests to many clients at once from one `poll` loop on its own thread.
+/// requests to many clients at once, its descriptors served by the
+/// session's loop (`SessionLoop`), so a request is read and handed on on
+/// the thread that runs the session.
 ///
 /// Every socket is non-blocking, so a client that never finishes its line,
 /// never reads its replies, or floods the socket only costs its own buffer
 /// (bounded) and never holds up the others. A client of another uid is
 /// refused on connect (`SO_PEERCRED`).
-package final class ControlServer: Sendable {
+package final class ControlServer: LoopSource {
     /// Identifies one connected client for replies and streams.
     package struct ClientID: Hashable, Sendable { let value: UInt64 }
 
-    /// Called on the loop thread for each well-formed request; must not block.
+    /// Called on the loop's thread for each well-formed request; must not block.
     package typealias Handler = @Sendable (ControlRequest, ClientID) -> Void
 
     /// Clients beyond this are accepted and closed at once, bounding descriptors.
@@ -35,24 +37,26 @@ package final class ControlServer: Sendable {
         var clients: [ClientID: Client] = [:]
         var nextID: UInt64 = 0
         var started = false
-        var stopping = false
         var ended = false
         /// Set once the socket file is removed (`stopAccepting`).
         var unlinked = false
-        var endWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The clients whose descriptors the loop polls now, in order after the listener's.
+        var polled: [ClientID] = []
     }
 
     package let path: String
     private let listener: Int32
-    private let wake: (read: Int32, write: Int32)
+    private let loop: SessionLoop
     private let allowedUID: uid_t
     private let handler: Handler
     private let state = Mutex(State())
 
-    /// Binds and listens at `path` (which must not exist), mode 0600.
-    package init(path: String, allowedUID: uid_t = getuid(), handler: @escaping Handler) throws(SystemCallError) {
+    /// Binds and listens at `path` (which must not exist), mode 0600;
+    /// `start` has `loop` serve it.
+    package init(path: String, allowedUID: uid_t = getuid(), loop: SessionLoop, handler: @escaping Handler) throws(SystemCallError) {
         self.path = path
         self.allowedUID = allowedUID
+        self.loop = loop
         self.handler = handler
         var address = try UnixAddress(path: path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -66,21 +70,13 @@ package final class ControlServer: Sendable {
             close(fd)
             throw error
         }
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else {
-            let error = SystemCallError("pipe")
-            close(fd)
-            throw error
-        }
-        for end in pipeFDs { Descriptor.setNonBlockingCloseOnExec(end) }
         listener = fd
-        wake = (pipeFDs[0], pipeFDs[1])
     }
 
-    /// Starts serving on a new thread.
+    /// Starts serving, on the loop.
     package func start() {
         state.withLock { $0.started = true }
-        LoopThread.spawn("the control server thread") { [self] in run() }
+        loop.add(self)
     }
 
     /// Sends `line` (a newline is added) to a client, or queues it. Returns
@@ -88,8 +84,8 @@ package final class ControlServer: Sendable {
     /// any thread.
     ///
     /// A client with nothing queued is written to at once from the calling
-    /// thread: a reply then costs no wake-up of the loop thread, one of the
-    /// three thread wake-ups in a `pick`'s round trip. The write
+    /// thread: on the loop's, where the session answers, a reply then
+    /// costs no wait for `POLLOUT`. The write
     /// happens under the lock, so `drop` cannot close the descriptor in
     /// between, and only with nothing queued, so lines keep their order
     /// whatever `flush` is doing. What the socket does not take is queued
@@ -109,7 +105,7 @@ package final class ControlServer: Sendable {
             state.clients[id] = client
             return (true, true)
         }
-        if queued { poke() }
+        if queued { loop.refresh() }
         return alive
     }
 
@@ -137,58 +133,40 @@ package final class ControlServer: Sendable {
         unlink(path)
     }
 
-    /// Ends the loop: closes every client and the listener, removes the
-    /// socket file; returns once all that is done.
+    /// Stops serving: closes every client and the listener, removes the
+    /// socket file; returns once all that is done. On the loop's thread, so
+    /// the loop is not serving the descriptors it closes.
     package func stop() async {
-        if state.withLock({ !$0.started && !$0.ended }) {
-            // Never served: there is no loop to end, only descriptors to close.
-            return shutDown()
-        }
-        await withCheckedContinuation { continuation in
-            let ended = state.withLock { state -> Bool in
-                state.stopping = true
-                if !state.ended { state.endWaiters.append(continuation) }
-                return state.ended
-            }
-            if ended { continuation.resume() } else { poke() }
+        guard state.withLock({ $0.started }) else { return shutDown() }
+        await withTaskExecutorPreference(loop) { [self] in
+            loop.remove(self)
+            shutDown()
         }
     }
 
-    private func poke() {
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-    }
+    // MARK: - On the loop
 
-    private func run() {
-        var fds: [pollfd] = []
-        var ids: [ClientID] = []
-        while true {
-            let stopping = state.withLock { state -> Bool in
-                fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-                ids = []
-                for (id, client) in state.clients {
-                    var events: Int16 = client.reading ? Int16(POLLIN) : 0
-                    if !client.output.isEmpty { events |= Int16(POLLOUT) }
-                    fds.append(pollfd(fd: client.fd, events: events, revents: 0))
-                    ids.append(id)
-                }
-                return state.stopping
+    package func descriptors() -> [pollfd] {
+        state.withLock { state in
+            guard !state.ended else { return [] }
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            state.polled = []
+            for (id, client) in state.clients {
+                var events: Int16 = client.reading ? Int16(POLLIN) : 0
+                if !client.output.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+                state.polled.append(id)
             }
-            if stopping { break }
-            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
-            if fds[0].revents != 0 { drainWakePipe() }
-            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
-            for (slot, id) in ids.enumerated() where fds[slot + 2].revents != 0 {
-                service(id, revents: fds[slot + 2].revents)
-            }
+            return fds
         }
-        shutDown()
     }
 
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &buffer, buffer.count) > 0 {}
+    package func serve(_ polled: [pollfd]) {
+        guard let ids = state.withLock({ $0.ended ? nil : $0.polled }), polled.count == ids.count + 1 else { return }
+        if polled[0].revents & Int16(POLLIN) != 0 { acceptClients() }
+        for (slot, id) in ids.enumerated() where polled[slot + 1].revents != 0 {
+            service(id, revents: polled[slot + 1].revents)
+        }
     }
 
     private func acceptClients() {
@@ -306,10 +284,12 @@ package final class ControlServer: Sendable {
     }
 
     private func shutDown() {
-        let clients = state.withLock { state in
+        guard let clients = state.withLock({ state -> [Client]? in
+            guard !state.ended else { return nil }
+            state.ended = true
             defer { state.clients = [:] }
             return Array(state.clients.values)
-        }
+        }) else { return }
         for client in clients {
             // Best effort: pending stream lines such as "ended" go out before the close.
             _ = client.output.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -317,13 +297,5 @@ package final class ControlServer: Sendable {
         }
         stopAccepting()
         close(listener)
-        close(wake.read)
-        close(wake.write)
-        let waiters = state.withLock { state in
-            state.ended = true
-            defer { state.endWaiters = [] }
-            return state.endWaiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }

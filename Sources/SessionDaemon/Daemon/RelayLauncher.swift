@@ -83,7 +83,7 @@ final class RelayChild: Sendable {
                 return state.next
             }
             guard let id else { return continuation.resume() }
-            Task {
+            Task(executorPreference: SessionLoop.current) {
                 try? await clock.sleep(for: limit)
                 self.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
             }

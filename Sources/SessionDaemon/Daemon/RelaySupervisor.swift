@@ -1,6 +1,7 @@
 import Clocks
 import EstimatorKit
 import Retry
+import Threads
 
 /// Keeps the relay process running beside the session. When it ends while
 /// the session goes on (killed, crashed, out of memory), it is started
@@ -35,6 +36,9 @@ actor RelaySupervisor {
         startedAt = session.clock.elapsed
     }
 
+    /// On the session's loop, beside the session it reports to.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { session.unownedExecutor }
+
     /// The session's clock, which times the restarts.
     private var clock: any SessionClock { session.clock }
 
@@ -47,7 +51,7 @@ actor RelaySupervisor {
         let result = await RelayLauncher.start(settings, socket: socket, channel: channel,
                                                staleSeconds: staleSeconds) { [weak self] status in
             guard let self else { return }
-            Task { await self.ended(started, status: status) }
+            Task(executorPreference: self.session.loop) { await self.ended(started, status: status) }
         }
         switch result {
         case let .success((reply, child)):

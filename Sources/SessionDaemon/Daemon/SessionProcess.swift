@@ -5,6 +5,7 @@ import SessionCore
 import Glibc
 import Radio
 import RadioScheduling
+import Threads
 
 /// A session as a process: takes the adapter's lock, serves the control
 /// socket, runs the session core on the chosen radio, leaves on SIGINT,
@@ -52,8 +53,19 @@ package struct SessionProcess {
     /// `join` prints (exit 0) or the failure it reports; the exit code is
     /// returned. `companion` (the foreground table) runs alongside once the
     /// session is ready; when it returns, the session leaves.
+    ///
+    /// Everything runs on a loop of its own (`SessionLoop`): the session's
+    /// actors execute there and every task of the session prefers it.
     package func run(ready: (ControlReply) -> Void,
              companion: (@Sendable (Session) async -> Void)? = nil) async -> Int32 {
+        let loop = SessionLoop.start()
+        return await withTaskExecutorPreference(loop) {
+            await run(on: loop, ready: ready, companion: companion)
+        }
+    }
+
+    private func run(on loop: SessionLoop, ready: (ControlReply) -> Void,
+                     companion: (@Sendable (Session) async -> Void)?) async -> Int32 {
         do {
             try directory.prepare()
         } catch {
@@ -81,7 +93,7 @@ package struct SessionProcess {
         let server: ControlServer
         do {
             let clock = SystemClock()
-            server = try ControlServer(path: path) { request, client in requestSink.yield((request, client, clock.elapsed)) }
+            server = try ControlServer(path: path, loop: loop) { request, client in requestSink.yield((request, client, clock.elapsed)) }
         } catch {
             return failStarting(UserError(.permission, "Cannot open the control socket (\(error))."), ready)
         }
@@ -97,7 +109,7 @@ package struct SessionProcess {
         }
         let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
-                              clock: SystemClock(), schedule: schedule, pid: getpid(),
+                              clock: SystemClock(), schedule: schedule, pid: getpid(), loop: loop,
                               backlog: { () throws(UserError) in try BacklogFile().progress() })
         do { try await session.start() } catch {
             await server.stop()
@@ -124,9 +136,9 @@ package struct SessionProcess {
             }
         }
         let logging = logging
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) {
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP], on: loop) {
             if logging { SessionLog.write("signal received: leaving") }
-            Task { await session.leave() }
+            Task(executorPreference: loop) { await session.leave() }
         }
         if logging {
             await session.onLine { SessionLog.write($0) }

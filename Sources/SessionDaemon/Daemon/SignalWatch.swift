@@ -11,8 +11,8 @@ import Threads
 /// session. (A Dispatch signal source is armed later, on Dispatch's own
 /// thread, and a signal that came in between met the `SIG_IGN` set for it
 /// and was lost: the session never left.) The handler does the one thing a
-/// handler may safely do, write the signal's number to a pipe; a thread of
-/// the watch reads it and calls back.
+/// handler may safely do, write the signal's number to a pipe, which a
+/// session's loop serves, or else a thread of the watch reads, to call back.
 package final class SignalWatch: Sendable {
     /// The write end of the pipe of each watched signal, by number, for the
     /// handler: a table fixed at start, since a handler may neither lock
@@ -28,27 +28,20 @@ package final class SignalWatch: Sendable {
     private let writeEnd: Int32
     private let cancelled = Atomic<Bool>(false)
 
-    /// Calls `handler` on a thread of its own for each of `signals` received.
-    package init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+    /// Calls `handler` for each of `signals` received: on `loop`'s thread,
+    /// or without a loop on a thread of its own.
+    package init(signals: [Int32], on loop: SessionLoop? = nil, handler: @escaping @Sendable () -> Void) {
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "cannot watch signals (pipe: \(errno))")
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         self.signals = signals
         writeEnd = ends[1]
         let readEnd = ends[0]
-        LoopThread.spawn("the signal thread") {
-            var number: UInt8 = 0
-            while true {
-                let count = read(readEnd, &number, 1)
-                if count == 1 {
-                    handler()
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break  // the watch was cancelled: its write end is closed
-                }
-            }
-            close(readEnd)
+        if let loop {
+            _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+            loop.add(Reader(readEnd, loop: loop, handler: handler))
+        } else {
+            Self.readOnThread(readEnd, handler: handler)
         }
         for number in signals where number > 0 && number < Self.tableSize {
             Self.pipes[Int(number)] = writeEnd
@@ -63,6 +56,58 @@ package final class SignalWatch: Sendable {
             action.sa_flags = SA_RESTART
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
+        }
+    }
+
+    /// Reads the pipe on a thread of its own until the watch is cancelled.
+    private static func readOnThread(_ readEnd: Int32, handler: @escaping @Sendable () -> Void) {
+        LoopThread.spawn("the signal thread") {
+            var number: UInt8 = 0
+            while true {
+                let count = read(readEnd, &number, 1)
+                if count == 1 {
+                    handler()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // the watch was cancelled: its write end is closed
+                }
+            }
+            close(readEnd)
+        }
+    }
+
+    /// The read end of the pipe on a loop: calls back for each signal read,
+    /// and at the end of the pipe (the watch cancelled) leaves the loop.
+    private final class Reader: LoopSource {
+        private let fd: Int32
+        private let loop: SessionLoop
+        private let handler: @Sendable () -> Void
+
+        init(_ fd: Int32, loop: SessionLoop, handler: @escaping @Sendable () -> Void) {
+            self.fd = fd
+            self.loop = loop
+            self.handler = handler
+        }
+
+        func descriptors() -> [pollfd] { [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] }
+
+        func serve(_ polled: [pollfd]) {
+            var number: UInt8 = 0
+            while true {
+                let count = read(fd, &number, 1)
+                if count == 1 {
+                    handler()
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else if count < 0, errno == EAGAIN {
+                    return
+                } else {
+                    loop.remove(self)
+                    close(fd)
+                    return
+                }
+            }
         }
     }
 

@@ -3,6 +3,7 @@ import EstimatorKit
 import Radio
 import RadioScheduling
 import SessionCore
+import Threads
 
 /// The session's executor: feeds its core (`SessionCore`, which decides
 /// everything) what happens — control requests, the radio's receptions and
@@ -12,7 +13,11 @@ import SessionCore
 /// so the session runs without Bluetooth and without waiting in tests.
 /// The radio's restarts after a loss and the leave's broadcast are its own:
 /// they are when to do I/O, not what the session is.
+///
+/// It runs on the session's loop, and so does every task it starts.
 package actor Session {
+    /// The thread that runs the session's jobs and timers.
+    package nonisolated let loop: SessionLoop
     package nonisolated let adapter: String
     private let radio: any SessionRadio
     package nonisolated let clock: any SessionClock
@@ -45,7 +50,8 @@ package actor Session {
     /// stories to estimate.
     package init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
                  radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32,
-                 backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
+                 loop: SessionLoop, backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
+        self.loop = loop
         self.adapter = adapter
         self.radio = radio
         self.clock = clock
@@ -60,6 +66,8 @@ package actor Session {
             board.takeInOrder(.heard(Heard(reception)), received: reception.received)
         }
     }
+
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     // MARK: What views read, from the core
 
@@ -170,7 +178,7 @@ package actor Session {
             if board.read({ [clock] in $0.needsTicks(now: clock.now) }) {
                 do { try await clock.sleep(for: schedule.tick) } catch { return }
             } else {
-                let wait = Task { [clock, idleTick = schedule.idleTick] in try await clock.sleep(for: idleTick) }
+                let wait = Task(executorPreference: loop) { [clock, idleTick = schedule.idleTick] in try await clock.sleep(for: idleTick) }
                 idleWait = wait
                 await withTaskCancellationHandler { _ = await wait.result } onCancel: { wait.cancel() }
                 idleWait = nil
@@ -222,7 +230,7 @@ package actor Session {
             case .answerLater: break  // `handle` waits for its answer
             case let .answer(id, answer): waitingAnswers.removeValue(forKey: id)?.resume(returning: answer)
             case .advertise:
-                if updates.request(received: received) { updates.running = Task { await runUpdates() } }
+                if updates.request(received: received) { updates.running = Task(executorPreference: loop) { await self.runUpdates() } }
             case .rideAlong: radio.ride(parts: board.read(\.meetingParts))
             case .streamMe: broadcast(board.read { [clock] in $0.me(now: clock.now) })
             case .streamRadio: broadcast(.radio(board.read(\.radioState)))
@@ -234,9 +242,9 @@ package actor Session {
             case let .record(round): outlets.revealed(round)
             case let .armTimer(id, after):
                 timerWait?.cancel()
-                timerWait = Task { [clock] in
+                timerWait = Task(executorPreference: loop) { [clock] in
                     do { try await clock.sleep(for: after) } catch { return }
-                    self.timerRanOut(id)
+                    await self.timerRanOut(id)
                 }
             case .cancelTimer: timerWait?.cancel()
             case let .keepListening(until): radio.keepListening(for: until - clock.now)

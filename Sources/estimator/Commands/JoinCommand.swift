@@ -2,7 +2,6 @@ import ArgumentParser
 import BlueZ
 import EstimatorKit
 import SessionDaemon
-import Threads
 import Watch
 
 /// `estimator join`: start my session, or switch the running one.
@@ -98,7 +97,6 @@ struct JoinCommand: AsyncParsableCommand {
             reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
                                            observing: role.map { $0 == .observer }, deck: deck))
         } else if foreground {
-            TaskThread.takeOverGlobalExecutor()
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
                                          relay: settings.relay, observing: settings.observing, open: settings.open ?? false,

@@ -2,7 +2,6 @@ import ArgumentParser
 import EstimatorKit
 import Glibc
 import SessionDaemon
-import Threads
 
 /// `estimator session`: the background session process that `join` starts.
 /// Hidden: people use `join`.
@@ -40,9 +39,6 @@ struct SessionCommand: AsyncParsableCommand {
         guard AdapterName.isValid(adapter) else { throw AdapterName.invalid(adapter) }
         let person = try PersonName.parseTyped(name).name
         let relaySettings = try relayOptions.typed.settings(remembered: nil)
-        // A session waits nearly all the time: one thread for its tasks and
-        // timers wakes the laptop least (TaskThread).
-        TaskThread.takeOverGlobalExecutor()
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
                                      staleAfter: .seconds(staleOption.value.seconds), directory: .current(),
                                      relay: relaySettings, observing: observer, open: open, deck: deck)
