@@ -39,6 +39,8 @@ package struct LightScheduler: RadioScheduler {
     private var afterStart: RadioStep?
     /// Whether the advertisement's parts take turns: each restart announces.
     private var rotates = false
+    /// When the last change went on the air: its part stays until `partHold` has passed.
+    private var changedAt: Duration?
 
     /// A scheduler on `schedule`; `random` draws the intervals' jitter.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
@@ -77,6 +79,7 @@ package struct LightScheduler: RadioScheduler {
             }
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
+            changedAt = now
             return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
             return [.changeDone(failed: true)]
@@ -94,7 +97,8 @@ package struct LightScheduler: RadioScheduler {
             defer { afterStart = nil }
             // Parts that take turns move on with an announcement; a change
             // due is one already (its new parts start from the first).
-            let due = afterStart ?? (rotates ? .announceNextPart : nil)
+            let holdsPart = changedAt.map { now - $0 < schedule.partHold } ?? false
+            let due = afterStart ?? (rotates && !holdsPart ? .announceNextPart : nil)
             return [.perform(.startScan)] + (due.map { [.perform($0)] } ?? [])
         case .done(.startScan):
             return [.arm(.restart, at: now + schedule.nextInterval(random))]

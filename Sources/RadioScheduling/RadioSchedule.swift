@@ -36,6 +36,14 @@ package struct RadioSchedule: Equatable, Sendable {
     /// sessions whose gaps met (by chance: nothing pulls them together)
     /// part at the next restart instead of staying in step.
     package var jitter: Duration = .milliseconds(500)
+    /// A change's part stays on the air at least this long before a restart
+    /// moves the parts on: the longest interval between a peer's restarts
+    /// (`restartEvery` + `jitter`). A controller that filters duplicates
+    /// reports an advertiser about once a scan, so a peer reads a part at
+    /// its scan's start; a part moved on sooner may be missed by a peer
+    /// until the parts come round again, and the first after a change is
+    /// the story's key (docs/PROTOCOL.md, Meeting).
+    package var partHold: Duration { restartEvery + jitter }
     /// Scanning stays off this long after bluetoothd has read an
     /// announcement or a change (`AdvertisementHandle.synchronize`): it
     /// passes one to the kernel in two steps, the second 3-8 ms after the

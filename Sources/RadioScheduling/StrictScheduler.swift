@@ -49,6 +49,8 @@ package struct StrictScheduler: RadioScheduler {
     private(set) var listenUntil: Duration?
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
+    /// When the last change went on the air: its part stays until `partHold` has passed.
+    private(set) var changedAt: Duration?
 
     /// A scheduler on `schedule`; `random` draws the jitter, the backoff and the listening span.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
@@ -103,7 +105,7 @@ package struct StrictScheduler: RadioScheduler {
         case .done(.stopScan):
             switch gap {
             case .change(failed: false): return [.perform(.change)]
-            case .restart: return [.perform(.announceNextPart)]
+            case .restart: return [.perform(holdsPart(now) ? .announceAgain : .announceNextPart)]
             default: return [.perform(.announceAgain)]
             }
         case .done(.announceAgain), .done(.announceNextPart), .done(.change):
@@ -172,6 +174,7 @@ package struct StrictScheduler: RadioScheduler {
             // A peer in its own gap missed the change: announce it again,
             // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
             let ok = !failed && !changeFailed
+            if ok { changedAt = now }
             actions = [.changeDone(failed: !ok)] + (ok ? [.arm(.reannounce, at: now + schedule.reannounceAfter)] : [])
         case .reannounce, nil:
             break
@@ -196,4 +199,9 @@ package struct StrictScheduler: RadioScheduler {
     }
 
     private var cancelAll: [ScheduleAction] { RadioTimer.allCases.map { .cancel($0) } }
+
+    /// Whether the last change's part still stays on the air (`partHold`).
+    private func holdsPart(_ now: Duration) -> Bool {
+        changedAt.map { now - $0 < schedule.partHold } ?? false
+    }
 }

@@ -197,4 +197,27 @@ import Testing
         radio.done(.stopScan)
         #expect(radio.steps == [.startScan, .announceAgain])
     }
+
+    /// The part a change put on the air stays through a restart sooner than
+    /// `partHold` after it, so that every peer's next scan start reads it
+    /// (the first is the story's key); the restart after moves the parts on.
+    @Test func aChangesPartStaysThroughARestartSoonAfterIt() {
+        var radio = Self.light()
+        radio.feed(.rotates(true))
+        radio.advance(to: .milliseconds(1000))
+        radio.feed(.changeAsked)
+        radio.done(.change)
+        radio.advance(to: .milliseconds(1250))
+        radio.done(.announceAgain)
+        radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan], "500 ms after the change: its part stays")
+        radio.done(.startScan)
+        #expect(radio.deadlines == [.milliseconds(3000)])
+        radio.advance(to: .milliseconds(3000))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .announceNextPart], "2 s after it: the next part")
+    }
 }

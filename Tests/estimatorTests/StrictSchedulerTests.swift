@@ -188,4 +188,34 @@ import Testing
         #expect(light.deadlines.isEmpty)
         #expect(light.steps == [.endScan, .announceAgain])
     }
+
+    /// A restart sooner than `partHold` after a change announces the
+    /// change's part again, so that every peer's next scan start reads it;
+    /// a later one moves the parts on.
+    @Test func aStrictRestartSoonAfterAChangeRepeatsItsPart() {
+        var radio = Self.strict()
+        radio.advance(to: .milliseconds(1000))
+        radio.feed(.changeAsked)
+        radio.done(.stopScan)
+        radio.done(.change)
+        radio.advance(to: .milliseconds(1050))
+        radio.done(.startScan)
+        radio.advance(to: .milliseconds(1500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.announceAgain], "450 ms after the change: its part again")
+        radio.done(.announceAgain)
+        // The change's second announcement fell due in the restart's gap: it follows it.
+        radio.advance(to: .milliseconds(1550))
+        radio.done(.startScan)
+        radio.done(.stopScan)
+        radio.done(.announceAgain)
+        radio.advance(to: .milliseconds(1600))
+        radio.done(.startScan)
+        #expect(radio.deadlines == [.milliseconds(3050)])
+        radio.advance(to: .milliseconds(3050))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.announceNextPart], "2 s after it: the next part")
+    }
 }
