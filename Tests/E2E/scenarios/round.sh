@@ -110,8 +110,10 @@ reply=$(estimator round --adapter hci2 "ABC-1") || fail "round on hci2: $reply"
 [[ $reply == *"round 2 (ABC-1) began in channel 1"* ]] || fail "round on hci2 said: $reply"
 heard=() cleared=()
 for i in 0 1; do
-  # The session's own watch: the moment it heard the round (and cleared its card).
-  heard+=($(line_ms watch$i '"event":"round","channel":1,"round":2,"title":null' 5 "$started"))
+  # The session's own watch: the moment it heard the round (and cleared its
+  # card), titled with the story's key when its meeting's first part came
+  # in the same announcement (docs/PROTOCOL.md, Meeting).
+  heard+=($(line_ms watch$i '"event":"round","channel":1,"round":2,"title":(null|"ABC-1")' 5 "$started"))
 done
 line_ms watch2 '"event":"round","channel":1,"round":2,"title":"ABC-1"' 5 "$started" >/dev/null
 for i in 0 1; do
