@@ -107,6 +107,7 @@ package final class RadioExecutor: Sendable {
             // waiting is answered, never left hanging.
             previous?.resume(throwing: Self.stopped)
             feed(.rotates(parts.count > 1))
+            if handle?.advertisement.manufacturerData?.parts != parts { feed(.newParts) }
             feed(.changeAsked)
         }
     }

@@ -39,8 +39,11 @@ package struct LightScheduler: RadioScheduler {
     private var afterStart: RadioStep?
     /// Whether the advertisement's parts take turns: each restart announces.
     private var rotates = false
-    /// When the last change went on the air: its part stays until `partHold` has passed.
+    /// When the last change of the parts went on the air: its part stays
+    /// until `partHold` has passed.
     private var changedAt: Duration?
+    /// Whether the change asked puts new parts on the air (`newParts`).
+    private var newPartsAsked = false
 
     /// A scheduler on `schedule`; `random` draws the intervals' jitter.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
@@ -61,6 +64,9 @@ package struct LightScheduler: RadioScheduler {
         case .rotates(let rotates):
             self.rotates = rotates
             return []
+        case .newParts:
+            newPartsAsked = true
+            return []
         case .fired(.restart):
             if let until = listening(at: now) { return [.arm(.restart, at: until)] }
             // The app's devices are forgotten while the scan still runs; a
@@ -79,9 +85,11 @@ package struct LightScheduler: RadioScheduler {
             }
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
-            changedAt = now
+            if newPartsAsked { changedAt = now }
+            newPartsAsked = false
             return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
+            newPartsAsked = false
             return [.changeDone(failed: true)]
         case .fired(.reannounce):
             guard !stopping else {

@@ -26,6 +26,11 @@ package enum ScheduleEvent: Equatable, Sendable {
     case fired(RadioTimer)
     /// The session asked to change the advertisement (`RadioExecutor.update`).
     case changeAsked
+    /// The change asked puts new parts on the air: the part it starts from
+    /// stays through the restarts within `RadioSchedule.partHold` of it.
+    /// Told before `changeAsked`; a change of the local name alone leaves
+    /// the turn as it is.
+    case newParts
     /// Whether the advertisement carries parts that take turns, one at
     /// each announcement (more than one: docs/PROTOCOL.md, Meeting); told
     /// at the start and with each change asked.

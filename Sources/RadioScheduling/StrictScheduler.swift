@@ -49,8 +49,11 @@ package struct StrictScheduler: RadioScheduler {
     private(set) var listenUntil: Duration?
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
-    /// When the last change went on the air: its part stays until `partHold` has passed.
+    /// When the last change of the parts went on the air: its part stays
+    /// until `partHold` has passed.
     private(set) var changedAt: Duration?
+    /// Whether the change asked puts new parts on the air (`newParts`).
+    private(set) var newPartsAsked = false
 
     /// A scheduler on `schedule`; `random` draws the jitter, the backoff and the listening span.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
@@ -69,6 +72,9 @@ package struct StrictScheduler: RadioScheduler {
             return []
         case .rotates:
             // Every restart announces, and so moves the parts on.
+            return []
+        case .newParts:
+            newPartsAsked = true
             return []
         case .lookAgain:
             // Peers announce at each of their restarts, which a scan start
@@ -174,7 +180,8 @@ package struct StrictScheduler: RadioScheduler {
             // A peer in its own gap missed the change: announce it again,
             // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
             let ok = !failed && !changeFailed
-            if ok { changedAt = now }
+            if ok, newPartsAsked { changedAt = now }
+            newPartsAsked = false
             actions = [.changeDone(failed: !ok)] + (ok ? [.arm(.reannounce, at: now + schedule.reannounceAfter)] : [])
         case .reannounce, nil:
             break

@@ -198,13 +198,15 @@ import Testing
         #expect(radio.steps == [.startScan, .announceAgain])
     }
 
-    /// The part a change put on the air stays through a restart sooner than
-    /// `partHold` after it, so that every peer's next scan start reads it
-    /// (the first is the story's key); the restart after moves the parts on.
+    /// The part a change of the parts put on the air stays through a
+    /// restart sooner than `partHold` after it, so that every peer's next
+    /// scan start reads it (the first is the story's key); the restart after
+    /// moves the parts on. A change of the local name alone holds nothing.
     @Test func aChangesPartStaysThroughARestartSoonAfterIt() {
         var radio = Self.light()
         radio.feed(.rotates(true))
         radio.advance(to: .milliseconds(1000))
+        radio.feed(.newParts)
         radio.feed(.changeAsked)
         radio.done(.change)
         radio.advance(to: .milliseconds(1250))
@@ -219,5 +221,17 @@ import Testing
         radio.done(.forgetApps)
         radio.done(.stopScan)
         #expect(radio.steps == [.startScan, .announceNextPart], "2 s after it: the next part")
+        radio.done(.startScan)
+        radio.done(.announceNextPart)
+
+        radio.advance(to: .milliseconds(4000))
+        radio.feed(.changeAsked)
+        radio.done(.change)
+        radio.advance(to: .milliseconds(4250))
+        radio.done(.announceAgain)
+        radio.advance(to: .milliseconds(4500))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        #expect(radio.steps == [.startScan, .announceNextPart], "a pick: the turn goes on")
     }
 }

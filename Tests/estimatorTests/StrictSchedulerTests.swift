@@ -189,12 +189,13 @@ import Testing
         #expect(light.steps == [.endScan, .announceAgain])
     }
 
-    /// A restart sooner than `partHold` after a change announces the
-    /// change's part again, so that every peer's next scan start reads it;
+    /// A restart sooner than `partHold` after a change of the parts
+    /// announces the change's part again, so that every peer's next scan start reads it;
     /// a later one moves the parts on.
     @Test func aStrictRestartSoonAfterAChangeRepeatsItsPart() {
         var radio = Self.strict()
         radio.advance(to: .milliseconds(1000))
+        radio.feed(.newParts)
         radio.feed(.changeAsked)
         radio.done(.stopScan)
         radio.done(.change)
