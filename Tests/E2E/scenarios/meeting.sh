@@ -70,13 +70,14 @@ next_story() { # next_story STARTER N KEY [OPTION...]
   done
 }
 # Every watch but the starter's shows round N's whole title (KEY and a
-# summary), timed as the key is.
+# summary), timed as the key is. Its parts go one a restart and a part a
+# watch misses waits a turn (about 10 s), so the wait allows three turns.
 titles_shown() { # titles_shown N KEY
   local i n=$1 key=$2 starter asked began at
   read -r starter asked began <"$E2E_WORK/began$n"
   for i in 0 "${voters[@]}"; do
     [ "$i" = "$starter" ] && continue
-    at=$((asked + $(line_ms watch$i "\"event\":\"story\",\"channel\":1,\"round\":$n,\"story\":\\{\"key\":\"$key\",\"summary\":\"[^\"]" 30 "$asked")))
+    at=$((asked + $(line_ms watch$i "\"event\":\"story\",\"channel\":1,\"round\":$n,\"story\":\\{\"key\":\"$key\",\"summary\":\"[^\"]" 40 "$asked")))
     echo $((at - began)) >>"$E2E_WORK/title_ms"
   done
 }
