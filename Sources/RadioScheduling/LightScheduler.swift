@@ -39,15 +39,13 @@ package struct LightScheduler: RadioScheduler {
     private var afterStart: RadioStep?
     /// Whether the advertisement's parts take turns: each restart announces.
     private var rotates = false
-    /// When the last change of the parts went on the air: its part stays
-    /// until `partHold` has passed.
-    private var changedAt: Duration?
-    /// Whether the change asked puts new parts on the air (`newParts`).
-    private var newPartsAsked = false
+    /// Keeps a change's new part through the restarts soon after it.
+    private var partHold: PartHold
 
     /// A scheduler on `schedule`; `random` draws the intervals' jitter.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
         self.schedule = schedule
+        partHold = PartHold(span: schedule.partHold)
         self.random = random
     }
 
@@ -65,7 +63,7 @@ package struct LightScheduler: RadioScheduler {
             self.rotates = rotates
             return []
         case .newParts:
-            newPartsAsked = true
+            partHold.newParts()
             return []
         case .fired(.restart):
             if let until = listening(at: now) { return [.arm(.restart, at: until)] }
@@ -85,11 +83,10 @@ package struct LightScheduler: RadioScheduler {
             }
             return [.cancel(.reannounce), .perform(.change)]
         case .done(.change):
-            if newPartsAsked { changedAt = now }
-            newPartsAsked = false
+            partHold.changeEnded(at: now, succeeded: true)
             return [.changeDone(failed: false), .arm(.reannounce, at: now + schedule.lightReannounceAfter)]
         case .failed(.change):
-            newPartsAsked = false
+            partHold.changeEnded(at: now, succeeded: false)
             return [.changeDone(failed: true)]
         case .fired(.reannounce):
             guard !stopping else {
@@ -105,8 +102,7 @@ package struct LightScheduler: RadioScheduler {
             defer { afterStart = nil }
             // Parts that take turns move on with an announcement; a change
             // due is one already (its new parts start from the first).
-            let holdsPart = changedAt.map { now - $0 < schedule.partHold } ?? false
-            let due = afterStart ?? (rotates && !holdsPart ? .announceNextPart : nil)
+            let due = afterStart ?? (rotates && !partHold.holds(at: now) ? .announceNextPart : nil)
             return [.perform(.startScan)] + (due.map { [.perform($0)] } ?? [])
         case .done(.startScan):
             return [.arm(.restart, at: now + schedule.nextInterval(random))]

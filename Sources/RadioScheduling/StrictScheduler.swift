@@ -49,15 +49,13 @@ package struct StrictScheduler: RadioScheduler {
     private(set) var listenUntil: Duration?
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
-    /// When the last change of the parts went on the air: its part stays
-    /// until `partHold` has passed.
-    private(set) var changedAt: Duration?
-    /// Whether the change asked puts new parts on the air (`newParts`).
-    private(set) var newPartsAsked = false
+    /// Keeps a change's new part through the restarts soon after it.
+    private var partHold: PartHold
 
     /// A scheduler on `schedule`; `random` draws the jitter, the backoff and the listening span.
     package init(schedule: RadioSchedule, random: @escaping RadioSchedule.Draw = RadioSchedule.draw) {
         self.schedule = schedule
+        partHold = PartHold(span: schedule.partHold)
         self.random = random
     }
 
@@ -74,7 +72,7 @@ package struct StrictScheduler: RadioScheduler {
             // Every restart announces, and so moves the parts on.
             return []
         case .newParts:
-            newPartsAsked = true
+            partHold.newParts()
             return []
         case .lookAgain:
             // Peers announce at each of their restarts, which a scan start
@@ -111,7 +109,7 @@ package struct StrictScheduler: RadioScheduler {
         case .done(.stopScan):
             switch gap {
             case .change(failed: false): return [.perform(.change)]
-            case .restart: return [.perform(holdsPart(now) ? .announceAgain : .announceNextPart)]
+            case .restart: return [.perform(partHold.holds(at: now) ? .announceAgain : .announceNextPart)]
             default: return [.perform(.announceAgain)]
             }
         case .done(.announceAgain), .done(.announceNextPart), .done(.change):
@@ -180,8 +178,7 @@ package struct StrictScheduler: RadioScheduler {
             // A peer in its own gap missed the change: announce it again,
             // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
             let ok = !failed && !changeFailed
-            if ok, newPartsAsked { changedAt = now }
-            newPartsAsked = false
+            partHold.changeEnded(at: now, succeeded: ok)
             actions = [.changeDone(failed: !ok)] + (ok ? [.arm(.reannounce, at: now + schedule.reannounceAfter)] : [])
         case .reannounce, nil:
             break
@@ -206,9 +203,4 @@ package struct StrictScheduler: RadioScheduler {
     }
 
     private var cancelAll: [ScheduleAction] { RadioTimer.allCases.map { .cancel($0) } }
-
-    /// Whether the last change's part still stays on the air (`partHold`).
-    private func holdsPart(_ now: Duration) -> Bool {
-        changedAt.map { now - $0 < schedule.partHold } ?? false
-    }
 }
