@@ -45,6 +45,14 @@ import Testing
     }
 
     /// Manufacturer data as BlueZ reads it: company 0xFFFF's `part`.
+    /// The properties of the next `PropertiesChanged` of the advertisement the fake BlueZ read.
+    static func nextChange(on fake: FakeBlueZ) async -> [String: Value]? {
+        guard case let .advertisementChanged(_, changed) = await fake.calls.next(where: {
+            if case .advertisementChanged = $0 { true } else { false }
+        }) else { return nil }
+        return changed
+    }
+
     static func part(_ part: [UInt8]) -> Value {
         .dictionary(key: .uint16, value: .variant, [.uint16(0xFFFF): .variant(.array(element: .byte, part.map { .byte($0) }))])
     }
@@ -63,12 +71,7 @@ import Testing
         else { Issue.record("no registration"); return }
         #expect(properties["ManufacturerData"] == Self.part([0x11, 0xA1]))
 
-        func nextChange() async -> [String: Value]? {
-            guard case let .advertisementChanged(_, changed) = await fake.calls.next(where: {
-                if case .advertisementChanged = $0 { true } else { false }
-            }) else { return nil }
-            return changed
-        }
+        func nextChange() async -> [String: Value]? { await Self.nextChange(on: fake) }
         try await handle.announceNextPart()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x21, 0xA2])])
         #expect(fake.advertisementChangesRead == 1, "read before it returns")
@@ -120,12 +123,7 @@ import Testing
         rotating.manufacturerData = RotatingManufacturerData(company: 0xFFFF, parts: [[0x11, 0xA1], [0x01, 0xA0]])
         let handle = try await adapter.advertise(rotating)
         _ = await fake.calls.next(where: { if case .registered = $0 { true } else { false } })
-        func nextChange() async -> [String: Value]? {
-            guard case let .advertisementChanged(_, changed) = await fake.calls.next(where: {
-                if case .advertisementChanged = $0 { true } else { false }
-            }) else { return nil }
-            return changed
-        }
+        func nextChange() async -> [String: Value]? { await Self.nextChange(on: fake) }
         try handle.awaitAnnouncement(RotatingManufacturerData(company: 0xFFFF, parts: [[0x03, 0xC0]]))
         try await handle.announceAgain()
         #expect(await nextChange() == ["ManufacturerData": Self.part([0x03, 0xC0])],
