@@ -135,8 +135,13 @@ package final class BlueZRadio: SessionRadio {
 
     package func ride(parts: [[UInt8]]) {
         let (handle, executor) = state.withLock { ($0.running?.handle, $0.running?.scan?.executor) }
-        // Nothing scans any more (the leave): nothing announces either.
-        try? executor?.ride(parts: parts) ?? handle?.awaitAnnouncement(.meeting(parts))
+        // A loss of the radio is reported by its events; the parts are not worth another.
+        if let executor {
+            try? executor.ride(parts: parts)
+        } else {
+            // Nothing scans any more (the leave): the parts wait for its announcement.
+            try? handle?.awaitAnnouncement(.meeting(parts))
+        }
     }
 
     package func stopScanning() async {
