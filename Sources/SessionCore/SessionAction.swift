@@ -18,7 +18,7 @@ package enum SessionAction: Equatable, Sendable {
     /// Put the core's meeting parts (`SessionCore.meetingParts`) on the air
     /// with the radio's next announcement, with no change of their own.
     case rideAlong
-    /// Stream who I am now (`SessionCore.meLine`) to the watchers.
+    /// Stream who I am now (`SessionCore.me`) to the watchers.
     case streamMe
     /// Stream the radio's state (`SessionCore.radioState`) to the watchers.
     case streamRadio

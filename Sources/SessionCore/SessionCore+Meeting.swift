@@ -20,7 +20,7 @@ extension SessionCore {
         // the relay publishes it with my local name (the `me` line).
         if meetingOnAir != meeting {
             meetingOnAir = meeting
-            actions += [.rideAlong, streamingMe()]
+            actions += [.rideAlong, .streamMe]
         }
         return actions + followRoom(now: now)
     }

@@ -50,7 +50,7 @@ extension SessionCore {
     /// since when the relay has been down, is streamed again when that
     /// changes.
     mutating func relayReported(_ state: String, connected: Bool, now: Timestamp) -> [SessionAction] {
-        relay.report(state, connected: connected, now: now) ? [streamingMe(), .changed] : [.changed]
+        relay.report(state, connected: connected, now: now) ? [.streamMe, .changed] : [.changed]
     }
 
     /// What `pick` and `round` add to their answer while the relay is down:
@@ -246,13 +246,7 @@ extension SessionCore {
         onAir = localName(now: now)
         meetingOnAir = meeting
         let onTheAir: [SessionAction] = radioProblem == nil && !hasEnded ? [.advertise] : []
-        return onTheAir + [streamingMe(), .changed]
-    }
-
-    /// Streams who I am, noting the agreed estimate the watchers have then.
-    mutating func streamingMe() -> SessionAction {
-        streamedAgreed = agreed
-        return .streamMe
+        return onTheAir + [.streamMe, .changed]
     }
 
     static func done(_ message: String) -> ControlReply { ControlReply(exitCode: 0, message: message) }

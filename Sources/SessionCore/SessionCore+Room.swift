@@ -28,7 +28,7 @@ extension SessionCore {
             actions.append(.rowsChanged(update.events))
             if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
                ownership.heard(heard.localName, relayed: heard.relayed, now: now) {
-                actions.append(streamingMe())
+                actions.append(.streamMe)
             }
             actions += follow(update, now: now).actions
             if update.events.contains(where: { $0.channel == channel && ($0.id.isApp || $0.name != name.text) }) {
@@ -93,14 +93,12 @@ extension SessionCore {
 
     /// Puts on the air what the room now has me say, when it changed:
     /// holding the reveal, the reveal (docs/PROTOCOL.md, Ballot), my
-    /// round's meeting; else tells the watchers of a new agreed estimate (a
-    /// re-vote made or broke a consensus).
+    /// round's meeting (its agreed estimate too: a re-vote that made or
+    /// broke a consensus).
     mutating func followRoom(now: Timestamp) -> [SessionAction] {
         var actions = keepListeningForCards(now: now)
         if !hasEnded, localName(now: now) != onAir || meeting != meetingOnAir {
             actions += advertising(now: now)
-        } else if agreed != streamedAgreed {
-            actions.append(streamingMe())
         }
         return actions
     }

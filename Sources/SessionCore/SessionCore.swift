@@ -102,8 +102,6 @@ package struct SessionCore: Sendable {
     package internal(set) var radioProblem: String?
     /// The local name the room had me say when I last asked for it on the air.
     package internal(set) var onAir: [UInt8] = []
-    /// The agreed estimate in the last `me` line streamed.
-    var streamedAgreed: Card?
     /// The wait for cards on their way the radio was last told of.
     var cardsDue: Timestamp?
     /// Set when leaving starts.
@@ -255,11 +253,6 @@ package struct SessionCore: Sendable {
             agreed: agreed, meeting: wholeMeeting, relayDownSince: relayDownSince)
     }
 
-    /// The `me` line to stream now, noting the agreed estimate it tells.
-    package mutating func meLine(now: Timestamp) -> ControlWatchLine {
-        streamedAgreed = agreed
-        return me(now: now)
-    }
 
     /// What `status` answers.
     package func status(now: Timestamp) -> ControlStatus {
