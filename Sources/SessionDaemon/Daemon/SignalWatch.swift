@@ -62,18 +62,25 @@ package final class SignalWatch: Sendable {
     /// Reads the pipe on a thread of its own until the watch is cancelled.
     private static func readOnThread(_ readEnd: Int32, handler: @escaping @Sendable () -> Void) {
         LoopThread.spawn("the signal thread") {
-            var number: UInt8 = 0
-            while true {
-                let count = read(readEnd, &number, 1)
-                if count == 1 {
-                    handler()
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break  // the watch was cancelled: its write end is closed
-                }
-            }
+            _ = drain(readEnd, handler: handler)
             close(readEnd)
+        }
+    }
+
+    /// Calls back for each signal in the pipe `fd` until it would block
+    /// (returns false) or ends (returns true: the watch was cancelled, its
+    /// write end closed).
+    private static func drain(_ fd: Int32, handler: @Sendable () -> Void) -> Bool {
+        var number: UInt8 = 0
+        while true {
+            let count = read(fd, &number, 1)
+            if count == 1 {
+                handler()
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return !(count < 0 && errno == EAGAIN)
+            }
         }
     }
 
@@ -93,21 +100,9 @@ package final class SignalWatch: Sendable {
         func descriptors() -> [pollfd] { [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] }
 
         func serve(_ polled: [pollfd]) {
-            var number: UInt8 = 0
-            while true {
-                let count = read(fd, &number, 1)
-                if count == 1 {
-                    handler()
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else if count < 0, errno == EAGAIN {
-                    return
-                } else {
-                    loop.remove(self)
-                    close(fd)
-                    return
-                }
-            }
+            guard SignalWatch.drain(fd, handler: handler) else { return }
+            loop.remove(self)
+            close(fd)
         }
     }
 
