@@ -22,9 +22,9 @@ def public_address(index: int) -> hci.Address:
 
 class Air:
     """Controllers that hear each other as `links` says (by default each
-    hears every other at DEFAULT_RSSI): a PartialLink delivers each
-    advertising PDU to the controllers that hear its sender, with the RSSI
-    of their link."""
+    hears every other at DEFAULT_RSSI; placed ones, by its path-loss model):
+    a PartialLink delivers each advertising PDU to the controllers that hear
+    its sender, each with the RSSI of its report."""
 
     def __init__(self, extended: bool = True, links: Links | None = None) -> None:
         self.link = PartialLink(links)

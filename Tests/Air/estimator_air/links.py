@@ -1,6 +1,6 @@
 """Who hears whom on the air, and how loudly: partial hearing, so a
 scenario can put a peer at the far end of a room, heard by one laptop only
-and faintly."""
+and faintly, or place laptops on a floor plan (estimator_air.path_loss)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,11 @@ from typing import Iterable
 
 from bumble.link import LocalLink
 
-# Received signal strength of a pair no link names: the air has no
-# distance.
-DEFAULT_RSSI = -50
+from estimator_air.path_loss import RSSI_MAX, RSSI_MIN, PathLoss
 
-# The RSSI an advertising report can carry, in dBm (Vol 4, Part E,
-# 7.7.65.2 and 7.7.65.13; 127 there means "not available").
-RSSI_MIN = -127
-RSSI_MAX = 20
+# Received signal strength of a pair neither a link names nor the path-loss
+# model places: for them the air has no distance.
+DEFAULT_RSSI = -50
 
 _LINK = re.compile(r"(\d+)-(\d+)=(.*)")
 _INTEGER = re.compile(r"[-+]?\d+")
@@ -56,15 +53,18 @@ class Link:
 
 
 class Links:
-    """The link map of one air: every pair of controllers hears each other
-    at DEFAULT_RSSI unless one of `links` names it.
+    """The link map of one air: a pair one of `links` names hears each
+    other as it says; a pair `path_loss` places both of, as its model says,
+    report by report; every other pair at DEFAULT_RSSI.
 
     `controllers`, when given, is how many controllers the air has: a link
     naming another is an error, as is a pair named twice (in either
     order), since the map could not say which one holds. Both raise
     ValueError with one sentence."""
 
-    def __init__(self, links: Iterable[Link] = (), controllers: int | None = None) -> None:
+    def __init__(self, links: Iterable[Link] = (), controllers: int | None = None,
+                 path_loss: PathLoss | None = None) -> None:
+        self.path_loss = path_loss if path_loss is not None else PathLoss()
         self._rssi: dict[frozenset[int], int | None] = {}
         for link in links:
             if controllers is not None and max(link.first, link.second) >= controllers:
@@ -76,21 +76,29 @@ class Links:
             self._rssi[pair] = link.rssi
 
     @classmethod
-    def parse(cls, texts: Iterable[str], controllers: int | None = None) -> Links:
+    def parse(cls, texts: Iterable[str], controllers: int | None = None,
+              path_loss: PathLoss | None = None) -> Links:
         """Links from their command-line form (Link.parse)."""
-        return cls((Link.parse(text) for text in texts), controllers)
+        return cls((Link.parse(text) for text in texts), controllers, path_loss)
 
-    def rssi(self, first: int, second: int) -> int | None:
-        """The RSSI at which `first` and `second` hear each other, or None
-        when they do not."""
-        return self._rssi.get(frozenset((first, second)), DEFAULT_RSSI)
+    def rssi(self, sender: int, receiver: int) -> int | None:
+        """The RSSI of one report `receiver` makes of an advertising event of
+        `sender`, or None when it does not hear it. Only the path-loss
+        model's pairs differ from one report to the next."""
+        pair = frozenset((sender, receiver))
+        if pair in self._rssi:
+            return self._rssi[pair]
+        if self.path_loss.placed(sender, receiver):
+            return self.path_loss.report(sender, receiver)
+        return DEFAULT_RSSI
 
 
 class PartialLink(LocalLink):
     """Bumble's LocalLink delivering an advertising PDU only to the
     controllers that hear its sender, as `links` says, and handing each the
-    RSSI of its link: `on_ll_advertising_pdu(packet, rssi)`, which
-    AirController takes. Every advertising PDU goes through it, CONNECT_IND
+    RSSI of its report, drawn anew for each PDU:
+    `on_ll_advertising_pdu(packet, rssi)`, which AirController takes.
+    Every advertising PDU goes through it, CONNECT_IND
     too, so a controller that cannot hear an advertiser cannot connect to
     it either.
 

@@ -13,6 +13,7 @@ from bumble import hci
 from estimator_air.air import public_address
 from estimator_air.controller import AirController
 from estimator_air.links import Links, PartialLink
+from estimator_air.path_loss import PathLoss
 
 
 class _VirtualSelector(selectors.SelectSelector):
@@ -87,7 +88,8 @@ class Host:
 class AirTestCase(unittest.TestCase):
     """Each test runs in a virtual-time loop; `make_air(n)`, called inside it,
     gives n hosts whose controllers share one air, where each hears every
-    other unless `links` (in `--link` form, e.g. "1-2=-88") says otherwise."""
+    other unless `links` (in `--link` form, e.g. "1-2=-88") or `path_loss`
+    says otherwise."""
 
     def setUp(self) -> None:
         self.loop = VirtualTimeLoop()
@@ -100,8 +102,9 @@ class AirTestCase(unittest.TestCase):
     def run_air(self, coroutine) -> None:
         self.loop.run_until_complete(coroutine)
 
-    def make_air(self, count: int, extended: bool = True, links: list[str] = ()) -> list[Host]:
-        link = PartialLink(Links.parse(links, controllers=count))
+    def make_air(self, count: int, extended: bool = True, links: list[str] = (),
+                 path_loss: PathLoss | None = None) -> list[Host]:
+        link = PartialLink(Links.parse(links, controllers=count, path_loss=path_loss))
         hosts = []
         for index in range(count):
             host = Host()
