@@ -11,7 +11,7 @@
 set -uo pipefail
 # shellcheck source=/dev/null
 . "$1"
-export E2E_ROOT E2E_MODE E2E_STEADY E2E_CONTROLLER
+export E2E_ROOT E2E_MODE E2E_STEADY E2E_CONTROLLER E2E_AIR_SEED
 export PATH=${E2E_BIN:+$E2E_BIN:}/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8 TERM=${E2E_TERM:-linux}
 # shellcheck source=lib.sh

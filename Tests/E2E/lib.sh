@@ -386,6 +386,15 @@ _utc_ms() { date -u -d "@$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" +%Y-%m-
 # J hear each other at RSSI dBm, or not at all; every pair not named hears
 # each other at -50 dBm, as every pair does on btvirt, whose air has no
 # distance. A scenario with air-links also says `# not-on-btvirt:`.
+#
+# Where the laptops stand, on the Bumble model only, the same way (stack_up):
+# "# air-places: I=X,Y ..." (radio I at X,Y metres; one --place each),
+# "# air-walls: X1,Y1,X2,Y2=DB ..." (one --wall each) and "# air-noise:
+# SIGMA" (--noise): a pair of placed radios hears each other by Tests/Air's
+# path-loss model, with noise drawn per report; an air-links entry names a
+# pair over it. The noise's seed is E2E_AIR_SEED, or a fresh one each run;
+# it is written in the scenario's output and the air's log, so a failing
+# run's seed is known.
 btvirt_kind() {
   case ${E2E_ADVERTISING:-legacy} in
     legacy) echo -L ;;
@@ -401,6 +410,8 @@ radios_up() {
   else
     [ -z "${E2E_AIR_LINKS:-}" ] ||
       fail "air-links need the Bumble model: on btvirt every radio hears every other (# not-on-btvirt: keeps the scenario off it)"
+    [ -z "${E2E_AIR_PLACES:-}${E2E_AIR_WALLS:-}${E2E_AIR_NOISE:-}" ] ||
+      fail "air-places, air-walls and air-noise need the Bumble model: btvirt's air has no distance (# not-on-btvirt: keeps the scenario off it)"
     btvirt $(btvirt_kind) "-l$1" >>"$E2E_WORK/btvirt.log" 2>&1 &
     echo $! >"$E2E_WORK/radios.pid"
   fi
@@ -409,19 +420,31 @@ radios_up() {
 
 # N corrected Bumble controllers (Tests/Air) on one air, each on a /dev/vhci
 # of its own, from the venv at the top of the host's tree (make air-venv),
-# hearing each other as E2E_AIR_LINKS says (one --link each entry).
-# No bytecode: the tree is read-only here. Awaits the model's "ready" line,
-# or fails with its last word if it ends first (a link it refuses).
+# hearing each other as E2E_AIR_LINKS, E2E_AIR_PLACES, E2E_AIR_WALLS and
+# E2E_AIR_NOISE say (one option each entry; `--opt=ENTRY`, since a wall's
+# X1 may be negative). No bytecode: the tree is read-only here. Awaits the
+# model's "ready" line, or fails with its last word if it ends first (an
+# entry it refuses).
 bumble_radios_up() {
-  local top=$E2E_ROOT/../.. transports=() links=() entries=() entry i pid
+  local top=$E2E_ROOT/../.. transports=() air=() entries=() entry i pid seed
   for i in $(seq "$1"); do transports+=(vhci); done
   [ "${E2E_ADVERTISING:-legacy}" = extended ] || transports=(--legacy "${transports[@]}")
   read -ra entries <<<"${E2E_AIR_LINKS:-}"
-  for entry in "${entries[@]}"; do links+=(--link "$entry"); done
+  for entry in "${entries[@]}"; do air+=("--link=$entry"); done
+  read -ra entries <<<"${E2E_AIR_PLACES:-}"
+  for entry in "${entries[@]}"; do air+=("--place=$entry"); done
+  read -ra entries <<<"${E2E_AIR_WALLS:-}"
+  for entry in "${entries[@]}"; do air+=("--wall=$entry"); done
+  if [ -n "${E2E_AIR_NOISE:-}" ]; then
+    seed=${E2E_AIR_SEED:-$(((RANDOM << 15) | RANDOM))}
+    air+=("--noise=$E2E_AIR_NOISE" "--seed=$seed")
+    echo "the air's noise: $E2E_AIR_NOISE dB, seed $seed (E2E_AIR_SEED=$seed draws the same readings per pair)" |
+      tee -a "$E2E_WORK/air.log"
+  fi
   [ -x "$top/.venv-air/bin/python" ] || fail "no $top/.venv-air: make air-venv on the host"
   : >"$E2E_WORK/air.out"
   PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/Tests/Air \
-    "$top/.venv-air/bin/python" -m estimator_air "${links[@]}" "${transports[@]}" \
+    "$top/.venv-air/bin/python" -m estimator_air "${air[@]}" "${transports[@]}" \
     >"$E2E_WORK/air.out" 2>>"$E2E_WORK/air.log" &
   pid=$!
   echo "$pid" >"$E2E_WORK/radios.pid"
@@ -517,12 +540,16 @@ radio_says() {
 
 # Called by guest.sh before each scenario with its number of radios, in the
 # shell that then sources the scenario ($0: its path, for its headers
-# "# advertising:" and "# air-links:").
+# "# advertising:", "# air-links:", "# air-places:", "# air-walls:" and
+# "# air-noise:").
 stack_up() {
   E2E_ADVERTISING=$(sed -n 's/^# advertising: *\([a-z]*\).*/\1/p' "$0" | head -1)
   export E2E_ADVERTISING=${E2E_ADVERTISING:-legacy}
   E2E_AIR_LINKS=$(sed -n 's/^# air-links: *//p' "$0" | head -1)
-  export E2E_AIR_LINKS
+  E2E_AIR_PLACES=$(sed -n 's/^# air-places: *//p' "$0" | head -1)
+  E2E_AIR_WALLS=$(sed -n 's/^# air-walls: *//p' "$0" | head -1)
+  E2E_AIR_NOISE=$(sed -n 's/^# air-noise: *//p' "$0" | head -1)
+  export E2E_AIR_LINKS E2E_AIR_PLACES E2E_AIR_WALLS E2E_AIR_NOISE
   radios_up "$1"
   bluetoothd_start
 }

@@ -21,7 +21,9 @@
 # that have one, default 60; what it adds is added to every scenario's time limit),
 # E2E_CONTROLLERS (the controller models the scenarios run on, in turn, default
 # "btvirt"; "bumble" is Tests/Air's, from the venv .venv-air/ at the top of the
-# tree). A scenario with a header line `# not-on-MODEL: REASON` does not run on
+# tree), E2E_AIR_SEED (the seed of the Bumble model's noise in a scenario with
+# `# air-noise:`, default a fresh one each run, which the run's output says).
+# A scenario with a header line `# not-on-MODEL: REASON` does not run on
 # MODEL: the summary lists it with its reason.
 set -euo pipefail
 
@@ -144,7 +146,7 @@ write_plan() { # $1: mode, then runs ("MODEL PATH")
   local mode=$1; shift
   {
     printf 'E2E_MODE=%q\nE2E_ROOT=%q\nE2E_BIN=%q\n' "$mode" "$here" "${E2E_BIN:-}"
-    printf 'E2E_REPEAT=%q\nE2E_STEADY=%q\n' "$repeat" "$steady"
+    printf 'E2E_REPEAT=%q\nE2E_STEADY=%q\nE2E_AIR_SEED=%q\n' "$repeat" "$steady" "${E2E_AIR_SEED:-}"
     # Each run is "MODEL PATH"; the demo's controller is the first model.
     printf 'E2E_RUNS=(%s)\n' "$(printf '%q ' "$@")"
     printf 'E2E_CONTROLLER=%q\n' "${controllers[0]}"
@@ -296,6 +298,7 @@ done
 [ ${#controllers[@]} -gt 0 ] || { log "E2E_CONTROLLERS names no controller model"; exit 64; }
 case "$repeat$steady" in *[!0-9]*) log "E2E_REPEAT and E2E_STEADY take whole numbers"; exit 64 ;; esac
 [ "$repeat" -ge 1 ] || { log "E2E_REPEAT must be 1 or more"; exit 64; }
+case "${E2E_AIR_SEED:-}" in *[!0-9]*) log "E2E_AIR_SEED takes a whole number"; exit 64 ;; esac
 case "${1:-}" in
   prepare) prepare ;;
   suite) shift; suite "$@" ;;
