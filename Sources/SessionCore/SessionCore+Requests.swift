@@ -90,6 +90,10 @@ extension SessionCore {
         }
         if parsed != nil || newChannel != nil { ownership.took(at: now) }
         var actions: [SessionAction] = []
+        if isChoosingRoom {
+            search.choosingUntil = nil
+            actions.append(.roomChosen)
+        }
         if let newChannel, newChannel != channel.rawValue {
             // Another room: its round is learnt from the air (`Room.enter`).
             channel = Channel(rawValue: newChannel)
