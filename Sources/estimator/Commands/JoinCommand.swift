@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueZ
 import EstimatorKit
+import Glibc
 import RadioScheduling
 import SessionDaemon
 import Watch
@@ -136,9 +137,11 @@ struct JoinCommand: AsyncParsableCommand {
         print(joined)
     }
 
-    /// Says on standard error why the answer takes a few seconds: standard
-    /// output keeps its one line.
+    /// Says on standard error why the answer takes a few seconds, to a
+    /// person at a terminal: standard output keeps its one line, and a
+    /// script's standard error holds nothing but a failure's sentence.
     private static func sayLooking() {
+        guard isatty(2) == 1 else { return }
         let seconds = ((try? RadioSchedule.fromEnvironment()) ?? .standard).roomListening.components.seconds
         StandardError.write("Looking for a room nearby (\(seconds) s)…")
     }
