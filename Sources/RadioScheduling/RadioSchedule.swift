@@ -50,7 +50,8 @@ package struct RadioSchedule: Equatable, Sendable {
     /// restart announces again). A strict controller hears each
     /// announcement at least half the time, so a peer goes unheard in all
     /// four about one time in sixteen at worst; a light one hears them all.
-    /// Longer makes every `join` without a channel wait longer.
+    /// Longer makes every `join` without a channel wait longer. (A
+    /// chooser first heard late extends it, up to twice: `RoomSearch`.)
     package var roomListening: Duration { restartEvery * 4 }
     /// Scanning stays off this long after bluetoothd has read an
     /// announcement or a change (`AdvertisementHandle.synchronize`): it

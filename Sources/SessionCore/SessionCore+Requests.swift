@@ -91,7 +91,7 @@ extension SessionCore {
         if parsed != nil || newChannel != nil { ownership.took(at: now) }
         var actions: [SessionAction] = []
         if isChoosingRoom {
-            search.choosingUntil = nil
+            search.choosingSince = nil
             actions.append(.roomChosen)
         }
         if let newChannel, newChannel != channel.rawValue {

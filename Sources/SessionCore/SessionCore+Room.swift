@@ -13,6 +13,9 @@ extension SessionCore {
         if let packet {
             if isChoosingRoom, packet.channel != channel || packet.name != name.text {
                 search.heard.insert(packet.channel)
+                if packet.version == .choosing {
+                    search.heardChoosing(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut), at: now)
+                }
             }
             update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
         }
@@ -76,7 +79,7 @@ extension SessionCore {
         let (revealed, recorded) = recount(now: now)
         actions += recorded + followRoom(now: now)
         if revealed || moved || !update.events.isEmpty || watch.hasNews { actions.append(.changed) }
-        if let until = search.choosingUntil, now >= until { actions += chooseRoom(now: now) }
+        if search.isDoneListening(now: now, listening: setup.roomListening) { actions += chooseRoom(now: now) }
         return actions
     }
 

@@ -42,7 +42,8 @@ import Rendering
 ///   `status` and the `me` line.
 /// - A session given no channel finds its room (`RoomSearch`): it sends
 ///   `02` on a tentative channel while it listens, chooses at the first
-///   tick after `Setup.roomListening` (`RoomChoice`), enters the room
+///   tick after `Setup.roomListening` (longer while others choosing are
+///   first heard) (`RoomChoice`), enters the room
 ///   chosen as a `join` does, and sends `03` there until a round begins or
 ///   `RoomSearch.settingUpFor` has passed. A `join` that comes meanwhile
 ///   ends the choosing where it stands.
@@ -140,7 +141,7 @@ package struct SessionCore: Sendable {
     package init(_ setup: Setup, channel: Channel?, name: PersonName, observing: Bool = false, deck: Deck = .app,
                  room: Room = Room(), now: Timestamp) {
         self.setup = setup
-        if channel == nil { search.choosingUntil = now + setup.roomListening }
+        if channel == nil { search.choosingSince = now }
         let channel = channel ?? RoomChoice.tentative(setup.draw)
         self.channel = channel
         self.name = name
@@ -243,7 +244,7 @@ package struct SessionCore: Sendable {
     }
 
     /// Whether I am still choosing my room (`RoomSearch`).
-    package var isChoosingRoom: Bool { search.choosingUntil != nil }
+    package var isChoosingRoom: Bool { search.choosingSince != nil }
 
     /// The room chosen, when I was given no channel and have chosen.
     package var roomChoice: RoomChoice? { search.choice }

@@ -95,6 +95,31 @@ import Testing
         #expect(bob.core.channel == Channel(rawValue: 37), "both on one channel")
     }
 
+    /// A chooser first heard late may not have heard me yet: I listen on
+    /// until none has been new for 3 s (half the listening), so that both
+    /// choose from the same choosers; at most 12 s.
+    @Test func aChooserFirstHeardLateKeepsMeListeningUntilWeHaveHeardEachOther() {
+        var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
+        Self.tick(&session, for: .seconds(5))
+        session.hear("0290FCBob")  // first heard at 5 s
+        #expect(!Self.tick(&session, for: .milliseconds(2500)).contains(.roomChosen), "7.5 s: Bob may not have heard me yet")
+        session.hear("0290FCBob")
+        #expect(session.onAir == "0225FCMe")
+        #expect(Self.tick(&session, for: .milliseconds(500)).contains(.roomChosen), "8 s: 3 s after Bob was first heard")
+        #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 37), reason: .choosingTogether))
+    }
+
+    @Test func newChoosersHeardOneAfterTheOtherHoldTheChoiceTwelveSecondsAtMost() {
+        var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
+        var chosenAt: Int?
+        for step in 1...30 where chosenAt == nil {
+            session.hear("02\(Channel(rawValue: UInt8(100 + step)).hex)FCP\(step)")  // someone new each half second
+            session.advance(by: .milliseconds(500))
+            if session.take(.tick).contains(.roomChosen) { chosenAt = step }
+        }
+        #expect(chosenAt == 24, "12 s")
+    }
+
     @Test func aTentativeChannelHeardInIsLeftForAFreeOne() {
         var session = SessionCoreHarness(findingRoom: Self.lowest)
         #expect(session.core.channel == Channel(rawValue: 1))

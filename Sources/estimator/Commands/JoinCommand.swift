@@ -22,7 +22,7 @@ struct JoinCommand: AsyncParsableCommand {
             full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
 
             Without --channel, and no channel remembered, join first finds a room: it \
-            listens for 6 s, then joins the room a teammate found within the last \
+            listens for 6 s (up to 12 s while others choosing are first heard), then joins the room a teammate found within the last \
             minute nearby, else the channel others choosing with it agree on, else a \
             channel nobody near uses; a channel in use is never joined by chance, and \
             channel 0, the Estimator app's, only with --channel 0. Teammates who type \

@@ -11,7 +11,7 @@
 #    hci3-hci5) joins at once: all three land in one room, not team 1's.
 # 3. No room found is channel 0, and each team's tables list only its own.
 # Figures (E2E-METRIC): the rooms each team landed in, whether they differ,
-# and the longest join (it waits for the 6 s of choosing).
+# and the longest join (it waits for the choosing).
 # radios: 6
 # timeout: 240
 
@@ -86,8 +86,9 @@ metric teams_apart "$([ "$room1" != "$room2" ] && echo 1 || echo 0)" - '= 1'
 for i in 3 4 5; do
   ! grep -qE 'with .*(Ann|Bob|Cy)' "$E2E_WORK/join$i.out" || fail "${names[$i]} joined team 1: $(cat "$E2E_WORK/join$i.out")"
 done
-# The choosing's 6 s, the start and the answer; well under the minute.
-metric join_longest "$(seconds <<<"$(( longest1 > longest2 ? longest1 : longest2 ))")" s '<= 15'
+# The choosing's 6 s (12 s at most, while choosers are first heard), the
+# start and the answer: well under the minute.
+metric join_longest "$(seconds <<<"$(( longest1 > longest2 ? longest1 : longest2 ))")" s '<= 20'
 
 # ---- 3. each team's tables list only its own
 for i in 0 1 2 3 4 5; do
