@@ -53,8 +53,10 @@ package struct SessionProcess {
     /// Runs until the session ends. `ready` is told once, with the line
     /// `join` prints (exit 0) and the session's status, or the failure it
     /// reports; the exit code is returned. Given no channel, the session
-    /// finds its room first, and `ready` waits for it. `companion` (the foreground table) runs alongside once the
-    /// session is ready; when it returns, the session leaves.
+    /// finds its room first, and `ready` waits for it (control requests,
+    /// the relay's too, wait meanwhile). `companion` (the foreground table)
+    /// runs alongside once the session is ready; when it returns, the
+    /// session leaves.
     ///
     /// Everything runs on a loop of its own (`SessionLoop`): the session's
     /// actors execute there and every task of the session prefers it.
