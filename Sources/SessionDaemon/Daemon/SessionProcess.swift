@@ -169,7 +169,11 @@ package struct SessionProcess {
             let joined = choice.map {
                 SessionCore.joined($0, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
             } ?? SessionCore.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
-            ready(ControlReply(exitCode: 0, message: joined + relayJoined, status: await session.status))
+            if self.channel == nil, await session.hasEnded {
+                ready(ControlReply(UserError(.unavailable, "The session was stopped while it looked for a room; run `estimator join` again.")))
+            } else {
+                ready(ControlReply(exitCode: 0, message: joined + relayJoined, status: await session.status))
+            }
             if let companion {
                 group.addTask {
                     await companion(session)
