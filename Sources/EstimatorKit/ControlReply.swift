@@ -64,11 +64,16 @@ public struct ControlStatus: Equatable, Sendable {
     /// Since when the relay has been down; nil while it is connected, and
     /// without a relay.
     public var relayDownSince: Timestamp?
+    /// Until when the room the session found is being set up (`03` on the
+    /// air: others who join without a channel land in it); nil otherwise.
+    public var settingUpUntil: Timestamp?
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
-                observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil) {
+                observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
+                settingUpUntil: Timestamp? = nil) {
         self.relayDownSince = relayDownSince
+        self.settingUpUntil = settingUpUntil
         self.observing = observing
         self.revealed = revealed
         self.deck = deck
@@ -98,6 +103,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("role", .string(observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(revealed)),
             JSONMember("deck", .string(deck.description)),
+            JSONMember("settingUpUntil", settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
         ])
     }
 
@@ -116,7 +122,8 @@ public struct ControlStatus: Equatable, Sendable {
                   nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string,
                   observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true),
                   deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
-                  relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
+                  relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
+                  settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp))
     }
 }
 

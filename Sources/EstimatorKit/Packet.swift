@@ -6,11 +6,18 @@
 /// version 01, channel 1, coffee, 전수열; `"2301FC전수열"` is round 3,
 /// channel 1, waiting, 전수열.
 public struct Packet: Hashable, Sendable {
-    /// The version field: the app's `00` and `01`, which carry no round, or
-    /// `2` to `5` and one hex digit, the sender's round and its ballot.
+    /// The version field: the app's `00` and `01`, which carry no round;
+    /// `02` and `03`, a session finding its room, no round either; or `2`
+    /// to `5` and one hex digit, the sender's round and its ballot.
     public enum Version: Hashable, Sendable {
         case v00
         case v01
+        /// Protocol 2, no round: the sender is choosing a room, listening
+        /// before it settles (`02`, docs/PROTOCOL.md, Finding a room).
+        case choosing
+        /// Protocol 2, no round: the sender found this room less than a
+        /// minute ago, so the room is being set up (`03`).
+        case found
         /// Protocol 2: the sender's round, its cards not yet revealed.
         case round(RoundNumber)
         /// Protocol 2: the sender's round, its cards revealed (`3R`).
@@ -27,6 +34,8 @@ public struct Packet: Hashable, Sendable {
             switch self {
             case .v00: "00"
             case .v01: "01"
+            case .choosing: "02"
+            case .found: "03"
             case let .round(round): "2" + round.hexDigit
             case let .revealed(round): "3" + round.hexDigit
             case let .holding(round): "4" + round.hexDigit
@@ -71,7 +80,17 @@ public struct Packet: Hashable, Sendable {
     public var round: RoundNumber? {
         switch version {
         case let .round(round), let .revealed(round), let .holding(round), let .revealedOnDemand(round): round
-        case .v00, .v01: nil
+        case .v00, .v01, .choosing, .found: nil
+        }
+    }
+
+    /// How the sender is finding its room: choosing (`02`), or found
+    /// lately (`03`); nil in every other version.
+    public var finding: RoomFinding? {
+        switch version {
+        case .choosing: .choosing
+        case .found: .found
+        default: nil
         }
     }
 
@@ -79,7 +98,7 @@ public struct Packet: Hashable, Sendable {
     public var isRevealed: Bool {
         switch version {
         case .revealed, .revealedOnDemand: true
-        case .v00, .v01, .round, .holding: false
+        case .v00, .v01, .choosing, .found, .round, .holding: false
         }
     }
 
@@ -146,6 +165,8 @@ extension Packet {
         switch (first, second) {
         case (UInt8(ascii: "0"), UInt8(ascii: "0")): .v00
         case (UInt8(ascii: "0"), UInt8(ascii: "1")): .v01
+        case (UInt8(ascii: "0"), UInt8(ascii: "2")): .choosing
+        case (UInt8(ascii: "0"), UInt8(ascii: "3")): .found
         case (UInt8(ascii: "2"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .round(RoundNumber(wrapping: Int($0))) }
         case (UInt8(ascii: "3"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .revealed(RoundNumber(wrapping: Int($0))) }
         case (UInt8(ascii: "4"), _): Hex.byte(high: UInt8(ascii: "0"), low: second).map { .holding(RoundNumber(wrapping: Int($0))) }
@@ -166,7 +187,7 @@ extension Packet.Version {
 public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer than the 6 header bytes.
     case tooShort([UInt8])
-    /// The first two bytes are not `00`, `01`, or `2` to `5` and a hex digit.
+    /// The first two bytes are not `00` to `03`, or `2` to `5` and a hex digit.
     case unknownVersion([UInt8])
     /// Bytes 3–4 are not two hex digits.
     case invalidChannel([UInt8])
@@ -181,7 +202,7 @@ public enum PacketDecodeError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooShort(let bytes):
             "\"\(Self.show(bytes))\" is too short for a packet, which starts with 6 bytes of version, channel and card."
         case .unknownVersion(let bytes):
-            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00, 01 and 20 to 5F are understood."
+            "The packet's version \"\(Self.show(bytes))\" is unknown; versions 00 to 03 and 20 to 5F are understood."
         case .invalidChannel(let bytes):
             "The packet's channel \"\(Self.show(bytes))\" is not two hex digits."
         case .invalidCard(let bytes):

@@ -88,6 +88,7 @@ public struct PeerTable: Sendable {
         peer.isRevealed = sighting.revealed
         peer.isRevealedOnDemand = sighting.revealedOnDemand
         peer.holds = sighting.holds
+        peer.finding = sighting.finding
         peer.rssi = sighting.rssi ?? peer.rssi
         peer.lastHeard = max(peer.lastHeard, sighting.time)
         if peer.isStale {
@@ -132,7 +133,7 @@ public struct PeerTable: Sendable {
         }
         overflow.forget(id)
         let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed,
-                        isRevealedOnDemand: sighting.revealedOnDemand, holds: sighting.holds, rssi: sighting.rssi,
+                        isRevealedOnDemand: sighting.revealedOnDemand, holds: sighting.holds, finding: sighting.finding, rssi: sighting.rssi,
                         lastHeard: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1

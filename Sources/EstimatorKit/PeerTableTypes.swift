@@ -51,26 +51,32 @@ public struct PeerSighting: Equatable, Sendable {
     public let revealedOnDemand: Bool
     /// Whether the sender holds the reveal of its round.
     public let holds: Bool
+    /// How the sender is finding its room (`02`, `03`); nil in every
+    /// other version.
+    public let finding: RoomFinding?
     /// Signal strength in dBm, when the radio reported one.
     public let rssi: Int?
     /// When it was heard.
     public let time: Timestamp
 
     public init(channel: Channel, name: String, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
-                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
+                revealedOnDemand: Bool = false, holds: Bool = false, finding: RoomFinding? = nil, rssi: Int?,
+                time: Timestamp) {
         self.init(PeerID(channel: channel, name: name), card: card, round: round, revealed: revealed,
-                  revealedOnDemand: revealedOnDemand, holds: holds, rssi: rssi, time: time)
+                  revealedOnDemand: revealedOnDemand, holds: holds, finding: finding, rssi: rssi, time: time)
     }
 
     /// A sighting of the peer `id`.
     public init(_ id: PeerID, card: Card, round: RoundNumber? = nil, revealed: Bool = false,
-                revealedOnDemand: Bool = false, holds: Bool = false, rssi: Int?, time: Timestamp) {
+                revealedOnDemand: Bool = false, holds: Bool = false, finding: RoomFinding? = nil, rssi: Int?,
+                time: Timestamp) {
         self.id = id
         self.card = card
         self.round = round
         self.revealed = (revealed || revealedOnDemand) && round != nil
         self.revealedOnDemand = revealedOnDemand && round != nil
         self.holds = holds && round != nil
+        self.finding = round == nil ? finding : nil
         self.rssi = rssi
         self.time = time
     }
@@ -81,7 +87,7 @@ public struct PeerSighting: Equatable, Sendable {
         self.init(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: appUser),
                   card: packet.card, round: packet.round, revealed: packet.isRevealed,
                   revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
-                  rssi: rssi, time: time)
+                  finding: packet.finding, rssi: rssi, time: time)
     }
 }
 
@@ -97,6 +103,10 @@ public struct Peer: Equatable, Sendable {
     public internal(set) var isRevealedOnDemand: Bool
     /// Whether the peer holds the reveal of its round, as it last said.
     public internal(set) var holds: Bool
+    /// How the peer is finding its room, as it last said (`02`, `03`);
+    /// nil in every other version. Its change is no event: it moves no
+    /// round and no card.
+    public internal(set) var finding: RoomFinding?
     /// The last reported signal strength in dBm.
     public internal(set) var rssi: Int?
     public internal(set) var lastHeard: Timestamp
@@ -110,7 +120,7 @@ public struct Peer: Equatable, Sendable {
     public var packet: Packet {
         let version = round.map {
             isRevealedOnDemand ? Packet.Version.revealedOnDemand($0) : isRevealed ? .revealed($0) : holds ? .holding($0) : .round($0)
-        } ?? .v01
+        } ?? finding?.version ?? .v01
         return Packet(version: version, channel: channel, card: card, name: name, isNameCut: id.isNameCut)
     }
 }

@@ -44,6 +44,15 @@ package struct RadioSchedule: Equatable, Sendable {
     /// until the parts come round again, and the first after a change is
     /// the story's key (docs/PROTOCOL.md, Meeting).
     package var partHold: Duration { restartEvery + jitter }
+    /// A session given no channel listens this long before it chooses its
+    /// room (docs/PROTOCOL.md, Finding a room): four of `restartEvery`, so
+    /// that every peer near announces about four times meanwhile (each
+    /// restart announces again). A strict controller hears each
+    /// announcement at least half the time, so a peer goes unheard in all
+    /// four about one time in sixteen at worst; a light one hears them all.
+    /// Longer makes every `join` without a channel wait longer. (A
+    /// chooser first heard late extends it, up to twice: `RoomSearch`.)
+    package var roomListening: Duration { restartEvery * 4 }
     /// Scanning stays off this long after bluetoothd has read an
     /// announcement or a change (`AdvertisementHandle.synchronize`): it
     /// passes one to the kernel in two steps, the second 3-8 ms after the

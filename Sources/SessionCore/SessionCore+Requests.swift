@@ -90,6 +90,10 @@ extension SessionCore {
         }
         if parsed != nil || newChannel != nil { ownership.took(at: now) }
         var actions: [SessionAction] = []
+        if isChoosingRoom {
+            search.choosingSince = nil
+            actions.append(.roomChosen)
+        }
         if let newChannel, newChannel != channel.rawValue {
             // Another room: its round is learnt from the air (`Room.enter`).
             channel = Channel(rawValue: newChannel)
@@ -108,7 +112,11 @@ extension SessionCore {
             ownership.taken()
             done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
         }
-        return actions + advertise(done: done, now: now)
+        // With my status, so that `join` remembers the channel I am in.
+        return (actions + advertise(done: done, now: now)).map { action in
+            guard case let .reply(reply) = action else { return action }
+            return .reply(ControlReply(exitCode: reply.exitCode, message: reply.message, status: status(now: now)))
+        }
     }
 
     /// Starts the next round: titled `typed` (a backlog story's key is that

@@ -11,6 +11,12 @@ extension SessionCore {
         var update = Room.Update()
         let packet = packets[heard.localName] ?? decode(heard.localName)
         if let packet {
+            if isChoosingRoom, packet.channel != channel || packet.name != name.text {
+                search.heard.insert(packet.channel)
+                if packet.version == .choosing {
+                    search.heardChoosing(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut), at: now)
+                }
+            }
             update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
         }
         let forwarded = switch forwarding {
@@ -73,6 +79,7 @@ extension SessionCore {
         let (revealed, recorded) = recount(now: now)
         actions += recorded + followRoom(now: now)
         if revealed || moved || !update.events.isEmpty || watch.hasNews { actions.append(.changed) }
+        if search.isDoneListening(now: now, listening: setup.roomListening) { actions += chooseRoom(now: now) }
         return actions
     }
 
@@ -137,9 +144,27 @@ extension SessionCore {
         return (first && taken != nil, actions)
     }
 
+    /// Chooses my room from what the room heard while I listened
+    /// (`RoomChoice`), and enters it as a `join` to another channel does:
+    /// it is being set up from now.
+    private mutating func chooseRoom(now: Timestamp) -> [SessionAction] {
+        let others = room.table.peers.filter { $0.id.isApp || $0.channel != channel || $0.name != name.text }
+        let choice = RoomChoice(tentative: channel, peers: others, heard: search.heard, draw: setup.draw)
+        var actions: [SessionAction] = []
+        if choice.channel != channel {
+            channel = choice.channel
+            actions += newRound()
+            room.enter(Room.Me(channel: channel, name: name.text, card: card, observing: isObserving, deck: deck), now: now)
+        }
+        search = RoomSearch(choice: choice, settingUpUntil: now + RoomSearch.settingUpFor)
+        return actions + advertising(now: now) + [.roomChosen]
+    }
+
     /// A new round in my channel, or another channel: nothing revealed yet,
-    /// a meeting of its own, and no timer runs for it.
+    /// a meeting of its own, and no timer runs for it; a room found is no
+    /// longer being set up.
     mutating func newRound() -> [SessionAction] {
+        search.settingUpUntil = nil
         ledger.reset()
         meeting = RoundMeeting()
         timer.stop()

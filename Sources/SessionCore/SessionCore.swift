@@ -1,4 +1,5 @@
 import EstimatorKit
+import Rendering
 
 /// The session as a state machine without I/O: who I am (channel, name,
 /// card), the room I hear, my round's reveal and its agreed estimate, the
@@ -39,6 +40,13 @@ import EstimatorKit
 /// - While the relay is down (`RelayStatus`: since its first report of
 ///   not being connected), `pick` and `round` say since when, and so do
 ///   `status` and the `me` line.
+/// - A session given no channel finds its room (`RoomSearch`): it sends
+///   `02` on a tentative channel while it listens, chooses at the first
+///   tick after `Setup.roomListening` (longer while others choosing are
+///   first heard) (`RoomChoice`), enters the room
+///   chosen as a `join` does, and sends `03` there until a round begins or
+///   `RoomSearch.settingUpFor` has passed. A `join` that comes meanwhile
+///   ends the choosing where it stands.
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
@@ -64,13 +72,22 @@ package struct SessionCore: Sendable {
         /// An instant as a person's clock shows it (`14:02`), for answers
         /// that say since when something has been so.
         package let clockTime: @Sendable (Timestamp) -> String
+        /// How long a session given no channel listens before it chooses
+        /// its room (`RadioSchedule.roomListening`).
+        package let roomListening: Duration
+        /// The random draws of finding a room: the tentative channel, and
+        /// a free one (`RoomChoice.Draw`).
+        package let draw: RoomChoice.Draw
 
         package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration,
+                     roomListening: Duration = .seconds(6), draw: @escaping RoomChoice.Draw = RoomChoice.random,
                      clockTime: @escaping @Sendable (Timestamp) -> String) {
             self.adapter = adapter
             self.radioless = radioless
             self.pid = pid
             self.lookAgainAfter = lookAgainAfter
+            self.roomListening = roomListening
+            self.draw = draw
             self.clockTime = clockTime
         }
     }
@@ -115,12 +132,17 @@ package struct SessionCore: Sendable {
     var packets: [[UInt8]: Packet] = [:]
     /// The meetings heard of each peer of my channel.
     var meetings = MeetingsHeard()
+    /// Finding my room, when I was given no channel.
+    var search = RoomSearch()
 
-    /// `room` with me entered in `channel` as `name`: `observing` present
-    /// without a vote, `deck` the cards I may pick.
-    package init(_ setup: Setup, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app,
+    /// `room` with me entered in `channel` as `name`, or, with no channel,
+    /// on a tentative one while I choose my room (`RoomSearch`):
+    /// `observing` present without a vote, `deck` the cards I may pick.
+    package init(_ setup: Setup, channel: Channel?, name: PersonName, observing: Bool = false, deck: Deck = .app,
                  room: Room = Room(), now: Timestamp) {
         self.setup = setup
+        if channel == nil { search.choosingSince = now }
+        let channel = channel ?? RoomChoice.tentative(setup.draw)
         self.channel = channel
         self.name = name
         self.room = room
@@ -221,9 +243,20 @@ package struct SessionCore: Sendable {
         ownership.shouldRename && room.table[PeerID(channel: channel, name: name.text)]?.isStale == false
     }
 
-    /// The local name the room has me say at `now` (`Room.advertised`).
+    /// Whether I am still choosing my room (`RoomSearch`).
+    package var isChoosingRoom: Bool { search.choosingSince != nil }
+
+    /// The room chosen, when I was given no channel and have chosen.
+    package var roomChoice: RoomChoice? { search.choice }
+
+    /// The local name the room has me say at `now` (`Room.advertised`);
+    /// without a round, `02` while I choose my room and `03` while the
+    /// room I found is being set up.
     package func localName(now: Timestamp) -> [UInt8] {
-        let (version, shown) = room.advertised(now: now) ?? (.v01, card)
+        var (version, shown) = room.advertised(now: now) ?? (.v01, card)
+        if version == .v01 {
+            if isChoosingRoom { version = .choosing } else if search.isSettingUp(now: now) { version = .found }
+        }
         return Array(Packet(version: version, channel: channel, card: shown, name: name.text).localName.utf8)
     }
 
@@ -259,11 +292,15 @@ package struct SessionCore: Sendable {
         ControlStatus(pid: setup.pid, adapter: setup.adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
-                      revealed: isRevealed, deck: deck, relayDownSince: relayDownSince)
+                      revealed: isRevealed, deck: deck, relayDownSince: relayDownSince,
+                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil)
     }
 
-    /// Whether time alone can change the room now (`Room.needsTicks`).
-    package func needsTicks(now: Timestamp) -> Bool { room.needsTicks(now: now) }
+    /// Whether time alone can change the room now (`Room.needsTicks`), or
+    /// my choice of a room, or the end of its setting up.
+    package func needsTicks(now: Timestamp) -> Bool {
+        room.needsTicks(now: now) || isChoosingRoom || search.isSettingUp(now: now)
+    }
 
     /// The peers heard so far over the air and not stale, as `heard` lines
     /// for the relay attached now.
@@ -278,5 +315,19 @@ package struct SessionCore: Sendable {
     package static func joined(channel: Channel, name: PersonName, observing: Bool, deck: Deck, adapter: String, pid: Int32) -> String {
         let role = (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
         return "joined channel \(channel) as \(name)\(role) on \(adapter) (session pid \(pid))"
+    }
+
+    /// What `join` answers once it found a room (`choice`): the room, as
+    /// people say it, whom it was set up with, and how others join it.
+    package static func joined(_ choice: RoomChoice, name: PersonName, observing: Bool, deck: Deck, adapter: String,
+                               pid: Int32) -> String {
+        let role = (observing ? ", observing," : "") + (deck == .app ? "" : " with \(deck.phrase)")
+        var with = ""
+        if case let .settingUp(people) = choice.reason, !people.isEmpty {
+            let names = people.map { ShownName.text($0.name, isNameCut: $0.isNameCut, isApp: $0.isApp) }
+            with = ", with " + (names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!)
+        }
+        return "joined room \(choice.channel) as \(name)\(role) on \(adapter) (session pid \(pid))\(with); "
+            + "others join with: estimator join --channel \(choice.channel)"
     }
 }

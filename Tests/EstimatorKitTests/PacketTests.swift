@@ -120,7 +120,7 @@ import Testing
     @Test(arguments: [
         ("", PacketDecodeError.tooShort([])),
         ("0101F", .tooShort(Array("0101F".utf8))),
-        ("020108bob", .unknownVersion(Array("02".utf8))),
+        ("040108bob", .unknownVersion(Array("04".utf8))),
         ("2G0108bob", .unknownVersion(Array("2G".utf8))),
         ("600108bob", .unknownVersion(Array("60".utf8))),
         ("5G0108bob", .unknownVersion(Array("5G".utf8))),
@@ -141,7 +141,7 @@ import Testing
         #expect(PacketDecodeError.tooShort(Array("01".utf8)).description
             == "\"01\" is too short for a packet, which starts with 6 bytes of version, channel and card.")
         #expect(PacketDecodeError.unknownVersion([0x1B, 0x5B]).description
-            == "The packet's version \"\\x1B[\" is unknown; versions 00, 01 and 20 to 5F are understood.")
+            == "The packet's version \"\\x1B[\" is unknown; versions 00 to 03 and 20 to 5F are understood.")
         #expect(PacketDecodeError.invalidChannel([0xEC, 0x22]).description
             == "The packet's channel \"\\xEC\\x22\" is not two hex digits.")
         #expect(PacketDecodeError.invalidCard(Array("XY".utf8)).description

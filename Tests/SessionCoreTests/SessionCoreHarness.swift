@@ -1,5 +1,6 @@
 import EstimatorKit
 import SessionCore
+import Testing
 
 /// A session core driven event by event, its time moved by the test: Me in
 /// channel 1 (card 8 is `08`), and what each event asked.
@@ -11,17 +12,20 @@ struct SessionCoreHarness {
     private(set) var now = Timestamp(secondsSince1970: 1_700_000_000)
 
     /// `listening`: still in the first listen of a session that just
-    /// joined, which joins the round it hears as it runs.
+    /// joined, which joins the round it hears as it runs. `findingRoom`:
+    /// given no channel, the session finds its room (listening 6 s) with
+    /// these draws, and the test moves it on from its start.
     init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false,
-         listening: Bool = false) {
+         listening: Bool = false, findingRoom draw: RoomChoice.Draw? = nil) {
         let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
-                                      lookAgainAfter: .seconds(2), clockTime: Self.clockTime)
-        core = SessionCore(setup, channel: Self.channel, name: try! PersonName.parse(name).name, observing: observing,
-                           deck: deck, now: now)
+                                      lookAgainAfter: .seconds(2), roomListening: .seconds(6),
+                                      draw: draw ?? { _ in Issue.record("nothing to draw"); return 1 }, clockTime: Self.clockTime)
+        core = SessionCore(setup, channel: draw == nil ? Self.channel : nil, name: try! PersonName.parse(name).name,
+                           observing: observing, deck: deck, now: now)
         _ = core.take(.radioWorks(seals: seals), at: now)
         // Past the first listen of a session that just joined, which
         // decides no reveal (docs/PROTOCOL.md, Rounds).
-        if !listening { advance(by: .seconds(5)) }
+        if !listening, draw == nil { advance(by: .seconds(5)) }
     }
 
     /// Gives the core `event` now.

@@ -37,7 +37,7 @@ import Testing
         (["packet", "encode", "--card", "8", "--name", paste], 65),
         (["pik", "8"], 64), (["help", "nosuch"], 64), (["help", "session"], 64), (["join", "--version"], 64),
         (["pick", "--foo"], 64), (["pick"], 64), (["nosuch"], 64), (["--foo"], 64), (["packet", "nosuch"], 64),
-        (["packet", "decode", "abc"], 65), (["packet", "decode", "020108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
+        (["packet", "decode", "abc"], 65), (["packet", "decode", "040108Ann"], 65), (["packet", "decode", "01ZZ08Ann"], 65),
         (["packet", "decode", "--hex", "zz"], 65), (["packet", "decode", "--hex", "3031303"], 65),
     ]
 

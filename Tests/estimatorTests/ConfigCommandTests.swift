@@ -27,6 +27,7 @@ import Testing
                         "relayPasswordFile", "relayCA"] {
             #expect(freshRows.contains { $0.hasPrefix(setting + " ") && $0.contains(" default ") }, "\(setting): \(fresh.stdout)")
         }
+        #expect(freshRows.contains("channel            default     none: join finds a room nearby"), "\(fresh.stdout)")
         #expect(fresh.stdout.contains("Nothing is remembered yet; join and watch write \(file)."), "\(fresh.stdout)")
         #expect(fresh.stdout.contains("it comes from ESTIMATOR_RELAY_PASSWORD, else from relayPasswordFile"))
 

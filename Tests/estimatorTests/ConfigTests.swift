@@ -69,13 +69,40 @@ import Testing
 
     @Test func typedBeatsRememberedBeatsDefault() async throws {
         let remembered = Config(channel: Channel(rawValue: 7), name: try PersonName.parse("Carol").name, adapter: "hci1")
-        #expect(try await settings(remembered: remembered).config == remembered)
+        #expect(try await settings(remembered: remembered).config() == remembered)
         let typed = try await settings(channel: Channel(rawValue: 3), name: "Dave", adapter: "hci2", remembered: remembered)
-        #expect(typed.config == Config(channel: Channel(rawValue: 3), name: try PersonName.parse("Dave").name, adapter: "hci2"))
+        #expect(typed.config() == Config(channel: Channel(rawValue: 3), name: try PersonName.parse("Dave").name, adapter: "hci2"))
         let fresh = try await settings()
-        #expect(fresh.channel == .default)
+        #expect(fresh.channel == nil, "no channel remembered: a room is found")
         #expect(fresh.name.text == "전수열", "the account's full name")
         #expect(fresh.adapter == "hci4", "the adapter join found")
+    }
+
+    /// docs/PROTOCOL.md, Finding a room: a join with no channel typed or
+    /// remembered finds one, and remembers the one it found.
+    @Test func noChannelRememberedFindsARoomAndRemembersTheOneFound() async throws {
+        let fresh = try await settings()
+        #expect(fresh.channel == nil)
+        #expect(fresh.config().channel == nil, "nothing found yet: nothing to remember")
+        #expect(fresh.config(joined: Channel(rawValue: 37)).channel == Channel(rawValue: 37), "the room found is remembered")
+        let remembered = try await settings(remembered: Config(channel: Channel(rawValue: 9)))
+        #expect(remembered.channel == Channel(rawValue: 9), "a remembered channel is used as before")
+        #expect(try await settings(channel: .default).channel == .default, "channel 0 stays reachable when typed")
+    }
+
+    @Test func aRelayOnlySessionWithoutAChannelIsAUsageErrorNamingTheFix() async throws {
+        let relay = RelayOptions(url: "mqtts://broker.example:8883/team")
+        do {
+            _ = try await JoinSettings(channel: nil, name: nil, adapter: "none", remembered: Config(), fallbackAdapter: "hci4",
+                                       account: account, relay: relay)
+            Issue.record("no error")
+        } catch {
+            #expect(error.code == .usage)
+            #expect(error.description.contains("--channel N"), "\(error.description)")
+        }
+        let typed = try await JoinSettings(channel: Channel(rawValue: 37), name: nil, adapter: "none", remembered: Config(),
+                                           fallbackAdapter: "hci4", account: account, relay: relay)
+        #expect(typed.channel == Channel(rawValue: 37))
     }
 
     @Test func aDeckIsRememberedOnceChosen() async throws {
@@ -87,10 +114,10 @@ import Testing
         try config.save(to: path)
         #expect(try Config.load(from: path).deck == custom)
 
-        #expect(try await settings().config.deck == nil, "never chosen: not written")
+        #expect(try await settings().config().deck == nil, "never chosen: not written")
         let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, deck: .fibonacci, remembered: config,
                                            fallbackAdapter: "hci4", account: account)
-        #expect(typed.config.deck == .fibonacci, "typed beats remembered")
+        #expect(typed.config().deck == .fibonacci, "typed beats remembered")
         #expect(try await settings(remembered: config).deck == custom, "remembered when not typed")
 
         for damaged in [#"{"deck":"1,x"}"#, #"{"deck":7}"#] {
@@ -107,11 +134,11 @@ import Testing
         try config.save(to: path)
         #expect(try Config.load(from: path).quiet == true)
 
-        #expect(try await settings().config.quiet == nil, "never chosen: not written")
-        #expect(try await settings(remembered: config).config.quiet == true, "remembered when not typed")
+        #expect(try await settings().config().quiet == nil, "never chosen: not written")
+        #expect(try await settings(remembered: config).config().quiet == true, "remembered when not typed")
         let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, quiet: false, remembered: config,
                                            fallbackAdapter: "hci4", account: account)
-        #expect(typed.config.quiet == false, "--no-quiet beats remembered")
+        #expect(typed.config().quiet == false, "--no-quiet beats remembered")
 
         try Self.write(#"{"quiet":"yes"}"#, to: path)
         #expect(throws: UserError(.data, "In \(path), quiet must be true or false; edit it or run `estimator config --reset quiet`.")) { try Config.load(from: path) }

@@ -97,6 +97,7 @@ import Testing
         "estimator history --csv --since today > sprint-42-estimates.csv": "a meeting held today",
         "estimator join --relay mqtts://broker.example:8883/team-a --relay-user team": "the team's MQTT broker",
         "estimator doctor": "the machine's own system bus and Bluetooth",
+        "estimator join --name 전수열": "a room nearby: the channel found is drawn at random",
     ]
 
     /// Files the examples read that the docs name but do not show, as a

@@ -156,7 +156,7 @@ import Testing
 
     @Test(arguments: [
         (["0101"], #""0101" is too short for a packet"#),
-        (["020108Bob"], #"version "02" is unknown"#),
+        (["040108Bob"], #"version "04" is unknown"#),
         (["01GG08Bob"], #"channel "GG" is not two hex digits"#),
         (["0101\u{1B}[Bob"], #"card "\x1B[" is not two hex digits"#),
         (["230108"], "has no name"),
@@ -217,8 +217,8 @@ import Testing
         let help = try EstimatorProcess.run("packet", "decode", "--help").stdout.replacingOccurrences(of: "\n", with: " ")
             .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         let refused = try EstimatorProcess.run("packet", "decode", "6301FEAnn")
-        #expect(refused.stderr.contains("versions 00, 01 and 20 to 5F are understood"), "\(refused.stderr)")
-        for versions in ["00 and 01", "20 to 2F", "30 to 3F", "40 to 4F", "50 to 5F"] {
+        #expect(refused.stderr.contains("versions 00 to 03 and 20 to 5F are understood"), "\(refused.stderr)")
+        for versions in ["00 and 01", "02 and 03", "20 to 2F", "30 to 3F", "40 to 4F", "50 to 5F"] {
             #expect(help.contains(versions), "\(versions)")
         }
         #expect(try EstimatorProcess.run("packet", "decode", "5301F9Olga").status == 0)

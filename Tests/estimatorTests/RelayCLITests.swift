@@ -267,7 +267,7 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         #expect(other.stderr.contains("The certificate of the broker \(broker.url) is not trusted for 127.0.0.1 by the CA in \(broker.otherCAFile); give the broker's CA with --relay-ca FILE.\n"),
                 "\(other.stderr)")
         // Without --relay-ca the system's CAs are used, which do not know the test CA.
-        let system = try await ann.run("join", "--adapter", "none", "--name", "Ann", "--relay", broker.url,
+        let system = try await ann.run("join", "--adapter", "none", "--channel", "1", "--name", "Ann", "--relay", broker.url,
                                        "--relay-user", TestBroker.user)
         #expect(system.status == 77, "\(system.stderr)")
         #expect(system.stderr.contains("is not trusted for 127.0.0.1 by the system's CAs; give the broker's CA with --relay-ca FILE.\n"),

@@ -16,13 +16,13 @@ import Testing
         let typed = try await settings(RelayOptions(url: "mqtts://b.example:8883/team", user: "ann",
                                               passwordFile: "/home/sy/.relay-pass", caFile: "/etc/ca.pem"))
         let directory = try TemporaryDirectory.make()
-        try typed.config.save(to: directory + "/config.json")
+        try typed.config().save(to: directory + "/config.json")
         let saved = try Config.load(from: directory + "/config.json")
         #expect(saved.relay == typed.relay)
         #expect(try await settings(remembered: saved, RelayOptions()).relay?.url == "mqtts://b.example:8883/team")
         #expect(try await settings(remembered: saved, RelayOptions(user: "bob")).relay?.user == "bob", "typed beats remembered")
         #expect(try await settings(remembered: saved, RelayOptions(url: "none")).relay == nil)
-        #expect(try await settings(remembered: saved, RelayOptions(url: "none")).config.relay == nil, "none is forgotten")
+        #expect(try await settings(remembered: saved, RelayOptions(url: "none")).config().relay == nil, "none is forgotten")
     }
 
     @Test func relativeFilesBecomeAbsolute() async throws {

@@ -67,7 +67,7 @@ import Testing
         #expect(seven.stderr == "Error: 7 is not in the fibonacci deck; its cards are 0 1 2 3 5 8 13 21 34 55 89 ? ☕ (and none); `estimator join --deck` changes deck.\n")
         #expect(try await sandbox.run("pick", "21").stdout == "picked 21\n")
         #expect(try await sandbox.run("status").stdout.contains("channel 1 as Ann, card 21 (the fibonacci deck)\n"))
-        #expect(try await sandbox.run("status", "--json").stdout.hasSuffix(#""revealed":false,"deck":"fibonacci"}"# + "\n"))
+        #expect(try await sandbox.run("status", "--json").stdout.hasSuffix(#""revealed":false,"deck":"fibonacci","settingUpUntil":null}"# + "\n"))
         let sizes = try await sandbox.run("join", "--deck", "tshirt")
         #expect(sizes.stdout.hasPrefix("joined channel 1 as Ann with the tshirt deck on hci0"), "switched live")
         #expect(try await sandbox.run("pick", "m").stdout == "picked M\n")
@@ -123,13 +123,13 @@ import Testing
     @Test func everyCommandTakesAnAdapterByItsAddress() async throws {
         let sandbox = try await SessionSandbox.start()
         let hci1 = "00:aa:01:01:00:01"  // the fake bluetoothd's hci1
-        let joined = try await sandbox.run("join", "--name", "Ann", "--adapter", hci1)
+        let joined = try await sandbox.run("join", "--channel", "0", "--name", "Ann", "--adapter", hci1)
         #expect(joined.stdout.hasPrefix("joined channel 0 as Ann on hci1"), "\(joined.stderr)")
         #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""adapter":"hci1""#), "remembered by name")
         #expect(try await sandbox.run("pick", "5", "--adapter", hci1).stdout == "picked 5\n")
         let status = try await sandbox.run("status", "--adapter", hci1, "--json")
         #expect(status.stdout.hasPrefix(#"{"running":true,"pid":"#))
-        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"relayDownSince":null,"role":"voter","revealed":false,"deck":"app"}"# + "\n"))
+        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"relayDownSince":null,"role":"voter","revealed":false,"deck":"app","settingUpUntil":null}"# + "\n"))
         let unknown = try await sandbox.run("pick", "5", "--adapter", "00:AA:01:07:00:07")
         #expect(unknown.status == 69)
         #expect(unknown.stderr.hasPrefix("Error: No adapter has the address 00:AA:01:07:00:07 (there are hci0 00:AA:01:00:00:00, hci1 00:AA:01:01:00:01)"))
@@ -139,9 +139,51 @@ import Testing
     @Test func withoutAnAdapterJoinTakesTheFirstPoweredOne() async throws {
         let sandbox = try await SessionSandbox.start()
         try sandbox.system.fake.setPowered("hci0", false)
-        let joined = try await sandbox.run("join", "--name", "Ann")
+        let joined = try await sandbox.run("join", "--channel", "0", "--name", "Ann")
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.stdout.hasPrefix("joined channel 0 as Ann on hci1"))
+        try await sandbox.run("leave")
+    }
+
+    /// docs/PROTOCOL.md, Finding a room: with no channel typed or
+    /// remembered, join listens, then says the room it found as people say
+    /// it aloud and type it, and remembers it for the next join.
+    @Test func withoutAChannelJoinFindsARoomAndRemembersIt() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let joined = try await sandbox.run("join", "--name", "Ann")
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stderr.isEmpty, "the progress line is for a terminal: \(joined.stderr)")
+        let found = try #require(joined.stdout.wholeMatch(
+            of: /joined room ([0-9]+) as Ann on hci0 \(session pid [0-9]+\); others join with: estimator join --channel ([0-9]+)\n/))
+        #expect(found.1 == found.2)
+        let room = try #require(UInt8(found.1))
+        #expect(room != 0, "the app's channel is never found")
+        let status = try await sandbox.run("status", "--json").stdout
+        #expect(status.contains(#""channel":\#(room),"#), "\(status)")
+        #expect(!status.contains(#""settingUpUntil":null"#), "the room is being set up: \(status)")
+        #expect(try await sandbox.run("status").stdout.contains("room \(room) being set up: until "))
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":\#(room)"#), "remembered")
+        try await sandbox.run("config", "--reset", "channel")
+        let running = try await sandbox.run("join", "--name", "Ann")
+        #expect(running.stdout.hasPrefix("joined channel \(room) as Ann"), "the running session keeps its room: \(running.stdout)")
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""channel":\#(room)"#), "remembered again")
+        #expect(try await sandbox.run("leave").stdout == "left channel \(room)\n")
+        let again = try await sandbox.run("join", "--name", "Ann")
+        #expect(again.stdout.hasPrefix("joined channel \(room) as Ann on hci0"), "the room remembered, without looking: \(again.stdout)")
+        #expect(again.stderr.isEmpty)
+        try await sandbox.run("leave")
+    }
+
+    /// On a terminal, join says why its answer takes a few seconds, on
+    /// standard error before the answer.
+    @Test func onATerminalJoinSaysItIsLookingForARoom() async throws {
+        let sandbox = try await SessionSandbox.start()
+        let onATerminal = ["/bin/bash", "-c", #"exec /usr/bin/script -qec "${*@Q}" /dev/null"#, "bash"]
+        let joined = try await sandbox.run("join", "--name", "Ann", through: onATerminal)
+        #expect(joined.status == 0, "\(joined.stdout)")
+        let lines = joined.stdout.split(whereSeparator: \.isNewline)
+        #expect(lines.first == "Looking for a room nearby (6 s)…", "\(joined.stdout)")
+        #expect(lines.count == 2 && lines.last?.hasPrefix("joined room ") == true, "\(joined.stdout)")
         try await sandbox.run("leave")
     }
 
@@ -200,7 +242,7 @@ import Testing
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func signalsLeave(signal: Int32) async throws {
         let sandbox = try await SessionSandbox.start()
-        let pid = try sandbox.sessionPID(try await sandbox.run("join", "--name", "Ann"))
+        let pid = try sandbox.sessionPID(try await sandbox.run("join", "--channel", "0", "--name", "Ann"))
         kill(pid, signal)
         try await sandbox.waitForSessionEnd()
         let log = try String(contentsOfFile: "\(sandbox.root)/state/estimator/hci0.log", encoding: .utf8)

@@ -42,7 +42,7 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
     /// found at each start), and as words.
     package func fallback(account: Account = .current) -> (json: JSONValue, text: String) {
         switch self {
-        case .channel: (.int(Int(Channel.default.rawValue)), String(Channel.default.rawValue))
+        case .channel: (.null, "none: join finds a room nearby")
         case .name:
             account.defaultName.map { (.string($0.text), "\($0.text) (your account's name)") } ?? (.null, "none: join asks for --name")
         case .adapter: (.null, "the first powered adapter")

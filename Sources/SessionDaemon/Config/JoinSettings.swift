@@ -1,11 +1,13 @@
 import EstimatorKit
 
 /// The channel, name and adapter a `join` uses: what was typed, else what
-/// was remembered, else the defaults (channel 0, the account's name, the
-/// adapter `join` found). Everything typed is checked before anything is
-/// started or written.
+/// was remembered, else the defaults (a room found nearby, the account's
+/// name, the adapter `join` found). Everything typed is checked before
+/// anything is started or written.
 package struct JoinSettings: Equatable {
-    package var channel: Channel
+    /// The channel; nil to find a room (docs/PROTOCOL.md, Finding a room).
+    /// Channel 0, the app's, is never found: it is typed.
+    package var channel: Channel?
     package var name: PersonName
     package var adapter: String
     /// Things to tell the person (a shortened name, a name the app won't show).
@@ -36,7 +38,7 @@ package struct JoinSettings: Equatable {
         self.deck = deck ?? remembered.deck
         self.quiet = quiet ?? remembered.quiet
         relay = try typedRelay.settings(remembered: remembered.relay)
-        self.channel = channel ?? remembered.channel ?? .default
+        self.channel = channel ?? remembered.channel
         if let adapter {
             self.adapter = adapter
         } else if let known = remembered.adapter {
@@ -50,6 +52,9 @@ package struct JoinSettings: Equatable {
         if self.adapter == AdapterName.none, relay == nil {
             throw UserError(.usage, "A session without Bluetooth (--adapter none) needs a relay: add --relay mqtts://HOST:8883/ROOM.")
         }
+        if self.adapter == AdapterName.none, self.channel == nil {
+            throw UserError(.usage, "A session without Bluetooth (--adapter none) cannot look for a room nearby: give the room's number with --channel N, as `estimator status` shows it on a laptop in the room.")
+        }
         if let name {
             let parsed = try PersonName.parseTyped(name)
             self.name = parsed.name
@@ -61,9 +66,11 @@ package struct JoinSettings: Equatable {
         }
     }
 
-    /// What to remember after a successful join.
-    package var config: Config {
-        Config(channel: channel, name: name, adapter: adapter, openCards: open,
+    /// What to remember after a successful join: the channel the session
+    /// is in (`joined`, as its answer says it), else the one typed or
+    /// remembered.
+    package func config(joined: Channel? = nil) -> Config {
+        Config(channel: joined ?? channel, name: name, adapter: adapter, openCards: open,
                observing: roleChosen ? observing : nil, deck: deck, relay: relay, quiet: quiet)
     }
 }

@@ -12,7 +12,8 @@ import Threads
 /// SIGTERM and SIGHUP, and exits when the session ends.
 package struct SessionProcess {
     let adapter: String
-    let channel: Channel
+    /// The channel, or nil to find a room (docs/PROTOCOL.md, Finding a room).
+    let channel: Channel?
     let name: PersonName
     let staleAfter: Duration
     let directory: RuntimeDirectory
@@ -34,7 +35,7 @@ package struct SessionProcess {
 
     /// A process of these fields; `makeRadio` is BlueZ's radio, or none for
     /// the adapter `none`, until a test sets its own.
-    package init(adapter: String, channel: Channel, name: PersonName, staleAfter: Duration, directory: RuntimeDirectory,
+    package init(adapter: String, channel: Channel?, name: PersonName, staleAfter: Duration, directory: RuntimeDirectory,
                  logging: Bool = true, relay: RelaySettings? = nil, observing: Bool = false, open: Bool = false,
                  deck: Deck = Deck.app) {
         self.adapter = adapter
@@ -50,9 +51,12 @@ package struct SessionProcess {
     }
 
     /// Runs until the session ends. `ready` is told once, with the line
-    /// `join` prints (exit 0) or the failure it reports; the exit code is
-    /// returned. `companion` (the foreground table) runs alongside once the
-    /// session is ready; when it returns, the session leaves.
+    /// `join` prints (exit 0) and the session's status, or the failure it
+    /// reports; the exit code is returned. Given no channel, the session
+    /// finds its room first, and `ready` waits for it (control requests,
+    /// the relay's too, wait meanwhile). `companion` (the foreground table)
+    /// runs alongside once the session is ready; when it returns, the
+    /// session leaves.
     ///
     /// Everything runs on a loop of its own (`SessionLoop`): the session's
     /// actors execute there and every task of the session prefers it.
@@ -117,7 +121,7 @@ package struct SessionProcess {
         }
         server.start()
         await session.onLeave { server.stopAccepting() }
-        var joined = SessionCore.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
+        var relayJoined = ""
         if let relay {
             await session.setRelayState("\(relay.url) starting")
             let logging = logging
@@ -125,7 +129,7 @@ package struct SessionProcess {
                                              session: session) { if logging { SessionLog.write($0) } }
             switch await supervisor.start() {
             case let .success(reply):
-                joined += "; " + reply.message
+                relayJoined = "; " + reply.message
                 // The relay clears my topics when it sees the end; the leave
                 // is answered after that.
                 await session.onLeave { await supervisor.stop(limit: .seconds(3)) }
@@ -151,7 +155,6 @@ package struct SessionProcess {
                 if logging { SessionLog.write("history: \(error.sentence)") }
             }
         }
-        ready(ControlReply(exitCode: 0, message: joined))
 
         await withDiscardingTaskGroup { group in
             group.addTask { await session.listen() }
@@ -159,6 +162,17 @@ package struct SessionProcess {
             group.addTask {
                 await session.ended()
                 requestSink.finish()
+            }
+            // Requests wait in their stream until the room is chosen.
+            let choice = await session.chosenRoom()
+            let channel = await session.channel
+            let joined = choice.map {
+                SessionCore.joined($0, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
+            } ?? SessionCore.joined(channel: channel, name: name, observing: observing, deck: deck, adapter: adapter, pid: getpid())
+            if self.channel == nil, await session.hasEnded {
+                ready(ControlReply(UserError(.unavailable, "The session was stopped while it looked for a room; run `estimator join` again.")))
+            } else {
+                ready(ControlReply(exitCode: 0, message: joined + relayJoined, status: await session.status))
             }
             if let companion {
                 group.addTask {

@@ -33,6 +33,8 @@ package actor Session {
     package private(set) var updates = AdvertisementUpdates()
     /// The radio's restarts after a loss.
     private var restarts = RadioRestarts()
+    /// Who awaits the choice of my room (`chosenRoom`).
+    private var roomWaiters: [CheckedContinuation<RoomChoice?, Never>] = []
     /// The requests whose answer the core gives later (`SessionAction.answerLater`), by id.
     private var waitingAnswers: [Int: CheckedContinuation<ControlReply, Never>] = [:]
     /// The wait for the reveal timer the core armed; the tests await its end.
@@ -44,11 +46,12 @@ package actor Session {
     /// `nil` without a backlog.
     private let readBacklog: @Sendable () throws(UserError) -> BacklogProgress?
 
+    /// `channel`: nil to find a room (`SessionCore`'s `RoomSearch`).
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
     /// air in clear, as the app sends it (`--open`); `backlog` reads the
     /// stories to estimate.
-    package init(adapter: String, channel: Channel, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
+    package init(adapter: String, channel: Channel?, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
                  radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32,
                  loop: SessionLoop, backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
         self.loop = loop
@@ -58,7 +61,8 @@ package actor Session {
         self.schedule = schedule
         readBacklog = backlog
         let setup = SessionCore.Setup(adapter: adapter, radioless: adapter == AdapterName.none, pid: pid,
-                                      lookAgainAfter: schedule.lookAgainAfter, clockTime: LocalTime.clock)
+                                      lookAgainAfter: schedule.lookAgainAfter, roomListening: schedule.roomListening,
+                                      clockTime: LocalTime.clock)
         let board = SessionBoard(SessionCore(setup, channel: channel, name: name, observing: observing, deck: deck, room: room,
                                              now: clock.now), clock: clock)
         self.board = board
@@ -100,6 +104,21 @@ package actor Session {
     package var status: ControlStatus { board.read { [clock] in $0.status(now: clock.now) } }
     /// My round's meeting as the room shares it.
     package var meeting: RoundMeeting { board.read(\.meeting) }
+
+    /// The room chosen, once the session given no channel has chosen; nil
+    /// at once for a session given its channel, and when the choosing
+    /// ended otherwise (a `join` with a channel, the leave).
+    package func chosenRoom() async -> RoomChoice? {
+        guard board.read(\.isChoosingRoom), !hasEnded else { return board.read(\.roomChoice) }
+        return await withCheckedContinuation { roomWaiters.append($0) }
+    }
+
+    /// Answers those who await the choice of my room.
+    private func roomChosen() {
+        let choice = board.read(\.roomChoice)
+        for waiter in roomWaiters { waiter.resume(returning: choice) }
+        roomWaiters = []
+    }
 
     // MARK: The radio
 
@@ -250,6 +269,7 @@ package actor Session {
             case let .keepListening(until): radio.keepListening(for: until - clock.now)
             case .lookAgain: radio.lookAgain()
             case let .readBacklog(round): execute(board.take(.backlog(backlogRead(), for: round)))
+            case .roomChosen: roomChosen()
             case .changed:
                 broadcastWatchLines()
                 changed()
@@ -311,6 +331,7 @@ package actor Session {
         }
         await radio.stop()
         broadcast(.ended("left channel \(channel)"))
+        roomChosen()
         for hook in ending.hooks { await hook() }
         outlets.dropWatchers()
         updateForwarding()

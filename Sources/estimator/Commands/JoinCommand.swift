@@ -1,6 +1,8 @@
 import ArgumentParser
 import BlueZ
 import EstimatorKit
+import Glibc
+import RadioScheduling
 import SessionDaemon
 import Watch
 
@@ -14,11 +16,23 @@ struct JoinCommand: AsyncParsableCommand {
             has accepted the advertisement; problems (no bluetoothd, no adapter, \
             adapter off, no advertising slot) are reported here with the fix. If a \
             session is already running on the adapter, it switches channel and name \
-            at once. Channel, name and adapter are remembered for next time in \
+            at once (without --channel it keeps its own). Channel, name and adapter \
+            are remembered for next time in \
             $XDG_CONFIG_HOME/estimator/config.json; the first name is your account's \
             full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
 
+            Without --channel, and no channel remembered, join first finds a room: it \
+            listens for 6 s (up to 12 s while others choosing are first heard), then joins the room a teammate found within the last \
+            minute nearby, else the channel others choosing with it agree on, else a \
+            channel nobody near uses; a channel in use is never joined by chance, and \
+            channel 0, the Estimator app's, only with --channel 0. Teammates who type \
+            `estimator join` within a minute land in the same room; later ones type \
+            its number. A room found is remembered as a typed channel is.
+
             Examples:
+              $ estimator join --name 전수열
+              joined room 37 as 전수열 on hci0 (session pid 4242); others join with: estimator join --channel 37
+
               $ estimator join --channel 1 --name 전수열
               joined channel 1 as 전수열 on hci0 (session pid 4242)
 
@@ -51,7 +65,7 @@ struct JoinCommand: AsyncParsableCommand {
             """)
 
     // Unconditional, so `--channel -1` is judged as a channel, not taken for an option.
-    @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: the last one, else 0).")
+    @Option(parsing: .unconditional, help: "The channel, 0 to 255 (default: the last one, else a room found nearby; 0 is the Estimator app's).")
     var channel: Channel?
 
     @Option(parsing: .unconditional, help: "Your name as others see it; a longer one is cut to the 12 bytes sent (default: the last one, else your account's name).")
@@ -94,28 +108,42 @@ struct JoinCommand: AsyncParsableCommand {
                 // The relay starts with the session (its first word decides the join).
                 StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
             }
-            reply = try running.call(.join(channel: settings.channel.rawValue, name: settings.name.text,
+            // Without a channel the running session keeps its own.
+            reply = try running.call(.join(channel: settings.channel?.rawValue, name: settings.name.text,
                                            observing: role.map { $0 == .observer }, deck: deck))
         } else if foreground {
+            if settings.channel == nil { Self.sayLooking() }
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
                                          relay: settings.relay, observing: settings.observing, open: settings.open ?? false,
                                          deck: settings.deck ?? .app)
             var failure: UserError?
+            var joined: Channel?
             let code = await process.run(ready: { reply in
                 failure = reply.failure
-                if failure == nil { try? settings.config.save() }
+                joined = reply.status.map { Channel(rawValue: $0.channel) }
+                if failure == nil { try? settings.config(joined: joined).save() }
             }, companion: { [quiet = settings.quiet ?? false] session in await ForegroundTable.run(session, quiet: quiet) })
             if let failure { throw failure }
             if code != 0 { throw ExitCode(code) }
-            print("left channel \(settings.channel)")
+            print("left channel \((joined ?? settings.channel ?? .default))")
             return
         } else {
+            if settings.channel == nil { Self.sayLooking() }
             reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
         }
         let joined = try ControlReplyPrinter.message(reply)
-        try settings.config.save()
+        try settings.config(joined: reply.status.map { Channel(rawValue: $0.channel) }).save()
         print(joined)
+    }
+
+    /// Says on standard error why the answer takes a few seconds, to a
+    /// person at a terminal: standard output keeps its one line, and a
+    /// script's standard error holds nothing but a failure's sentence.
+    private static func sayLooking() {
+        guard isatty(2) == 1 else { return }
+        let seconds = ((try? RadioSchedule.fromEnvironment()) ?? .standard).roomListening.components.seconds
+        StandardError.write("Looking for a room nearby (\(seconds) s)…")
     }
 
     /// The adapter `watch` and `doctor` use too when none is given: the first

@@ -8,7 +8,8 @@ struct PacketDecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Show the fields of a received local name.",
         discussion: """
-            Versions 00 and 01 (the app's, no round), 20 to 2F (round 0 to 15), 30 to \
+            Versions 00 and 01 (the app's, no round), 02 and 03 (a session choosing \
+            its room, or in a room it found lately; no round), 20 to 2F (round 0 to 15), 30 to \
             3F (the same rounds, revealed), 40 to 4F (held) and 50 to 5F (revealed on \
             demand) are understood, the app's single-digit 13 (0100DAnn), hex digits in \
             either case, names longer than 12 bytes and invalid UTF-8 (shown as \
@@ -29,7 +30,7 @@ struct PacketDecodeCommand: ParsableCommand {
               {"version":"01","channel":1,"round":null,"revealed":false,"onDemand":false,"holding":false,"card":"8","cardRaw":"08","name":"Jo"}
 
             JSON keys, in this order: version (string), channel (number), round \
-            (number, or null for versions 00 and 01), revealed (true for 30 to 3F and \
+            (number, or null for versions 00 to 03), revealed (true for 30 to 3F and \
             50 to 5F), onDemand (true for 50 to 5F), holding (true for 40 to 4F), card \
             (an integer "0" … "126", "0.5", "XS" "S" "M" "L" "XL" "XXL", "?" "coffee" \
             "waiting" "none" "observing" "sealed", or null when unknown), cardRaw (the \

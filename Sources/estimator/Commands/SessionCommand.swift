@@ -12,7 +12,8 @@ struct SessionCommand: AsyncParsableCommand {
         shouldDisplay: false)
 
     @Option var adapter: String
-    @Option var channel: Channel
+    /// Without it the session finds a room (docs/PROTOCOL.md, Finding a room).
+    @Option var channel: Channel?
     @Option var name: String
     @OptionGroup var staleOption: StaleOption
     @Option(help: "Descriptor to report readiness on, as one JSON line.") var readyFD: Int32
@@ -23,9 +24,9 @@ struct SessionCommand: AsyncParsableCommand {
 
     /// The command line `join` starts a session with, after the program name.
     static func arguments(_ settings: JoinSettings, staleAfter stale: StaleSeconds, readyFD: Int32) -> [String] {
-        var arguments = ["session", "--adapter", settings.adapter,
-                         "--channel", String(settings.channel.rawValue), "--name", settings.name.text,
+        var arguments = ["session", "--adapter", settings.adapter, "--name", settings.name.text,
                          "--stale", String(stale.seconds), "--ready-fd", String(readyFD)]
+        if let channel = settings.channel { arguments += ["--channel", String(channel.rawValue)] }
         if settings.observing { arguments.append("--observer") }
         if settings.open == true { arguments.append("--open") }
         if let deck = settings.deck { arguments += ["--deck", deck.description] }

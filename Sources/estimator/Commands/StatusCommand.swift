@@ -36,7 +36,10 @@ struct StatusCommand: AsyncParsableCommand {
             hear nothing until it is back; null while it is connected and \
             without a relay), role ("voter" or "observer"), revealed (true once \
             the round's cards are revealed), deck (as `join --deck` takes it: \
-            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8").
+            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8"), \
+            settingUpUntil (until when the room `join` found is being set up, in \
+            UTC: teammates who join without a channel meanwhile land in it; null \
+            otherwise).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -74,6 +77,10 @@ struct StatusCommand: AsyncParsableCommand {
             \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
             + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
+            + (status.settingUpUntil.map {
+                "\nroom \(status.channel) being set up: until \(LocalTime.clock($0)) teammates who type `estimator join` land in it; "
+                    + "after that, `estimator join --channel \(status.channel)`"
+            } ?? "")
     }
 
     static func json(_ status: ControlStatus) -> String {
@@ -95,6 +102,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("role", .string(status.observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(status.revealed)),
             JSONMember("deck", .string(status.deck.description)),
+            JSONMember("settingUpUntil", status.settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
         ]).text
     }
 }

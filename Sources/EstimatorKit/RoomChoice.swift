@@ -1,0 +1,99 @@
+/// The room a session without a channel joins, from what it heard while it
+/// listened (docs/PROTOCOL.md, Finding a room). Pure: the peers, the
+/// channels heard and the random draw are given.
+///
+/// The rules, in order:
+/// 1. A room being set up is near (a channel with a peer sending `03`):
+///    join it; of several, the one with the most people, then the
+///    strongest signal (the mean of its people's readings; a channel read
+///    at all before one never read), then the lowest number.
+/// 2. Else, others are choosing near (peers sending `02` on other
+///    channels): the lowest channel of theirs and mine. Everyone choosing
+///    at once hears the same choosers, so all of them land on one channel.
+/// 3. Else, my tentative channel if nobody was heard on it at all, else a
+///    channel nobody was heard on, at random.
+///
+/// Never chosen: channel 0 (the app's), and a busy channel, one with a
+/// round on (`2R`…`5R`) or people settled in it (`00`, `01`). The peers are
+/// those the table keeps (people near); `heard` is every channel heard at
+/// any signal, so rule 3 takes none a faint neighbour uses either. Stale
+/// peers count for nothing: a chooser that moved on is stale where it was.
+public struct RoomChoice: Equatable, Sendable {
+    /// Which rule chose.
+    public enum Reason: Equatable, Sendable {
+        /// A room being set up, with these people in it, in order.
+        case settingUp(with: [PeerID])
+        /// Others choosing at the same time land here too.
+        case choosingTogether
+        /// A channel nobody near uses.
+        case free
+    }
+
+    /// Draws a whole number from a range: uniformly at random, or as a
+    /// test says.
+    public typealias Draw = @Sendable (ClosedRange<Int>) -> Int
+
+    /// Draws uniformly at random.
+    public static let random: Draw = { Int.random(in: $0) }
+
+    /// The channels a room may be found on: every one but the app's.
+    public static let channels: ClosedRange<UInt8> = 1...255
+
+    public let channel: Channel
+    public let reason: Reason
+
+    /// A tentative channel to listen on while choosing: any of `channels`.
+    public static func tentative(_ draw: Draw) -> Channel {
+        Channel(rawValue: UInt8(draw(Int(channels.lowerBound)...Int(channels.upperBound))))
+    }
+
+    /// Chooses for a session that listened on `tentative`, having `peers` in
+    /// its table (every channel, my echo left out) and heard `heard` (every
+    /// channel of every packet heard, but my echo).
+    public init(tentative: Channel, peers: [Peer], heard: Set<Channel>, draw: Draw = RoomChoice.random) {
+        let present = peers.filter { !$0.isStale && $0.channel != .default }
+        let busy = Set(present.filter { $0.finding == nil }.map(\.channel))
+        let open = present.filter { !busy.contains($0.channel) }
+        let settingUp = Set(open.filter { $0.finding == .found }.map(\.channel))
+        if let best = settingUp.max(by: { Self.ranks(open, $0, below: $1) }) {
+            let people = open.filter { $0.channel == best }.map(\.id).sorted()
+            self.init(channel: best, reason: .settingUp(with: people))
+            return
+        }
+        let choosers = Set(open.filter { $0.finding == .choosing && $0.channel != tentative }.map(\.channel))
+        if !choosers.isEmpty {
+            let mine: Set<Channel> = busy.contains(tentative) || tentative == .default ? [] : [tentative]
+            self.init(channel: choosers.union(mine).min()!, reason: .choosingTogether)
+            return
+        }
+        let taken = heard.union(busy)
+        if !taken.contains(tentative), tentative != .default {
+            self.init(channel: tentative, reason: .free)
+            return
+        }
+        let free = Self.channels.map(Channel.init(rawValue:)).filter { !taken.contains($0) }
+        // Every channel heard: nothing is free, and the tentative one is as good as any.
+        self.init(channel: free.isEmpty ? tentative : free[draw(0...free.count - 1)], reason: .free)
+    }
+
+    public init(channel: Channel, reason: Reason) {
+        self.channel = channel
+        self.reason = reason
+    }
+
+    /// Whether `a` ranks below `b` among rooms being set up: fewer people,
+    /// then a weaker signal, then a higher number.
+    private static func ranks(_ peers: [Peer], _ a: Channel, below b: Channel) -> Bool {
+        let (countA, countB) = (peers.count { $0.channel == a }, peers.count { $0.channel == b })
+        if countA != countB { return countA < countB }
+        let (signalA, signalB) = (signal(peers, a), signal(peers, b))
+        if signalA != signalB { return (signalA ?? -Double.infinity) < (signalB ?? -Double.infinity) }
+        return a > b
+    }
+
+    /// The mean reading of a channel's people; nil when none was read.
+    private static func signal(_ peers: [Peer], _ channel: Channel) -> Double? {
+        let readings = peers.compactMap { $0.channel == channel ? $0.rssi : nil }
+        return readings.isEmpty ? nil : Double(readings.reduce(0, +)) / Double(readings.count)
+    }
+}
