@@ -64,11 +64,15 @@ public struct ControlStatus: Equatable, Sendable {
     /// Since when the relay has been down; nil while it is connected, and
     /// without a relay.
     public var relayDownSince: Timestamp?
+    /// How far the room reaches (`join --range`).
+    public var range: SignalRange
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
-                observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil) {
+                observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
+                range: SignalRange = .room) {
         self.relayDownSince = relayDownSince
+        self.range = range
         self.observing = observing
         self.revealed = revealed
         self.deck = deck
@@ -98,6 +102,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("role", .string(observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(revealed)),
             JSONMember("deck", .string(deck.description)),
+            JSONMember("range", .string(range.rawValue)),
         ])
     }
 
@@ -116,7 +121,8 @@ public struct ControlStatus: Equatable, Sendable {
                   nameTaken: json["nameTaken"] == .bool(true), relay: json["relay"]?.string,
                   observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true),
                   deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
-                  relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
+                  relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
+                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room)
     }
 }
 

@@ -259,7 +259,7 @@ package struct SessionCore: Sendable {
         ControlStatus(pid: setup.pid, adapter: setup.adapter, channel: channel.rawValue, name: name.text, card: card,
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
-                      revealed: isRevealed, deck: deck, relayDownSince: relayDownSince)
+                      revealed: isRevealed, deck: deck, relayDownSince: relayDownSince, range: room.range ?? .room)
     }
 
     /// Whether time alone can change the room now (`Room.needsTicks`).

@@ -36,7 +36,9 @@ struct StatusCommand: AsyncParsableCommand {
             hear nothing until it is back; null while it is connected and \
             without a relay), role ("voter" or "observer"), revealed (true once \
             the round's cards are revealed), deck (as `join --deck` takes it: \
-            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8").
+            "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8"), range \
+            (how far the room reaches, as `join --range` takes it: "near", "room" or \
+            "hall").
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -71,7 +73,7 @@ struct StatusCommand: AsyncParsableCommand {
         let taken = status.nameTaken ? "\n" + TerminalText.sanitize(WatchViewer.nameTakenNotice(status.name)) : ""
         return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
-            \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
+            \(round)\(people) heard in channel \(status.channel) (range \(status.range)); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
             + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
     }
@@ -95,6 +97,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("role", .string(status.observing ? "observer" : "voter")),
             JSONMember("revealed", .bool(status.revealed)),
             JSONMember("deck", .string(status.deck.description)),
+            JSONMember("range", .string(status.range.rawValue)),
         ]).text
     }
 }
