@@ -167,10 +167,12 @@ public struct Room: Sendable {
     /// Whether time alone can change the room at `now`, so that `tick` has
     /// work: someone is in the table (to turn stale or be dropped; a
     /// reveal's catch-up waits only for a peer in it), an app user's device
-    /// is held, or a channel is still being heard. When none is, nothing but
-    /// a reception or a request changes the room, and a session ticks seldom.
+    /// is held, a channel is still being heard, or someone out of the room
+    /// is counted (to be forgotten after the stale time). When none is,
+    /// nothing but a reception or a request changes the room, and a session
+    /// ticks seldom.
     public func needsTicks(now: Timestamp) -> Bool {
-        !table.isEmpty || appUsers.isHolding || rounds.values.contains { $0.isHearingTheRoom(now: now) }
+        !table.isEmpty || appUsers.isHolding || !outCounts.isEmpty || rounds.values.contains { $0.isHearingTheRoom(now: now) }
     }
 
     /// Whether a peer last heard over the air `quiet` or more ago is still

@@ -68,14 +68,16 @@ public struct SignalFloor: Sendable {
         var track = tracks[id] ?? Track(lastHeard: time)
         if tracks[id] == nil, tracks.count >= Self.capacity { forgetOldest() }
         track.lastHeard = max(track.lastHeard, time)
-        if relayed || rssi == nil {
-            track.isIn = true
-            track.belowSince = nil
-        } else if let rssi {
-            track.readings.removeAll { time - $0.time >= Self.window || $0.time > time }
+        if let rssi, !relayed {
+            // Only the old go: a reception told late (an app user's, held
+            // until its device is known) keeps the later ones.
+            track.readings.removeAll { time - $0.time >= Self.window }
             track.readings.append((time, rssi))
             if track.readings.count > Self.readingsKept { track.readings.removeFirst() }
             judge(&track, at: time)
+        } else {
+            track.isIn = true
+            track.belowSince = nil
         }
         tracks[id] = track
         return track.isIn

@@ -97,8 +97,10 @@ private let t0 = BallotRoom.t0
         #expect(first.counted == [channel], "a table to draw again")
         room.hear("2101FCOda", rssi: -99)
         #expect(room.room.view(of: channel, now: room.now).outOfRoom == 2)
+        #expect(room.room.needsTicks(now: room.now), "the count goes with time")
         let quiet = room.room.tick(now: room.now + .seconds(7))
         #expect(quiet.counted == [channel])
+        #expect(!room.room.needsTicks(now: room.now + .seconds(7)))
         #expect(room.room.view(of: channel, now: room.now + .seconds(7)).outOfRoom == 0, "not heard for the stale time")
     }
 
