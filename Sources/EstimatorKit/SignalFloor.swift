@@ -101,9 +101,6 @@ public struct SignalFloor: Sendable {
         return counts
     }
 
-    /// Forgets a peer: it is followed anew when heard again.
-    public mutating func forget(_ id: PeerID) { tracks[id] = nil }
-
     /// Forgets peers not heard since `cutoff`.
     public mutating func forget(notHeardSince cutoff: Timestamp) {
         tracks = tracks.filter { $0.value.lastHeard >= cutoff }
