@@ -67,13 +67,16 @@ public struct ControlStatus: Equatable, Sendable {
     /// Until when the room the session found is being set up (`03` on the
     /// air: others who join without a channel land in it); nil otherwise.
     public var settingUpUntil: Timestamp?
+    /// How far the room reaches (`join --range`).
+    public var range: SignalRange
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
                 observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
-                settingUpUntil: Timestamp? = nil) {
+                settingUpUntil: Timestamp? = nil, range: SignalRange = .room) {
         self.relayDownSince = relayDownSince
         self.settingUpUntil = settingUpUntil
+        self.range = range
         self.observing = observing
         self.revealed = revealed
         self.deck = deck
@@ -104,6 +107,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("revealed", .bool(revealed)),
             JSONMember("deck", .string(deck.description)),
             JSONMember("settingUpUntil", settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("range", .string(range.rawValue)),
         ])
     }
 
@@ -123,7 +127,8 @@ public struct ControlStatus: Equatable, Sendable {
                   observing: json["role"] == .string("observer"), revealed: json["revealed"] == .bool(true),
                   deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
                   relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
-                  settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp))
+                  settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp),
+                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room)
     }
 }
 

@@ -3,9 +3,9 @@
 public enum ControlRequest: Equatable, Sendable {
     /// Set my card.
     case pick(Card)
-    /// Switch channel, name, role (`observing`) and/or deck; `nil` keeps
-    /// the current one.
-    case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil)
+    /// Switch channel, name, role (`observing`), deck and/or range (how
+    /// far the room reaches, `SignalRange`); `nil` keeps the current one.
+    case join(channel: UInt8?, name: String?, observing: Bool? = nil, deck: Deck? = nil, range: SignalRange? = nil)
     /// Start the next round, with an optional title (a story key or words;
     /// without one, the session takes the backlog's next story, if one is
     /// loaded) and an optional timer that reveals it when it runs out
@@ -76,7 +76,7 @@ public enum ControlRequest: Equatable, Sendable {
             guard let text = field.string else { throw .wrongType(field: "card", expected: "a string") }
             do { self = .pick(try Card(parsing: text)) } catch { throw .invalidCard(error) }
         case "join":
-            allowed = ["request", "channel", "name", "role", "deck"]
+            allowed = ["request", "channel", "name", "role", "deck", "range"]
             var channel: UInt8?
             if let field = json["channel"], field != .null {
                 guard let number = field.integer, let byte = UInt8(exactly: number) else {
@@ -101,7 +101,14 @@ public enum ControlRequest: Equatable, Sendable {
                 guard let text = field.string else { throw .wrongType(field: "deck", expected: "a string") }
                 do { deck = try Deck(parsing: text) } catch { throw .invalidDeck(error) }
             }
-            self = .join(channel: channel, name: person, observing: observing, deck: deck)
+            var range: SignalRange?
+            if let field = json["range"], field != .null {
+                guard let found = field.string.flatMap(SignalRange.init(rawValue:)) else {
+                    throw .wrongType(field: "range", expected: "\"near\", \"room\" or \"hall\"")
+                }
+                range = found
+            }
+            self = .join(channel: channel, name: person, observing: observing, deck: deck, range: range)
         case "round":
             allowed = ["request", "title", "timer"]
             var title: String?
@@ -167,12 +174,13 @@ public enum ControlRequest: Equatable, Sendable {
         case let .pick(card):
             // The deck's name ("8", "coffee"); every card the parser yields has one.
             json = .object([JSONMember("request", .string("pick")), JSONMember("card", .string(card.name ?? card.hex))])
-        case let .join(channel, name, observing, deck):
+        case let .join(channel, name, observing, deck, range):
             var members: [JSONMember] = [JSONMember("request", .string("join"))]
             if let channel { members.append(JSONMember("channel", .number(String(channel)))) }
             if let name { members.append(JSONMember("name", .string(name))) }
             if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
             if let deck { members.append(JSONMember("deck", .string(deck.description))) }
+            if let range { members.append(JSONMember("range", .string(range.rawValue))) }
             json = .object(members)
         case let .round(title, timer):
             var members: [JSONMember] = [JSONMember("request", .string("round"))]

@@ -102,6 +102,15 @@ public struct PeerTable: Sendable {
         return events
     }
 
+    /// Drops `id` at `time`, as one not heard for the drop time: a peer the
+    /// room no longer counts in (`SignalFloor`). Returns its `left`, or nil
+    /// when it is not stored.
+    public mutating func remove(_ id: PeerID, at time: Timestamp) -> PeerEvent? {
+        guard let peer = byID[id] else { return nil }
+        remove(id)
+        return PeerEvent(.left, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: time)
+    }
+
     /// Applies the passage of time: peers turn stale or are dropped. Returns
     /// the changes, ordered by channel and name.
     public mutating func tick(now: Timestamp) -> [PeerEvent] {

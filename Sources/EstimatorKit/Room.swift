@@ -15,10 +15,15 @@
 ///   round takes my card back to waiting;
 /// - the votes and the reveal are counted after every change (`Ballot`), so
 ///   a reveal happens the moment its last condition is met, whichever input
-///   brought it.
+///   brought it;
+/// - a peer heard but not found by the signal floor (`SignalFloor`) is
+///   nearby, out of the room: not in the table, so it counts in no round,
+///   moves none and holds no reveal; a peer in the table the floor loses
+///   leaves it (`left`), as one gone quiet does.
 ///
 /// Memory is the peer table's bound: paths and devices are kept only for
-/// peers the table holds, and a round for at most each of the 256 channels.
+/// peers the table holds, a round for at most each of the 256 channels, and
+/// the floor's own bound.
 public struct Room: Sendable {
     /// Who I am in the room, when I am in it.
     public struct Me: Equatable, Sendable {
@@ -60,8 +65,12 @@ public struct Room: Sendable {
         /// The people a reception was heard from and the table keeps, in
         /// order: a watch refreshes their signal when no event says more.
         public var sighted: [PeerID] = []
-        /// Channels that count one more name they do not keep (a table
-        /// says how many are not shown).
+        /// The people a reception was heard from whom the signal floor
+        /// keeps out of the room: nobody to hand on to the relay.
+        public var keptOut: [PeerID] = []
+        /// Channels that count one more name they do not keep, or whose
+        /// count of people nearby out of the room changed (a table says how
+        /// many of each).
         public var counted: Set<Channel> = []
 
         public init() {}
@@ -92,12 +101,32 @@ public struct Room: Sendable {
     private var paths: [PeerID: HeardPaths] = [:]
     private var rounds: [Channel: ChannelRound] = [:]
     private var appUsers = AppUsers()
+    private var floor: SignalFloor?
+    /// The floor's counts of people out of the room, per channel, as last
+    /// told: a change is a table to draw again.
+    private var outCounts: [Channel: Int] = [:]
 
     /// An empty room whose peers turn stale after `staleAfter` and leave
-    /// after `dropAfter` (see `PeerTable`).
-    public init(staleAfter: Duration = .seconds(6), dropAfter: Duration = .seconds(30), open: Bool = false) {
+    /// after `dropAfter` (see `PeerTable`), and whose floor reaches `range`;
+    /// without one, every reception counts (a room whose tests are about
+    /// other rules).
+    public init(staleAfter: Duration = .seconds(6), dropAfter: Duration = .seconds(30), open: Bool = false,
+                range: SignalRange? = nil) {
         table = PeerTable(staleAfter: staleAfter, dropAfter: dropAfter)
         self.open = open
+        floor = range.map(SignalFloor.init(range:))
+    }
+
+    /// How far the room reaches (`SignalFloor`). A change applies from the
+    /// next reception of each peer, with the floor's times: a peer now
+    /// beyond it leaves after the lose time, one now within it comes in
+    /// after the find time.
+    public var range: SignalRange? {
+        get { floor?.range }
+        set {
+            guard let newValue else { return floor = nil }
+            if floor == nil { floor = SignalFloor(range: newValue) } else { floor?.range = newValue }
+        }
     }
 
     // MARK: Reading
@@ -138,10 +167,12 @@ public struct Room: Sendable {
     /// Whether time alone can change the room at `now`, so that `tick` has
     /// work: someone is in the table (to turn stale or be dropped; a
     /// reveal's catch-up waits only for a peer in it), an app user's device
-    /// is held, or a channel is still being heard. When none is, nothing but
-    /// a reception or a request changes the room, and a session ticks seldom.
+    /// is held, a channel is still being heard, or someone out of the room
+    /// is counted (to be forgotten after the stale time). When none is,
+    /// nothing but a reception or a request changes the room, and a session
+    /// ticks seldom.
     public func needsTicks(now: Timestamp) -> Bool {
-        !table.isEmpty || appUsers.isHolding || rounds.values.contains { $0.isHearingTheRoom(now: now) }
+        !table.isEmpty || appUsers.isHolding || !outCounts.isEmpty || rounds.values.contains { $0.isHearingTheRoom(now: now) }
     }
 
     /// Whether a peer last heard over the air `quiet` or more ago is still
@@ -205,7 +236,8 @@ public struct Room: Sendable {
     public func view(of channel: Channel, now: Timestamp) -> View {
         View(channel: channel, meeting: rounds[channel]?.state.meeting ?? RoundMeeting(), peers: peers(in: channel),
              tally: tally(of: channel, now: now), hearing: hearing(in: channel, now: now),
-             unshown: table.unshownCount(in: channel))
+             unshown: table.unshownCount(in: channel),
+             outOfRoom: floor?.outCount(in: channel, heardSince: now - table.staleAfter) ?? 0)
     }
 
     /// One channel as a table draws it.
@@ -222,6 +254,9 @@ public struct Room: Sendable {
         public let hearing: [PeerID: Hearing]
         /// Names heard but not stored (the channel's cap).
         public let unshown: Int
+        /// Peers heard within the stale time whom the signal floor keeps
+        /// out of the room.
+        public let outOfRoom: Int
     }
 
     // MARK: Inputs
@@ -250,8 +285,16 @@ public struct Room: Sendable {
     private mutating func observe(_ sighting: PeerSighting, relayed: Bool, into update: inout Update) {
         let id = sighting.id
         let unshown = table.unshownCount(in: id.channel)
-        let events = table.observe(sighting)
+        let isEcho = me?.isEcho(id) ?? false
+        let events: [PeerEvent]
+        if isEcho || floor?.hear(id, rssi: sighting.rssi, relayed: relayed, at: sighting.time) != false {
+            events = table.observe(sighting)
+        } else {
+            events = table.remove(id, at: sighting.time).map { [$0] } ?? []
+            update.keptOut.append(id)
+        }
         if table.unshownCount(in: id.channel) != unshown { update.counted.insert(id.channel) }
+        recountOut(now: sighting.time, into: &update)
         // Only peers the table keeps (it caps each channel) get a path; a
         // leaver's is read for its event first, so the leave says how it came.
         if table[id] != nil || events.contains(where: { $0.id == id }) {
@@ -281,6 +324,8 @@ public struct Room: Sendable {
             paths[event.id] = nil
             appUsers.forget(event.id)
         }
+        floor?.forget(notHeardSince: now - table.dropAfter)
+        recountOut(now: now, into: &update)
         update.events += timed
         follow(update.events, into: &update, now: now)
         // The end of listening can reveal with nothing heard just then.
@@ -340,6 +385,17 @@ public struct Room: Sendable {
     }
 
     // MARK: Rules
+
+    /// Notes the channels whose count of people out of the room changed.
+    private mutating func recountOut(now: Timestamp, into update: inout Update) {
+        guard let floor else { return }
+        let counts = floor.outCounts(heardSince: now - table.staleAfter)
+        guard counts != outCounts else { return }
+        for channel in Set(counts.keys).union(outCounts.keys) where counts[channel] != outCounts[channel] {
+            update.counted.insert(channel)
+        }
+        outCounts = counts
+    }
 
     private func mine(in channel: Channel) -> (name: String, card: Card)? {
         me.flatMap { $0.channel == channel ? ($0.name, $0.counted) : nil }

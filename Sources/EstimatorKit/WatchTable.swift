@@ -43,9 +43,12 @@ public struct WatchTable: Equatable, Sendable {
     public let deck: Deck
     /// Names heard in this channel but not stored (the channel's cap).
     public let unshown: Int
+    /// People heard in this channel whom the signal floor keeps out of the
+    /// room (`Room.View.outOfRoom`).
+    public let outOfRoom: Int
 
     public init(channel: Channel, story: Story?, deadline: Timestamp?, agreed: Card?, tally: Tally, signals: [Signal],
-                isDecided: Bool, deck: Deck, unshown: Int) {
+                isDecided: Bool, deck: Deck, unshown: Int, outOfRoom: Int = 0) {
         self.channel = channel
         self.story = story
         self.deadline = deadline
@@ -55,6 +58,7 @@ public struct WatchTable: Equatable, Sendable {
         self.isDecided = isDecided
         self.deck = deck
         self.unshown = unshown
+        self.outOfRoom = outOfRoom
     }
 
     /// `view` at `now`, with `deck` for its figures; `decided`: whether the
@@ -69,7 +73,7 @@ public struct WatchTable: Equatable, Sendable {
         }
         self.init(channel: view.channel, story: view.meeting.story, deadline: view.meeting.deadline,
                   agreed: view.meeting.agreed, tally: view.tally, signals: signals, isDecided: decided, deck: deck,
-                  unshown: view.unshown)
+                  unshown: view.unshown, outOfRoom: view.outOfRoom)
     }
 
     /// The round's title: its story's (`Story.title`), when it has one.
@@ -111,6 +115,7 @@ public struct WatchTable: Equatable, Sendable {
             JSONMember("waiting", .array(waiting)),
             JSONMember("deck", .string(deck.description)),
             JSONMember("unshown", .int(unshown)),
+            JSONMember("outside", .int(outOfRoom)),
             JSONMember("rows", .array(rows)),
         ])
     }
@@ -125,7 +130,8 @@ public struct WatchTable: Equatable, Sendable {
               let voters = json["voters"]?.integer, let voted = json["voted"]?.integer,
               case let .array(waiting) = json["waiting"], case let .array(rows) = json["rows"],
               let deck = json["deck"]?.string.flatMap({ try? Deck(parsing: $0) }),
-              let unshown = json["unshown"]?.integer
+              let unshown = json["unshown"]?.integer,
+              let outside = json["outside"]?.integer, outside >= 0
         else { return nil }
         var entries: [Tally.Entry] = []
         var signals: [Signal] = []
@@ -159,7 +165,7 @@ public struct WatchTable: Equatable, Sendable {
         self.init(channel: Channel(rawValue: channel), story: Story(json: story),
                   deadline: deadline.string.flatMap(RFC3339.timestamp),
                   agreed: agreed.string.flatMap(UInt8.init(hex:)).map(Card.init(rawValue:)), tally: tally, signals: signals,
-                  isDecided: decided, deck: deck, unshown: unshown)
+                  isDecided: decided, deck: deck, unshown: unshown, outOfRoom: outside)
     }
 
     private static func mark(_ mark: Tally.Mark) -> JSONValue {

@@ -62,6 +62,9 @@ public struct TableSection: Equatable, Sendable {
     public var stats: Stats
     /// Names heard in this channel but not stored (hostile floods).
     public var unshown: Int
+    /// People heard in this channel whom the signal floor keeps out of the
+    /// room (`Room.View.outOfRoom`).
+    public var outOfRoom: Int
     /// What is left of the timer that reveals the round, while one runs
     /// (`round --timer`: only the session that started it knows).
     public var remaining: Duration?
@@ -69,7 +72,8 @@ public struct TableSection: Equatable, Sendable {
     public var agreed: Card?
 
     /// A section of `rows` with the vote as `tally` counted it.
-    public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0) {
+    public init(channel: Channel, title: String? = nil, rows: [TableRow], tally: Tally, unshown: Int = 0,
+                outOfRoom: Int = 0) {
         self.channel = channel
         round = tally.round
         self.title = title
@@ -80,6 +84,7 @@ public struct TableSection: Equatable, Sendable {
         isRevealed = tally.isRevealed
         stats = tally.stats
         self.unshown = unshown
+        self.outOfRoom = outOfRoom
     }
 }
 
@@ -126,6 +131,7 @@ extension TableSection {
                   hearing: view.hearing, now: now)
         remaining = view.tally.isRevealed ? nil : view.meeting.deadline.map { $0 - now }
         agreed = view.meeting.agreed
+        outOfRoom = view.outOfRoom
     }
 
     /// A channel's section from the peer table and the round's tally: my

@@ -5,7 +5,8 @@ import EstimatorKit
 /// estimate when it is not the consensus and what the round adds up to
 /// (`agreed 8 · median 5 · mean 6.5 ≈ 8 · 8: 전수열 explains · 3: Bob
 /// explains · ☕ 1`, or `median M · S to XL` for T-shirt sizes), on as many
-/// lines as the terminal's width needs.
+/// lines as the terminal's width needs; and how many are heard nearby whom
+/// the signal floor keeps out of the room (`2 more nearby, out of the room`).
 package enum StatsFooter {
     /// The footer as lines of at most `width` cells, each starting with a
     /// space like the rows: the parts are packed greedily, a part that is
@@ -40,6 +41,12 @@ package enum StatsFooter {
 
     /// The footer's parts; names in them are shown as `ShownName` does.
     package static func parts(_ section: TableSection) -> [String] {
+        let out = section.outOfRoom
+        return votes(section) + (out > 0 ? ["\(out) more nearby, out of the room"] : [])
+    }
+
+    /// How the vote stands, or what it adds up to once revealed.
+    private static func votes(_ section: TableSection) -> [String] {
         guard section.voters > 0 || section.isRevealed else { return ["nobody heard yet"] }
         guard section.isRevealed else {
             var parts = ["\(section.voted) of \(section.voters) voted"]

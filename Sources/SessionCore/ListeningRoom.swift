@@ -11,10 +11,10 @@ package struct ListeningRoom: Sendable {
     private var watch = RoomWatch()
     private var meetings = MeetingsHeard()
 
-    /// A room whose peers turn stale after `staleAfter`; `open` shows cards
-    /// as they are picked.
-    package init(staleAfter: Duration, open: Bool) {
-        room = Room(staleAfter: staleAfter, open: open)
+    /// A room whose peers turn stale after `staleAfter` and whose floor
+    /// reaches `range`; `open` shows cards as they are picked.
+    package init(staleAfter: Duration, open: Bool, range: SignalRange = .room) {
+        room = Room(staleAfter: staleAfter, open: open, range: range)
     }
 
     /// Takes a local name heard at `now`; returns what the watch is told.
@@ -24,7 +24,8 @@ package struct ListeningRoom: Sendable {
         watch.note(update, echo: nil)
         // After the local name, which may have begun the round the meeting is about.
         let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
-        if !heard.meeting.isEmpty,
+        // A meeting counts from someone in the room only (`SignalFloor`).
+        if !heard.meeting.isEmpty, room.table[peer] != nil,
            let whole = meetings.take(heard.meeting, relayed: heard.relayed, from: peer, now: now),
            whole.round == room.round(of: packet.channel)?.current {
             let meeting = room.round(of: packet.channel)?.state.meeting ?? RoundMeeting()

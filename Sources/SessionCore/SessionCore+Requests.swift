@@ -27,7 +27,8 @@ extension SessionCore {
             return settle(card, now: now)
         case let .reveal(after):
             return reveal(after: after, now: now)
-        case let .join(newChannel, newName, observing, newDeck):
+        case let .join(newChannel, newName, observing, newDeck, range):
+            if let range { room.range = range }
             return join(channel: newChannel, name: newName, observing: observing, deck: newDeck, now: now)
         case .status:
             return [.reply(ControlReply(exitCode: 0, message: radioState, status: status(now: now)))]

@@ -21,7 +21,9 @@ extension SessionCore {
         }
         let forwarded = switch forwarding {
         case .all: true
-        case .air: !update.events.isEmpty || !heard.relayed
+        // Someone the floor keeps out is not handed on: the relay would bring
+        // them into the room of every teammate it reaches.
+        case .air: !update.events.isEmpty || !heard.relayed && update.keptOut.isEmpty
         case .changes: !update.events.isEmpty
         }
         var actions: [SessionAction] = []
@@ -43,10 +45,10 @@ extension SessionCore {
             }
         }
         // After the local name, which may have begun the round the meeting is about.
+        // A meeting counts from someone in the room only (`SignalFloor`).
         if let packet, !heard.meeting.isEmpty, packet.channel == channel {
-            actions += hearMeeting(heard.meeting, relayed: heard.relayed,
-                                   from: PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut),
-                                   now: now)
+            let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
+            if room.table[peer] != nil { actions += hearMeeting(heard.meeting, relayed: heard.relayed, from: peer, now: now) }
         }
         return actions.isEmpty ? [] : actions + [.changed]
     }

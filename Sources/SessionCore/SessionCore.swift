@@ -293,7 +293,7 @@ package struct SessionCore: Sendable {
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
                       revealed: isRevealed, deck: deck, relayDownSince: relayDownSince,
-                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil)
+                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil, range: room.range ?? .room)
     }
 
     /// Whether time alone can change the room now (`Room.needsTicks`), or

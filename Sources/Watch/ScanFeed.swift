@@ -39,7 +39,7 @@ package final class ScanFeed: WatchFeed {
     /// adapter, into a room whose peers turn stale after `staleAfter` and
     /// whose cards show as they are picked when `open`. Fails with one
     /// sentence and a sysexits code before anything is shown.
-    package static func open(adapter selector: String?, staleAfter: Duration, open: Bool,
+    package static func open(adapter selector: String?, staleAfter: Duration, open: Bool, range: SignalRange = .room,
                              clock: any SessionClock = SystemClock()) async throws(UserError) -> ScanFeed {
         let schedule = try RadioSchedule.fromEnvironment()
         do {
@@ -54,7 +54,7 @@ package final class ScanFeed: WatchFeed {
             let discovery = try await adapter.discover(serviceUUIDs: [BlueZRadio.serviceUUID])
             executor.run(on: discovery)
             return ScanFeed(adapterName: adapter.name, discovery: discovery, executor: executor, halts: halts,
-                            room: ListeningRoom(staleAfter: staleAfter, open: open),
+                            room: ListeningRoom(staleAfter: staleAfter, open: open, range: range),
                             clock: clock, tick: schedule.tick)
         } catch let error as RadioError {
             throw UserError(error.code, error.description)

@@ -248,7 +248,8 @@ package struct WatchViewer {
                             lastSeen: shown.lastHeard[index].map { now - $0 } ?? .zero, isMe: entry.isMe,
                             isStale: entry.isStale, heard: signal.heard, isNameCut: entry.isNameCut, isApp: entry.isApp)
         }
-        var section = TableSection(channel: channel, title: table.title, rows: rows, tally: table.tally, unshown: table.unshown)
+        var section = TableSection(channel: channel, title: table.title, rows: rows, tally: table.tally, unshown: table.unshown,
+                                   outOfRoom: table.outOfRoom)
         section.remaining = table.remaining(now: now)
         section.agreed = table.agreed
         return section

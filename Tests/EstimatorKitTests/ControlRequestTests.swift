@@ -15,6 +15,8 @@ import Testing
         #expect(try parse(#"{"request":"join","name":"Bob"}"#) == .join(channel: nil, name: "Bob"))
         #expect(try parse(#"{"request":"join","channel":0,"name":null}"#) == .join(channel: 0, name: nil))
         #expect(try parse(#"{"request":"join","deck":"fibonacci"}"#) == .join(channel: nil, name: nil, deck: .fibonacci))
+        #expect(try parse(#"{"request":"join","range":"hall"}"#) == .join(channel: nil, name: nil, range: .hall))
+        #expect(ControlRequest.join(channel: nil, name: nil, range: .near).serialized == #"{"request":"join","range":"near"}"#)
         #expect(try parse(#"{"request":"join","deck":"8,1,2"}"#) == .join(channel: nil, name: nil, deck: try Deck(parsing: "1,2,8")))
         #expect(try parse(#"{"request":"pick","card":"21"}"#) == .pick(Card(integer: 21)!))
         #expect(try parse(#"{"request":"pick","card":"XL"}"#) == .pick(Card.sizes[4]))
@@ -38,6 +40,7 @@ import Testing
         (#"{"request":"join","channel":"1"}"#, .wrongType(field: "channel", expected: "an integer from 0 to 255")),
         (#"{"request":"join","name":7}"#, .wrongType(field: "name", expected: "a string")),
         (#"{"request":"join","deck":1}"#, .wrongType(field: "deck", expected: "a string")),
+        (#"{"request":"join","range":"far"}"#, .wrongType(field: "range", expected: #""near", "room" or "hall""#)),
         (#"{"request":"join","deck":"1,x"}"#, .invalidDeck(DeckParseError(input: "1,x", reason: "'x' is not an integer from 0 to 126"))),
         (#"{"request":"pick"}"#, .missingField("card")),
         (#"{"request":"pick","card":8}"#, .wrongType(field: "card", expected: "a string")),

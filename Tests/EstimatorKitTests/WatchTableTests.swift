@@ -35,6 +35,17 @@ import Testing
         #expect(try roundTrip(table) == table)
     }
 
+    @Test func theCountOutOfTheRoomTravelsWithTheTable() throws {
+        var room = Room(staleAfter: .seconds(6), range: .room)
+        room.enter(Room.Me(channel: channel, name: "Me", card: .waiting), now: start)
+        hear(&room, "2101FCNed", rssi: -99, at: start)
+        hear(&room, "2101FCOda", rssi: -99, at: start)
+        let table = WatchTable(room.view(of: channel, now: start), decided: false, deck: .app, now: start)
+        #expect(table.outOfRoom == 2 && table.tally.entries.map(\.name) == ["Me"])
+        #expect(try roundTrip(table)?.outOfRoom == 2)
+        #expect(ControlWatchLine.table(table).serialized.contains(#""outside":2"#))
+    }
+
     @Test func aHiddenVoteReadsBackHiddenWithoutItsCard() throws {
         var room = Room(staleAfter: .seconds(6))
         room.enter(Room.Me(channel: channel, name: "Me", card: .waiting), now: start)

@@ -209,6 +209,20 @@ import Testing
         #expect(lines.last == " nobody heard yet")
     }
 
+    @Test(arguments: [(1, " 0 of 1 voted · waiting for Ann · 1 more nearby, out of the room"),
+                      (2, " 0 of 1 voted · waiting for Ann · 2 more nearby, out of the room")])
+    func theFooterCountsThoseNearbyOutOfTheRoom(count: Int, footer: String) {
+        var section = TableSection(channel: Channel(rawValue: 1), rows: [TableRow(name: "Ann", card: .waiting, rssi: -60, lastSeen: .seconds(1))])
+        section.outOfRoom = count
+        let lines = renderTable(LiveTable(sections: [section], adapter: "hci0"), color: false, size: wide)
+        #expect(lines.last == footer)
+    }
+
+    @Test func nobodyOutOfTheRoomSaysNothing() {
+        let section = TableSection(channel: Channel(rawValue: 1), rows: [])
+        #expect(StatsFooter.parts(section) == ["nobody heard yet"])
+    }
+
     @Test func everyChannelIsItsOwnGroupWithSharedColumns() {
         let table = LiveTable(
             sections: [

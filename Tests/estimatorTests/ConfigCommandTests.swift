@@ -23,7 +23,7 @@ import Testing
         let fresh = try run("config")
         #expect(fresh.status == 0, "\(fresh.stderr)")
         let freshRows = fresh.stdout.split(separator: "\n")
-        for setting in ["channel", "name", "adapter", "role", "deck", "open", "quiet", "relay", "relayUser",
+        for setting in ["channel", "name", "adapter", "role", "deck", "open", "quiet", "range", "relay", "relayUser",
                         "relayPasswordFile", "relayCA"] {
             #expect(freshRows.contains { $0.hasPrefix(setting + " ") && $0.contains(" default ") }, "\(setting): \(fresh.stdout)")
         }
@@ -31,7 +31,7 @@ import Testing
         #expect(fresh.stdout.contains("Nothing is remembered yet; join and watch write \(file)."), "\(fresh.stdout)")
         #expect(fresh.stdout.contains("it comes from ESTIMATOR_RELAY_PASSWORD, else from relayPasswordFile"))
 
-        try write(#"{"channel":3,"open":true,"relay":"mqtts://b.example/room","relayUser":"ann","relayPasswordFile":"/p"}"#)
+        try write(#"{"channel":3,"open":true,"range":"hall","relay":"mqtts://b.example/room","relayUser":"ann","relayPasswordFile":"/p"}"#)
         let shown = try run("config")
         #expect(shown.status == 0, "\(shown.stderr)")
         let rows = shown.stdout.split(separator: "\n").map(String.init)
@@ -40,6 +40,7 @@ import Testing
                 "\(shown.stdout)")
         #expect(rows.contains("relayUser          remembered  ann"), "\(shown.stdout)")
         #expect(rows.contains("deck               default     app"), "\(shown.stdout)")
+        #expect(rows.contains("range              remembered  hall: people 20 m and more away are in the room"), "\(shown.stdout)")
         #expect(rows.contains("relayCA            default     the system's CAs"), "\(shown.stdout)")
         #expect(shown.stdout.contains("Remembered in \(file);"), "\(shown.stdout)")
 
@@ -50,7 +51,8 @@ import Testing
         let settings = try #require(object["settings"] as? [String: [String: Any]])
         #expect(settings["channel"]?["value"] as? Int == 3 && settings["channel"]?["remembered"] as? Bool == true)
         #expect(settings["quiet"]?["value"] as? Bool == false && settings["quiet"]?["remembered"] as? Bool == false)
-        #expect(settings.count == 11)
+        #expect(settings["range"]?["value"] as? String == "hall")
+        #expect(settings.count == 12)
     }
 
     @Test func resetForgetsOneOrAllAndRefusesOtherNames() throws {
@@ -64,7 +66,7 @@ import Testing
         let bad = try run("config", "--reset", "colour")
         #expect(bad.status == 64)
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
-        #expect(bad.stderr.contains("the settings are channel, name, adapter, role, deck, open, quiet, relay, relayUser, relayPasswordFile, relayCA, or all."),
+        #expect(bad.stderr.contains("the settings are channel, name, adapter, role, deck, open, quiet, range, relay, relayUser, relayPasswordFile, relayCA, or all."),
                 "\(bad.stderr)")
 
         let all = try run("config", "--reset", "all")

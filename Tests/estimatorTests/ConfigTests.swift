@@ -105,6 +105,22 @@ import Testing
         #expect(typed.channel == Channel(rawValue: 37))
     }
 
+    @Test func aRangeIsRememberedOnceChosen() async throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory + "/config.json"
+        var config = Config(channel: Channel(rawValue: 1), name: try PersonName.parse("Ann").name, adapter: "hci0")
+        config.range = .hall
+        try config.save(to: path)
+        #expect(try Config.load(from: path).range == .hall)
+        #expect(try await settings().config().range == nil, "never chosen: not written")
+        let typed = try await JoinSettings(channel: nil, name: nil, adapter: nil, range: .near, remembered: config,
+                                           fallbackAdapter: "hci4", account: account)
+        #expect(typed.config().range == .near, "typed beats remembered")
+        #expect(try await settings(remembered: config).range == .hall, "remembered when not typed")
+        try Self.write(#"{"range":"far"}"#, to: path)
+        #expect(throws: UserError(.data, "In \(path), range must be \"near\", \"room\" or \"hall\"; edit it or run `estimator config --reset range`.")) { try Config.load(from: path) }
+    }
+
     @Test func aDeckIsRememberedOnceChosen() async throws {
         let directory = try TemporaryDirectory.make()
         let path = directory + "/config.json"

@@ -387,9 +387,11 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
 
     /// An app user's phone at `address` heard on hci0; returns the topic
     /// Carol's relay forwards it under, from `sub`.
+    /// The phone heard advertising until the relay forwards it.
     private func phoneForwarded(_ sandbox: SessionSandbox, address: String, _ sub: Subscriber) async throws -> String {
-        try sandbox.system.fake.deviceFound(address, on: "hci0", name: "010305Phone", rssi: -40,
-                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        let advertising = try sandbox.system.fake.advertise(address, on: "hci0", name: "010305Phone", rssi: -40,
+                                                            uuids: ["FB3367FD-09F8-4E08-9F6B-07E309FD2576"])
+        defer { advertising.cancel() }
         let forwarded = try await sub.lines.next { $0.contains("/fwd/") && $0.contains("[\(hex("010305Phone"))]") }
         return String(forwarded.split(separator: " ")[0])
     }

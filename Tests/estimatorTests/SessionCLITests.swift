@@ -67,7 +67,7 @@ import Testing
         #expect(seven.stderr == "Error: 7 is not in the fibonacci deck; its cards are 0 1 2 3 5 8 13 21 34 55 89 ? ☕ (and none); `estimator join --deck` changes deck.\n")
         #expect(try await sandbox.run("pick", "21").stdout == "picked 21\n")
         #expect(try await sandbox.run("status").stdout.contains("channel 1 as Ann, card 21 (the fibonacci deck)\n"))
-        #expect(try await sandbox.run("status", "--json").stdout.hasSuffix(#""revealed":false,"deck":"fibonacci","settingUpUntil":null}"# + "\n"))
+        #expect(try await sandbox.run("status", "--json").stdout.hasSuffix(#""revealed":false,"deck":"fibonacci","settingUpUntil":null,"range":"room"}"# + "\n"))
         let sizes = try await sandbox.run("join", "--deck", "tshirt")
         #expect(sizes.stdout.hasPrefix("joined channel 1 as Ann with the tshirt deck on hci0"), "switched live")
         #expect(try await sandbox.run("pick", "m").stdout == "picked M\n")
@@ -77,6 +77,16 @@ import Testing
         try await sandbox.waitForSessionEnd()
         let again = try await sandbox.run("join")
         #expect(again.stdout.hasPrefix("joined channel 1 as Ann with the tshirt deck on hci0"), "remembered")
+        try await sandbox.run("leave")
+    }
+
+    @Test func joinRangeStartsSwitchesAndIsRemembered() async throws {
+        let sandbox = try await SessionSandbox.start()
+        #expect(try await sandbox.run("join", "--channel", "1", "--name", "Ann", "--range", "hall").status == 0)
+        #expect(try await sandbox.run("status", "--json").stdout.contains(#""range":"hall""#))
+        #expect(try await sandbox.run("join", "--range", "near").status == 0)
+        #expect(try await sandbox.run("status").stdout.contains("0 people heard in channel 1 (range near)"), "switched live")
+        #expect(try String(contentsOfFile: sandbox.configFile, encoding: .utf8).contains(#""range":"near""#))
         try await sandbox.run("leave")
     }
 
@@ -94,6 +104,7 @@ import Testing
         (["--name", ""], 65), (["--name", "a\u{1B}[2Jb"], 65), (["--name", "tab\there"], 65),
         (["--name", String(repeating: "x", count: 5000)], 65), (["--adapter", "../../etc"], 64),
         (["--stale", "0"], 64), (["--deck", "1,2,x"], 64), (["--deck", "dice"], 64),
+        (["--range", "far"], 64),
     ]
 
     @Test(arguments: badJoinInputs)
@@ -129,7 +140,7 @@ import Testing
         #expect(try await sandbox.run("pick", "5", "--adapter", hci1).stdout == "picked 5\n")
         let status = try await sandbox.run("status", "--adapter", hci1, "--json")
         #expect(status.stdout.hasPrefix(#"{"running":true,"pid":"#))
-        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"relayDownSince":null,"role":"voter","revealed":false,"deck":"app","settingUpUntil":null}"# + "\n"))
+        #expect(status.stdout.hasSuffix(#""adapter":"hci1","channel":0,"name":"Ann","card":"5","cardRaw":"05","peers":0,"radio":"advertising and scanning","round":null,"title":null,"nameTaken":false,"relay":null,"relayDownSince":null,"role":"voter","revealed":false,"deck":"app","settingUpUntil":null,"range":"room"}"# + "\n"))
         let unknown = try await sandbox.run("pick", "5", "--adapter", "00:AA:01:07:00:07")
         #expect(unknown.status == 69)
         #expect(unknown.stderr.hasPrefix("Error: No adapter has the address 00:AA:01:07:00:07 (there are hci0 00:AA:01:00:00:00, hci1 00:AA:01:01:00:01)"))

@@ -18,10 +18,13 @@ import Testing
         try await sandbox.run("join", "--channel", "1", "--name", "Me", "--adapter", "hci0", "--stale", "600")
         let early = try sandbox.launch("watch", "--json")
         let lines = LineStream(early.out)
-        try fake.deviceFound("AA:00:00:00:00:01", on: "hci0", name: "210105Alice", rssi: -50, uuids: [Self.uuid])
-        try fake.deviceFound("AA:00:00:00:00:02", on: "hci0", name: "2101FCBob", rssi: -55, uuids: [Self.uuid])
-        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Alice""#) }
-        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Bob""#) }
+        let alice = try fake.advertise("AA:00:00:00:00:01", on: "hci0", name: "210105Alice", rssi: -50, uuids: [Self.uuid])
+        let bob = try fake.advertise("AA:00:00:00:00:02", on: "hci0", name: "2101FCBob", rssi: -55, uuids: [Self.uuid])
+        defer { alice.cancel(); bob.cancel() }
+        // Each is found a second after they are first heard, whichever first.
+        var joined: [String] = []
+        for _ in 0..<2 { joined.append(try await lines.next { $0.contains(#""event":"joined""#) }) }
+        #expect(joined.contains { $0.contains(#""name":"Alice""#) } && joined.contains { $0.contains(#""name":"Bob""#) })
         return (early, lines)
     }
 

@@ -17,7 +17,8 @@ import Testing
         while let call = await calls.next(), call != .startDiscovery {
             if case .registered = call { registered = true }
         }
-        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
+        let alice = try fake.advertise("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
+        defer { alice.cancel() }
         let line = try await offPool { try watch.out.readLine() }
         // A vote stays hidden until the room has been heard and everyone voted.
         #expect(line.hasPrefix(#"{"event":"joined","channel":1,"round":null,"name":"Alice","card":"hidden","cardRaw":null,"rssi":-50,"#),
@@ -42,7 +43,8 @@ import Testing
         // line is not what this test is about.
         let watch = try sandbox.launch("watch", "--json", "--adapter", "hci1", "--stale", "600")
         _ = await fake.calls.next { $0 == .startDiscovery }
-        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "210105Alice", rssi: -50, uuids: [Self.uuid])
+        let alice = try fake.advertise("AA:00:00:00:00:01", on: "hci1", name: "210105Alice", rssi: -50, uuids: [Self.uuid])
+        defer { alice.cancel() }
         let joined = try await offPool { try watch.out.readLine() }
         #expect(joined.contains(#""event":"joined","channel":1,"round":1,"name":"Alice","card":"hidden""#), "\(joined)")
         let revealed = try await offPool { try watch.out.readLine() }
@@ -65,12 +67,13 @@ import Testing
         let watch = try sandbox.launch("watch")  // a pipe: a line per change
         #expect(try await offPool { try watch.out.readLine() } == "radio: scanning on hci1\n")
         _ = await fake.calls.next { $0 == .startDiscovery }
-        try fake.deviceFound("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
-        try fake.deviceFound("AA:00:00:00:00:02", on: "hci1", name: "0102FEBob", rssi: -60, uuids: [Self.uuid])
-        let first = try await offPool { try watch.out.readLine() }
-        let second = try await offPool { try watch.out.readLine() }
-        #expect(first.contains(" channel 1 Alice joined with a hidden card (-50 dBm)"), "\(first)")
-        #expect(second.contains(" channel 2 Bob joined with a hidden card (-60 dBm)"), "\(second)")
+        let alice = try fake.advertise("AA:00:00:00:00:01", on: "hci1", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
+        let bob = try fake.advertise("AA:00:00:00:00:02", on: "hci1", name: "0102FEBob", rssi: -60, uuids: [Self.uuid])
+        defer { alice.cancel(); bob.cancel() }
+        // Each is found a second after they are first heard, whichever first.
+        let both = try await offPool { try watch.out.readLine() + watch.out.readLine() }
+        #expect(both.contains(" channel 1 Alice joined with a hidden card (-50 dBm)"), "\(both)")
+        #expect(both.contains(" channel 2 Bob joined with a hidden card (-60 dBm)"), "\(both)")
         kill(watch.process.processIdentifier, SIGTERM)
         let (_, errText) = try await offPool { watch.finish() }
         #expect(watch.process.terminationStatus == 0, "\(errText)")
@@ -81,8 +84,9 @@ import Testing
         let fake = try sandbox.system.fake
         let watch = try sandbox.launch("watch", "--json", "--channel", "2")
         _ = await fake.calls.next { $0 == .startDiscovery }
-        try fake.deviceFound("AA:00:00:00:00:01", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
-        try fake.deviceFound("AA:00:00:00:00:02", name: "010203Bob", rssi: -60, uuids: [Self.uuid])
+        let alice = try fake.advertise("AA:00:00:00:00:01", name: "010105Alice", rssi: -50, uuids: [Self.uuid])
+        let bob = try fake.advertise("AA:00:00:00:00:02", name: "010203Bob", rssi: -60, uuids: [Self.uuid])
+        defer { alice.cancel(); bob.cancel() }
         let line = try await offPool { try watch.out.readLine() }
         #expect(line.contains(#""channel":2,"round":null,"name":"Bob""#), "\(line)")
         kill(watch.process.processIdentifier, SIGINT)

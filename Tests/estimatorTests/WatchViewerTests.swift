@@ -304,9 +304,11 @@ import Watch
         #expect(watch.frame(now: clock.now).sections.first?.rows.count == 1)
     }
 
-    /// A watch without a session: its listening room's lines, for every channel.
+    /// A watch without a session: its listening room's lines, for every
+    /// channel; heard without a strength, so that the floor (RoomFloorTests)
+    /// takes each sender at its first reception.
     private func listen(_ room: inout ListeningRoom, _ watch: inout WatchViewer, _ localName: [UInt8], at address: String) {
-        let heard = Heard(localName: localName, rssi: -60, advertiser: Advertiser(address: address, isDiscoverable: true))
+        let heard = Heard(localName: localName, rssi: nil, advertiser: Advertiser(address: address, isDiscoverable: true))
         for line in room.hear(heard, now: clock.now) { watch.apply(line) }
     }
 
@@ -342,7 +344,7 @@ import Watch
         let deadline = Timestamp(secondsSince1970: clock.now.nanosecondsSince1970 / 1_000_000_000 + 60)
         let meeting = RoundMeeting().choosing(Story(line: "ENG-7 Bell on reveal"), from: .typed).timing(deadline)
         for part in MeetingParts.encode(meeting, round: RoundNumber(wrapping: 2)) {
-            let heard = Heard(localName: Array("2202FCAnn".utf8), rssi: -60, meeting: part)
+            let heard = Heard(localName: Array("2202FCAnn".utf8), rssi: nil, meeting: part)  // no strength: no floor
             for line in room.hear(heard, now: clock.now) { watch.apply(line) }
         }
         #expect(events().filter { $0 == "story" } == ["story", "story"], "its key, then its whole title")

@@ -3,7 +3,7 @@ import Glibc
 
 /// What `join` remembers for next time, in
 /// `$XDG_CONFIG_HOME/estimator/config.json`:
-/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci","quiet":true}`, and the relay
+/// `{"channel":1,"name":"전수열","adapter":"hci0","open":true,"deck":"fibonacci","quiet":true,"range":"hall"}`, and the relay
 /// (`"relay"`, `"relayUser"`, `"relayPasswordFile"`, `"relayCA"`): never a password.
 package struct Config: Equatable {
     package var channel: Channel?
@@ -20,9 +20,12 @@ package struct Config: Equatable {
     /// No bell when the cards are revealed (`--quiet`), in `watch` and
     /// `join --foreground`.
     package var quiet: Bool?
+    /// How far the room reaches (`--range`), in `join` and a `watch`
+    /// without a session.
+    package var range: SignalRange?
 
     /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
-    package init(channel: Channel? = nil, name: PersonName? = nil, adapter: String? = nil, openCards: Bool? = nil, observing: Bool? = nil, deck: Deck? = nil, relay: RelaySettings? = nil, quiet: Bool? = nil) {
+    package init(channel: Channel? = nil, name: PersonName? = nil, adapter: String? = nil, openCards: Bool? = nil, observing: Bool? = nil, deck: Deck? = nil, relay: RelaySettings? = nil, quiet: Bool? = nil, range: SignalRange? = nil) {
         self.channel = channel
         self.name = name
         self.adapter = adapter
@@ -31,6 +34,7 @@ package struct Config: Equatable {
         self.deck = deck
         self.relay = relay
         self.quiet = quiet
+        self.range = range
     }
 
     /// The file for this user: `$XDG_CONFIG_HOME`, else `~/.config`.
@@ -84,6 +88,10 @@ package struct Config: Equatable {
         if let value = field(.quiet) {
             guard case let .bool(quiet) = value else { throw wrong(.quiet) }
             config.quiet = quiet
+        }
+        if let value = field(.range) {
+            guard let range = value.string.flatMap(SignalRange.init(rawValue:)) else { throw wrong(.range) }
+            config.range = range
         }
         if let value = field(.relay) {
             guard let url = value.string, (try? RelaySettings(url: url, user: nil, passwordFile: nil, caFile: nil)) != nil
@@ -153,6 +161,7 @@ package struct Config: Equatable {
         if let observing { members.append(JSONMember("role", .string(observing ? "observer" : "voter"))) }
         if let deck { members.append(JSONMember("deck", .string(deck.description))) }
         if let quiet { members.append(JSONMember("quiet", .bool(quiet))) }
+        if let range { members.append(JSONMember("range", .string(range.rawValue))) }
         if let relay {
             members.append(JSONMember("relay", .string(relay.url)))
             if let user = relay.user { members.append(JSONMember("relayUser", .string(user))) }

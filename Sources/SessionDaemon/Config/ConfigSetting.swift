@@ -3,7 +3,7 @@ import EstimatorKit
 /// A setting `config.json` remembers, named as its key in the file; what
 /// `estimator config` shows and resets.
 package enum ConfigSetting: String, CaseIterable, Sendable {
-    case channel, name, adapter, role, deck, open, quiet, relay, relayUser, relayPasswordFile, relayCA
+    case channel, name, adapter, role, deck, open, quiet, range, relay, relayUser, relayPasswordFile, relayCA
 
     /// What the file's value must be, for the sentence that refuses a damaged one.
     var form: String {
@@ -14,6 +14,7 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         case .role: "\"voter\" or \"observer\""
         case .deck: "a string naming a deck: \"app\", \"fibonacci\", \"powers\", \"tshirt\" or integers such as \"1,2,4,8\""
         case .open, .quiet: "true or false"
+        case .range: "\"near\", \"room\" or \"hall\""
         case .relay: "a string, the broker's URL, starting with mqtts:// or mqtt://"
         case .relayUser: "a string of 1 to 256 bytes without control characters"
         case .relayPasswordFile, .relayCA: "a string, the path of a file"
@@ -31,6 +32,7 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         case .deck: config.deck.map { (.string($0.description), $0.description) }
         case .open: config.openCards.map { (.bool($0), Self.openWords($0)) }
         case .quiet: config.quiet.map { (.bool($0), Self.quietWords($0)) }
+        case .range: config.range.map { (.string($0.rawValue), Self.rangeWords($0)) }
         case .relay: config.relay.map { (.string($0.url), $0.url) }
         case .relayUser: config.relay?.user.map { (.string($0), $0) }
         case .relayPasswordFile: config.relay?.passwordFile.map { (.string($0), $0) }
@@ -50,6 +52,7 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
         case .deck: (.string(Deck.app.description), Deck.app.description)
         case .open: (.bool(false), Self.openWords(false))
         case .quiet: (.bool(false), Self.quietWords(false))
+        case .range: (.string(SignalRange.room.rawValue), Self.rangeWords(.room))
         case .relay: (.null, "none: Bluetooth alone")
         case .relayUser: (.null, "none")
         case .relayPasswordFile: (.null, "none")
@@ -65,6 +68,15 @@ package enum ConfigSetting: String, CaseIterable, Sendable {
 
     private static func quietWords(_ quiet: Bool) -> String {
         quiet ? "true: no bell at the reveal" : "false: the bell rings at the reveal"
+    }
+
+    /// A range and how far it reaches (`SignalRange`).
+    private static func rangeWords(_ range: SignalRange) -> String {
+        switch range {
+        case .near: "near: people within about 5 m are in the room"
+        case .room: "room: people within about 15 m are in the room"
+        case .hall: "hall: people 20 m and more away are in the room"
+        }
     }
 
     /// The settings' names, comma-separated, for the help and for a name that is none of them.

@@ -23,13 +23,15 @@ package struct JoinSettings: Equatable {
     package var deck: Deck?
     /// No bell on the reveal (`--quiet`); remembered once chosen.
     package var quiet: Bool?
+    /// How far the room reaches (`--range`); remembered once chosen.
+    package var range: SignalRange?
     /// The relay to start beside the session, if any.
     package var relay: RelaySettings?
 
     /// `adapter`: the typed adapter's name (an address already resolved);
     /// `fallbackAdapter`: the one to use when none is typed or remembered.
     package init(channel: Channel?, name: String?, adapter: String?, observing: Bool? = nil, deck: Deck? = nil, quiet: Bool? = nil,
-         remembered: Config,
+         range: SignalRange? = nil, remembered: Config,
          fallbackAdapter: @autoclosure () async -> String, account: Account = .current,
          relay typedRelay: RelayOptions = RelayOptions()) async throws(UserError) {
         open = remembered.openCards
@@ -37,6 +39,7 @@ package struct JoinSettings: Equatable {
         roleChosen = (observing ?? remembered.observing) != nil
         self.deck = deck ?? remembered.deck
         self.quiet = quiet ?? remembered.quiet
+        self.range = range ?? remembered.range
         relay = try typedRelay.settings(remembered: remembered.relay)
         self.channel = channel ?? remembered.channel
         if let adapter {
@@ -71,7 +74,7 @@ package struct JoinSettings: Equatable {
     /// remembered.
     package func config(joined: Channel? = nil) -> Config {
         Config(channel: joined ?? channel, name: name, adapter: adapter, openCards: open,
-               observing: roleChosen ? observing : nil, deck: deck, relay: relay, quiet: quiet)
+               observing: roleChosen ? observing : nil, deck: deck, relay: relay, quiet: quiet, range: range)
     }
 }
 

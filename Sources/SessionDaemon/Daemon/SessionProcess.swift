@@ -28,6 +28,8 @@ package struct SessionProcess {
     var open = false
     /// The cards I may pick (`join --deck`).
     var deck = Deck.app
+    /// How far the room reaches (`join --range`).
+    var range = SignalRange.room
     /// Makes the adapter's radio on the schedule; tests hand in their own.
     package var makeRadio: @Sendable (String, RadioSchedule) throws(RadioError) -> any SessionRadio = {
         $0 == AdapterName.none ? NoRadio() : BlueZRadio(adapter: $0, schedule: $1)
@@ -37,7 +39,7 @@ package struct SessionProcess {
     /// the adapter `none`, until a test sets its own.
     package init(adapter: String, channel: Channel?, name: PersonName, staleAfter: Duration, directory: RuntimeDirectory,
                  logging: Bool = true, relay: RelaySettings? = nil, observing: Bool = false, open: Bool = false,
-                 deck: Deck = Deck.app) {
+                 deck: Deck = Deck.app, range: SignalRange = .room) {
         self.adapter = adapter
         self.channel = channel
         self.name = name
@@ -48,6 +50,7 @@ package struct SessionProcess {
         self.observing = observing
         self.open = open
         self.deck = deck
+        self.range = range
     }
 
     /// Runs until the session ends. `ready` is told once, with the line
@@ -112,7 +115,7 @@ package struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
-                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open), radio: radio,
+                              room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open, range: range), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid(), loop: loop,
                               backlog: { () throws(UserError) in try BacklogFile().progress() })
         do { try await session.start() } catch {

@@ -11,7 +11,7 @@ struct ConfigCommand: ParsableCommand {
         discussion: """
             join and watch remember what you typed for next time, in \
             $XDG_CONFIG_HOME/estimator/config.json (else ~/.config/estimator/config.json): \
-            channel, name, adapter, role, deck, open, quiet, and the relay (relay, \
+            channel, name, adapter, role, deck, open, quiet, range, and the relay (relay, \
             relayUser, relayPasswordFile, relayCA). Without options this shows each \
             setting, its value, and whether it is remembered or the default.
 

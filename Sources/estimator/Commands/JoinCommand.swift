@@ -42,6 +42,7 @@ struct JoinCommand: AsyncParsableCommand {
               $ estimator join --observer         # run the meeting without a vote
               $ estimator join --deck fibonacci   # pick from 0 1 2 3 5 8 13 21 34 55 89
               $ estimator join --deck 1,2,4,8     # a deck of your own
+              $ estimator join --range hall       # an open floor: count people further off
               $ estimator join --relay mqtts://broker.example:8883/team --relay-user ann
               $ estimator join --adapter none     # a remote teammate: the relay alone
 
@@ -58,6 +59,14 @@ struct JoinCommand: AsyncParsableCommand {
             64), tshirt (XS S M L XL XXL), or integers from 0 to 126 separated by \
             commas; ? and coffee are in every deck. Tables show every card they hear, \
             whatever deck the sender uses; the Estimator app shows only its own cards.
+
+            Only people heard clearly for a second are in the room (--range): the \
+            table lists them, and they count in rounds and reveals. People heard \
+            faintly, as through a wall, are nearby, out of the room: the table's \
+            footer counts them. Someone found is kept until heard below the range \
+            for 20 s, so a teammate at the far end of the room does not flicker. A \
+            radio that gives no signal strength, and the relay, count everyone heard. \
+            On a running session --range applies at once.
 
             The terminal's bell rings once when a round's cards are revealed, with \
             --foreground and in the watch; --quiet turns it off for both (remembered; \
@@ -88,6 +97,9 @@ struct JoinCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "No bell when the cards are revealed, in --foreground and watch (remembered; default: the bell rings).")
     var quiet: Bool?
 
+    @Option(help: ArgumentHelp(SignalRange.help + " (remembered; default: room)."))
+    var range: SignalRange?
+
     @OptionGroup var staleOption: StaleOption
 
     func run() async throws {
@@ -96,7 +108,7 @@ struct JoinCommand: AsyncParsableCommand {
         if let adapter { typedAdapter = try await adapter.resolved() } else { typedAdapter = nil }
         let settings = try await JoinSettings(
             channel: channel, name: name?.text, adapter: typedAdapter, observing: role.map { $0 == .observer }, deck: deck,
-            quiet: quiet, remembered: remembered,
+            quiet: quiet, range: range, remembered: remembered,
             fallbackAdapter: await Self.firstPoweredAdapter(),
             relay: relayOptions.typed)
         for warning in settings.warnings { StandardError.write("Warning: \(warning)") }
@@ -110,13 +122,13 @@ struct JoinCommand: AsyncParsableCommand {
             }
             // Without a channel the running session keeps its own.
             reply = try running.call(.join(channel: settings.channel?.rawValue, name: settings.name.text,
-                                           observing: role.map { $0 == .observer }, deck: deck))
+                                           observing: role.map { $0 == .observer }, deck: deck, range: range))
         } else if foreground {
             if settings.channel == nil { Self.sayLooking() }
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
                                          relay: settings.relay, observing: settings.observing, open: settings.open ?? false,
-                                         deck: settings.deck ?? .app)
+                                         deck: settings.deck ?? .app, range: settings.range ?? .room)
             var failure: UserError?
             var joined: Channel?
             let code = await process.run(ready: { reply in

@@ -21,6 +21,7 @@ struct SessionCommand: AsyncParsableCommand {
     @Flag var observer = false
     @Flag var open = false
     @Option(help: "The cards the session accepts.") var deck: Deck = .app
+    @Option(help: "How far the room reaches.") var range: SignalRange = .room
 
     /// The command line `join` starts a session with, after the program name.
     static func arguments(_ settings: JoinSettings, staleAfter stale: StaleSeconds, readyFD: Int32) -> [String] {
@@ -30,6 +31,7 @@ struct SessionCommand: AsyncParsableCommand {
         if settings.observing { arguments.append("--observer") }
         if settings.open == true { arguments.append("--open") }
         if let deck = settings.deck { arguments += ["--deck", deck.description] }
+        if let range = settings.range { arguments += ["--range", range.rawValue] }
         if let relay = settings.relay { arguments += RelayOptionGroup.arguments(relay) }
         return arguments
     }
@@ -42,7 +44,7 @@ struct SessionCommand: AsyncParsableCommand {
         let relaySettings = try relayOptions.typed.settings(remembered: nil)
         let process = SessionProcess(adapter: adapter, channel: channel, name: person,
                                      staleAfter: .seconds(staleOption.value.seconds), directory: .current(),
-                                     relay: relaySettings, observing: observer, open: open, deck: deck)
+                                     relay: relaySettings, observing: observer, open: open, deck: deck, range: range)
         let code = await process.run { reply in
             let line = Array((reply.serialized + "\n").utf8)
             _ = line.withUnsafeBytes { write(readyFD, $0.baseAddress, $0.count) }

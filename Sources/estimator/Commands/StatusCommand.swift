@@ -39,7 +39,8 @@ struct StatusCommand: AsyncParsableCommand {
             "app", "fibonacci", "powers", "tshirt" or integers as "1,2,4,8"), \
             settingUpUntil (until when the room `join` found is being set up, in \
             UTC: teammates who join without a channel meanwhile land in it; null \
-            otherwise).
+            otherwise), range (how far the room reaches, as `join --range` takes \
+            it: "near", "room" or "hall").
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -74,7 +75,7 @@ struct StatusCommand: AsyncParsableCommand {
         let taken = status.nameTaken ? "\n" + TerminalText.sanitize(WatchViewer.nameTakenNotice(status.name)) : ""
         return """
             session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): channel \(status.channel) as \(name), \(card)
-            \(round)\(people) heard in channel \(status.channel); radio: \(TerminalText.sanitize(status.radio))
+            \(round)\(people) heard in channel \(status.channel) (range \(status.range)); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
             + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
             + (status.settingUpUntil.map {
@@ -103,6 +104,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("revealed", .bool(status.revealed)),
             JSONMember("deck", .string(status.deck.description)),
             JSONMember("settingUpUntil", status.settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("range", .string(status.range.rawValue)),
         ]).text
     }
 }

@@ -25,7 +25,9 @@ struct WatchCommand: AsyncParsableCommand {
 
             The signal column says how each person is heard: bars for the air, relay \
             for the relay alone (`join --relay`), bars and +r for both. One person is \
-            one row however many ways they are heard.
+            one row however many ways they are heard. People heard only faintly (as \
+            through a wall: see `join --range`) are not rows; the footer counts them \
+            as nearby, out of the room.
 
             --board draws the round for a projector or a big screen instead of the \
             table: the story (the round's title), a large card for everyone present, \
@@ -76,6 +78,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "No bell when the cards are revealed (remembered; default: the bell rings).")
     var quiet: Bool?
 
+    @Option(help: ArgumentHelp(SignalRange.help + ", without a session (default: the one join remembers, else room)."))
+    var range: SignalRange?
+
     @OptionGroup var staleOption: StaleOption
 
     func validate() throws {
@@ -99,6 +104,9 @@ struct WatchCommand: AsyncParsableCommand {
         if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
             let reply = try client.call(showsCards ? .watchOpen : .watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
+            if range != nil {
+                StandardError.write("note: the session decides who is in the room; `estimator join --range` changes its range.")
+            }
             var viewer = WatchViewer(channel: shown, attached: true, adapter: sessionAdapter, json: json, board: board, ring: ring)
             return try await viewer.follow(SessionFeed(client: client), once: listening)
         }
@@ -106,7 +114,7 @@ struct WatchCommand: AsyncParsableCommand {
             throw UserError(.usage, "No session is running to say which channel the board shows; add --channel N.")
         }
         let feed = try await ScanFeed.open(adapter: adapter?.text ?? config.adapter, staleAfter: .seconds(stale),
-                                           open: showsCards)
+                                           open: showsCards, range: range ?? config.range ?? .room)
         if !json, !once { StandardError.write("No session here: observing on \(feed.adapterName), advertising nothing.") }
         var viewer = WatchViewer(channel: shown, attached: false, adapter: feed.adapterName, json: json, board: board, ring: ring)
         try await viewer.follow(feed, once: listening)
