@@ -32,9 +32,16 @@
 # 3. Ann begins a round and team A votes: team A's watches see the round and
 #    the reveal, which waits for nobody else, and all three of team A's
 #    cards; team B's see neither. Then Dee does the same for team B.
-# 4. Over the whole run: no watch lists anyone of the other team
+# 4. The old README's way: both teams on one channel (`join --channel 1`,
+#    each running session switches). Now only the signal's floor keeps
+#    them apart: for E2E_SHARED (30 s) each table lists its own team, each
+#    table's footer counts the neighbours heard through the wall ("N more
+#    nearby, out of the room": neighbours_counted, every laptop), and a
+#    round and a vote in each team move only that team's watches again.
+# 5. Over both phases: no watch lists anyone of the other team
 #    (foreign_rows), no reveal counts another team's card (foreign_votes),
-#    and no teammate goes stale, leaves or joins again (false_drops: a
+#    and in each steady phase (from the moment everyone's teammates were
+#    listed) no teammate goes stale, leaves or joins again (false_drops: a
 #    teammate lost and found again, the far one at 8 m included).
 # Figures (E2E-METRIC): those counts, and the mean RSSI of the 8 m teammate
 # in the watches' lines (Ann's of Cy, Cy's of Ann), which must stay inside
@@ -47,7 +54,7 @@
 # run's output says it; E2E_AIR_SEED=N draws it again); the summary's pass
 # count must be 10 of 10.
 # radios: 6
-# timeout: 300
+# timeout: 420
 # air-places: 0=1,1 1=1,5 2=1,9 3=27,1 4=27,5 5=27,9
 # air-walls: 14,0,14,10=8
 # air-noise: 5
@@ -97,15 +104,22 @@ room_a=${room[0]} room_b=${room[3]}
 
 # 2. Each laptop's table: its teammates, found.
 for i in 0 1 2 3 4 5; do bg_start watch$i as $i watch --adapter hci$i --json; done
-for team in "${team_a[*]}" "${team_b[*]}"; do
-  for i in $team; do
-    for j in $team; do
-      [ "$i" != "$j" ] || continue
-      wait_until 30 grep -aq "\"name\":\"${names[$j]}\"" "$E2E_WORK/watch$i.out"
+# teammates_listed [CHANNEL]: every watch lists its teammates (in CHANNEL);
+# then the lines each watch has so far are where its steady phase starts.
+teammates_listed() {
+  local team i j
+  for team in "${team_a[*]}" "${team_b[*]}"; do
+    for i in $team; do
+      for j in $team; do
+        [ "$i" != "$j" ] || continue
+        wait_until 30 grep -aq "${1:+\"channel\":$1,.*}\"name\":\"${names[$j]}\"" "$E2E_WORK/watch$i.out"
+      done
     done
   done
-done
-# The steady phase: every line counts at the end (step 4).
+  for i in 0 1 2 3 4 5; do wc -l <"$E2E_WORK/watch$i.out" >"$E2E_WORK/steady$i.from"; done
+}
+teammates_listed
+# The steady phase: every line counts at the end (step 5).
 nap "${E2E_STEADY:-60}"
 
 # 3. A round in each room, and a vote of each team: only the team's own
@@ -143,12 +157,43 @@ team_round() {
 }
 team_round 0 "$room_a" "${team_a[*]}" "${team_b[*]}" 3 5 8
 team_round 3 "$room_b" "${team_b[*]}" "${team_a[*]}" 2 8 13
+# The first phase's steady lines end here (step 5).
+for i in 0 1 2 3 4 5; do
+  tail -n +"$(($(cat "$E2E_WORK/steady$i.from") + 1))" "$E2E_WORK/watch$i.out" >"$E2E_WORK/steady$i.first"
+done
 
-# 4. The whole run, from each watch's lines.
+# 4. One channel for both teams: only the floor keeps them apart.
+for i in 0 1 2 3 4 5; do
+  reply=$(as $i join --adapter hci$i --channel 1 2>&1) || fail "join --channel 1 on hci$i: $reply"
+done
+teammates_listed 1
+nap "${E2E_SHARED:-30}"
+table_of() { # table_of N: laptop N's table, as a terminal shows it
+  local cmd; cmd=$(printf '%q ' env XDG_CONFIG_HOME="$E2E_WORK/config$1" XDG_STATE_HOME="$E2E_WORK/state$1" \
+    TERM=xterm NO_COLOR=1 estimator watch --once --adapter "hci$1")
+  timeout 20 script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
+}
+counted=0
+for i in 0 1 2 3 4 5; do
+  table_of $i >"$E2E_WORK/once$i.out" 2>&1
+  if grep -aqE '[1-3] more nearby, out of the room' "$E2E_WORK/once$i.out"; then
+    counted=$((counted + 1))
+  else
+    echo "${names[$i]}'s table counts no neighbour:"; cat "$E2E_WORK/once$i.out"
+  fi
+done
+metric neighbours_counted "$counted" - '= 6'
+team_round 0 1 "${team_a[*]}" "${team_b[*]}" 5 3 2
+team_round 3 1 "${team_b[*]}" "${team_a[*]}" 8 13 5
+for i in 0 1 2 3 4 5; do
+  tail -n +"$(($(cat "$E2E_WORK/steady$i.from") + 1))" "$E2E_WORK/watch$i.out" >"$E2E_WORK/steady$i.shared"
+done
+
+# 5. Both phases, from each watch's lines.
 # count JQ_FILTER TEAM_JSON WATCH: how many of the watch's JSON lines the
 # filter yields, with $team the watch's own team (its names).
 count() {
-  jq -cR --argjson team "$2" "fromjson? | select(type == \"object\") | $1" "$E2E_WORK/$3.out" | wc -l
+  jq -cR --argjson team "$2" "fromjson? | select(type == \"object\") | $1" "$E2E_WORK/$3" | wc -l
 }
 # shellcheck disable=SC2016 # jq's variables
 mine='(.name as $n | any($team[]; . == $n))'
@@ -157,12 +202,16 @@ for team in "${team_a[*]}" "${team_b[*]}"; do
   # shellcheck disable=SC2086 # the team's indexes, one word each
   json=$(json_names $team)
   for i in $team; do
-    rows=$(count "select(has(\"name\") and ($mine | not))" "$json" watch$i)
-    votes=$(count "select(.event == \"revealed\") | .cards[] | select($mine | not)" "$json" watch$i)
-    drops=$(count "select(has(\"name\") and $mine and (.event == \"stale\" or .event == \"left\"))" "$json" watch$i)
-    # A teammate found a second time was lost in between.
-    again=$(jq -R --argjson team "$json" -s '[split("\n")[] | fromjson? | select(type == "object" and has("name") and .event == "joined")
-      | select(.name as $n | any($team[]; . == $n)) | .name] | group_by(.) | map(length - 1) | add // 0' "$E2E_WORK/watch$i.out")
+    rows=$(count "select(has(\"name\") and ($mine | not))" "$json" watch$i.out)
+    votes=$(count "select(.event == \"revealed\") | .cards[] | select($mine | not)" "$json" watch$i.out)
+    drops=0 again=0
+    for phase in first shared; do
+      drops=$((drops + $(count "select(has(\"name\") and $mine and (.event == \"stale\" or .event == \"left\"))" "$json" \
+        steady$i.$phase)))
+      # A teammate found a second time was lost in between.
+      again=$((again + $(jq -R --argjson team "$json" -s '[split("\n")[] | fromjson? | select(type == "object" and has("name") and .event == "joined")
+        | select(.name as $n | any($team[]; . == $n)) | .name] | group_by(.) | map(length - 1) | add // 0' "$E2E_WORK/steady$i.$phase")))
+    done
     echo "watch$i (${names[$i]}): $rows foreign rows, $votes foreign votes, $drops stale or left, $again found again"
     # For the output: the watch's lines but its teammates' cards.
     if [ "$((rows + votes + drops + again))" != 0 ]; then
