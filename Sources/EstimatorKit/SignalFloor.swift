@@ -9,8 +9,11 @@
 ///   orientation, a mean of several does not;
 /// - a peer is **found** (in) once its level has been at or above the
 ///   range's `found` level across receptions spanning `findAfter` (1 s), as
-///   phones' proximity features need a second above their threshold: one
-///   lucky reading finds nobody;
+///   phones' proximity features need a second above their threshold, and
+///   over at least `findReadings` (3) receptions: a controller that filters
+///   duplicates reports a peer about once a scan, so a second may hold only
+///   two readings, and two lucky readings of a neighbour through a wall
+///   (a mean 7 dB above theirs) come often enough to find one now and then;
 /// - a peer found is **lost** (out) once its level has stayed below the
 ///   range's `lost` level for `loseAfter` (20 s), within the 7–40 s phones
 ///   take to lose a device: the gap between the two levels and the time
@@ -26,6 +29,8 @@ public struct SignalFloor: Sendable {
     public static let window = Duration.seconds(8)
     /// Found: at or above the found level across receptions this far apart.
     public static let findAfter = Duration.seconds(1)
+    /// Found: and over at least this many receptions in the window.
+    public static let findReadings = 3
     /// Lost: below the lost level for this long.
     public static let loseAfter = Duration.seconds(20)
     /// Most peers followed at once: 64 stored a channel, and room for
@@ -118,7 +123,9 @@ public struct SignalFloor: Sendable {
         } else {
             track.belowSince = nil
         }
-        if !track.isIn, let since = track.aboveSince, time - since >= Self.findAfter { track.isIn = true }
+        if !track.isIn, let since = track.aboveSince, time - since >= Self.findAfter, track.readings.count >= Self.findReadings {
+            track.isIn = true
+        }
         if track.isIn, let since = track.belowSince, time - since >= Self.loseAfter { track.isIn = false }
     }
 

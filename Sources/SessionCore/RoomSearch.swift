@@ -17,9 +17,10 @@ struct RoomSearch: Sendable {
     /// When the session began to listen before it chooses; nil once it
     /// chose, and for a session given its channel.
     var choosingSince: Timestamp?
-    /// The sessions heard choosing (`02`), my echo left out.
+    /// The sessions heard choosing (`02`) that the room keeps (within the
+    /// signal floor), my echo left out.
     var choosers: Set<PeerID> = []
-    /// When the last of `choosers` was first heard.
+    /// When the last of `choosers` was first kept.
     var newestChooser: Timestamp?
     /// Every channel heard while choosing, my echo left out: at any signal,
     /// relayed or not.

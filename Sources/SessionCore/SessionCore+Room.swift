@@ -11,13 +11,15 @@ extension SessionCore {
         var update = Room.Update()
         let packet = packets[heard.localName] ?? decode(heard.localName)
         if let packet {
-            if isChoosingRoom, packet.channel != channel || packet.name != name.text {
-                search.heard.insert(packet.channel)
-                if packet.version == .choosing {
-                    search.heardChoosing(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut), at: now)
-                }
-            }
+            let isOthers = packet.channel != channel || packet.name != name.text
+            if isChoosingRoom, isOthers { search.heard.insert(packet.channel) }
             update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
+            // A chooser counts once the room keeps it (`SignalFloor`): one
+            // beyond the floor never joins my room, and holds no listening.
+            let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
+            if isChoosingRoom, isOthers, packet.version == .choosing, room.table[peer] != nil {
+                search.heardChoosing(peer, at: now)
+            }
         }
         let forwarded = switch forwarding {
         case .all: true

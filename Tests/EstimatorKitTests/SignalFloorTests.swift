@@ -10,7 +10,8 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
 }
 
 /// The signal floor's hysteresis, reception by reception on plain
-/// timestamps: found after a second above, lost after 20 s below.
+/// timestamps: found after a second and three readings above, lost after
+/// 20 s below.
 @Suite struct SignalFloorTests {
     /// Feeds `ann` a reception at `rssi` every `step` from `start` for
     /// `count` receptions; returns whether she is in after each.
@@ -33,6 +34,15 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
         #expect(hear(&floor, ann, rssi: -70, relayed: false, at: t0 + .seconds(1)))
     }
 
+    @Test func twoLuckyReadingsOfANeighbourFindNobody() {
+        var floor = SignalFloor()
+        // Through a wall, a mean of -95 with readings swinging by 5 dB: two in
+        // a row at -86, a second apart, then one as usual.
+        #expect(!hear(&floor, ann, rssi: -86, relayed: false, at: t0))
+        #expect(!hear(&floor, ann, rssi: -86, relayed: false, at: t0 + .seconds(1)), "a second, but two readings")
+        #expect(!hear(&floor, ann, rssi: -97, relayed: false, at: t0 + .seconds(2)), "three, but their mean is -89.7")
+    }
+
     @Test func oneLuckyReadingAmongFaintOnesFindsNobody() {
         var floor = SignalFloor()
         // Faint from the next room, one reading through the open door.
@@ -44,11 +54,11 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
         var floor = SignalFloor()
         // At the far end of a big room: ±10 dB around -84, a reading a second.
         let swing = [-74, -94, -84, -79, -89, -94, -74, -84, -89, -79]
-        let finding = feed(&floor, rssi: { swing[$0 % swing.count] }, from: t0, every: .seconds(1), count: 2)
-        #expect(finding == [false, true], "found a second after the first reading")
+        let finding = feed(&floor, rssi: { swing[$0 % swing.count] }, from: t0, every: .seconds(1), count: 3)
+        #expect(finding == [false, false, true], "found at the third reading, two seconds after the first")
         // Then ten minutes of it, with a body in the way now and then (-100,
         // below the lost level on its own).
-        let held = feed(&floor, rssi: { $0 % 7 == 3 ? -100 : swing[$0 % swing.count] }, from: t0 + .seconds(2),
+        let held = feed(&floor, rssi: { $0 % 7 == 3 ? -100 : swing[$0 % swing.count] }, from: t0 + .seconds(3),
                         every: .seconds(1), count: 600)
         #expect(!held.contains(false))
     }
