@@ -37,7 +37,7 @@ shown_names=(
   "010199Unknown"                             # a card that does not exist
 )
 shown_raw=(00 7F 01 02 03 05 08 99)
-ignored_names=("020108Wrong" "01ZZ08NoHex" "0101G8NoHex" "01010")
+ignored_names=("040108Wrong" "01ZZ08NoHex" "0101G8NoHex" "01010")
 
 # Advertises on hci1-3 in turn; re-adds every 3 s until REGEX shows in the
 # JSON (an advertiser is heard when it starts while the session scans).
