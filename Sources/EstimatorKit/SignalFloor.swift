@@ -14,6 +14,9 @@
 ///   duplicates reports a peer about once a scan, so a second may hold only
 ///   two readings, and two lucky readings of a neighbour through a wall
 ///   (a mean 7 dB above theirs) come often enough to find one now and then;
+/// - a reception `clearlyAbove` (15 dB) the found level finds the peer at
+///   once: readings swing by about 10 dB, so nobody beyond the floor is
+///   heard that strongly, and a teammate close by shows as soon as heard;
 /// - a peer found is **lost** (out) once its level has stayed below the
 ///   range's `lost` level for `loseAfter` (20 s), within the 7–40 s phones
 ///   take to lose a device: the gap between the two levels and the time
@@ -31,6 +34,8 @@ public struct SignalFloor: Sendable {
     public static let findAfter = Duration.seconds(1)
     /// Found: and over at least this many receptions in the window.
     public static let findReadings = 3
+    /// Found at once: a reception this far above the found level, in dB.
+    public static let clearlyAbove = 15
     /// Lost: below the lost level for this long.
     public static let loseAfter = Duration.seconds(20)
     /// Most peers followed at once: 64 stored a channel, and room for
@@ -126,6 +131,7 @@ public struct SignalFloor: Sendable {
         if !track.isIn, let since = track.aboveSince, time - since >= Self.findAfter, track.readings.count >= Self.findReadings {
             track.isIn = true
         }
+        if !track.isIn, let last = track.readings.last, last.rssi >= range.found + Self.clearlyAbove { track.isIn = true }
         if track.isIn, let since = track.belowSince, time - since >= Self.loseAfter { track.isIn = false }
     }
 

@@ -55,9 +55,9 @@ private let t0 = BallotRoom.t0
 
     @Test func oneReadingFindsNobodyAndASecondAboveDoes() {
         var room = room()
-        room.hear("2101FCAlice", rssi: -50)
+        room.hear("2101FCAlice", rssi: -80)
         #expect(room.room.table.isEmpty, "one reading")
-        hearForASecond("2101FCAlice", rssi: -50, in: &room)
+        hearForASecond("2101FCAlice", rssi: -80, in: &room)
         #expect(room.room.peers(in: channel).map(\.name) == ["Alice"])
     }
 

@@ -21,17 +21,19 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
         (0..<count).map { index in floor.hear(ann, rssi: rssi(index), relayed: false, at: start + step * index) }
     }
 
-    @Test func oneStrongReadingFindsNobody() {
+    @Test func oneReadingFindsNobodyUnlessClearlyAbove() {
         var floor = SignalFloor()
-        #expect(!hear(&floor, ann, rssi: -40, relayed: false, at: t0))
+        #expect(!hear(&floor, ann, rssi: -74, relayed: false, at: t0), "14 dB above the found level: one reading")
         #expect(!floor.isIn(ann))
+        let bob = PeerID(channel: Channel(rawValue: 1), name: "Bob")
+        #expect(hear(&floor, bob, rssi: -73, relayed: false, at: t0), "15 dB above: nobody beyond the floor is heard so")
     }
 
     @Test func foundAfterASecondAbove() {
         var floor = SignalFloor()
-        #expect(!hear(&floor, ann, rssi: -70, relayed: false, at: t0))
-        #expect(!hear(&floor, ann, rssi: -70, relayed: false, at: t0 + .milliseconds(999)), "short of a second")
-        #expect(hear(&floor, ann, rssi: -70, relayed: false, at: t0 + .seconds(1)))
+        #expect(!hear(&floor, ann, rssi: -80, relayed: false, at: t0))
+        #expect(!hear(&floor, ann, rssi: -80, relayed: false, at: t0 + .milliseconds(999)), "short of a second")
+        #expect(hear(&floor, ann, rssi: -80, relayed: false, at: t0 + .seconds(1)))
     }
 
     @Test func twoLuckyReadingsOfANeighbourFindNobody() {
@@ -46,7 +48,7 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
     @Test func oneLuckyReadingAmongFaintOnesFindsNobody() {
         var floor = SignalFloor()
         // Faint from the next room, one reading through the open door.
-        let readings = feed(&floor, rssi: { $0 == 6 ? -60 : -97 }, from: t0, count: 20)
+        let readings = feed(&floor, rssi: { $0 == 6 ? -75 : -97 }, from: t0, count: 20)
         #expect(!readings.contains(true))
     }
 
