@@ -101,10 +101,10 @@ public struct Room: Sendable {
     private var paths: [PeerID: HeardPaths] = [:]
     private var rounds: [Channel: ChannelRound] = [:]
     private var appUsers = AppUsers()
-    private var floor: SignalFloor?
+    var floor: SignalFloor?
     /// The floor's counts of people out of the room, per channel, as last
     /// told: a change is a table to draw again.
-    private var outCounts: [Channel: Int] = [:]
+    var outCounts: [Channel: Int] = [:]
 
     /// An empty room whose peers turn stale after `staleAfter` and leave
     /// after `dropAfter` (see `PeerTable`), and whose floor reaches `range`;
@@ -115,18 +115,6 @@ public struct Room: Sendable {
         table = PeerTable(staleAfter: staleAfter, dropAfter: dropAfter)
         self.open = open
         floor = range.map(SignalFloor.init(range:))
-    }
-
-    /// How far the room reaches (`SignalFloor`). A change applies from the
-    /// next reception of each peer, with the floor's times: a peer now
-    /// beyond it leaves after the lose time, one now within it comes in
-    /// after the find time.
-    public var range: SignalRange? {
-        get { floor?.range }
-        set {
-            guard let newValue else { return floor = nil }
-            if floor == nil { floor = SignalFloor(range: newValue) } else { floor?.range = newValue }
-        }
     }
 
     // MARK: Reading
@@ -385,17 +373,6 @@ public struct Room: Sendable {
     }
 
     // MARK: Rules
-
-    /// Notes the channels whose count of people out of the room changed.
-    private mutating func recountOut(now: Timestamp, into update: inout Update) {
-        guard let floor else { return }
-        let counts = floor.outCounts(heardSince: now - table.staleAfter)
-        guard counts != outCounts else { return }
-        for channel in Set(counts.keys).union(outCounts.keys) where counts[channel] != outCounts[channel] {
-            update.counted.insert(channel)
-        }
-        outCounts = counts
-    }
 
     private func mine(in channel: Channel) -> (name: String, card: Card)? {
         me.flatMap { $0.channel == channel ? ($0.name, $0.counted) : nil }
