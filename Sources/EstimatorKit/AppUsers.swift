@@ -169,7 +169,7 @@ struct AppUsers: Sendable {
         let packet = waiting.packet
         let taken = Set(namesakes(of: packet).keys.compactMap(\.appUser))
         let number = (1...).first { !taken.contains($0) }!
-        let id = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: number)
+        let id = PeerID(sender: packet, appUser: number)
         bindings[id] = Binding(device: device, since: waiting.since, lastHeard: waiting.time)
         users[device] = id
         return PeerSighting(packet, appUser: number, rssi: waiting.rssi, time: waiting.time)

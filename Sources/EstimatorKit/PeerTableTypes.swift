@@ -23,6 +23,11 @@ public struct PeerID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.appUser = appUser
     }
 
+    /// Who sent `packet`: an estimator session, or the app user `appUser`.
+    public init(sender packet: Packet, appUser: Int? = nil) {
+        self.init(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: appUser)
+    }
+
     /// Whether this is an app user: someone without rounds, whose name an
     /// iPhone may have cut.
     public var isApp: Bool { appUser != nil }
@@ -84,7 +89,7 @@ public struct PeerSighting: Equatable, Sendable {
     /// What `packet` says, heard at `time`, from an estimator session, or
     /// from the app user `appUser`.
     public init(_ packet: Packet, appUser: Int? = nil, rssi: Int?, time: Timestamp) {
-        self.init(PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut, appUser: appUser),
+        self.init(PeerID(sender: packet, appUser: appUser),
                   card: packet.card, round: packet.round, revealed: packet.isRevealed,
                   revealedOnDemand: packet.isRevealedOnDemand, holds: packet.holdsTheReveal,
                   finding: packet.finding, rssi: rssi, time: time)

@@ -23,7 +23,7 @@ package struct ListeningRoom: Sendable {
         let update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
         watch.note(update, echo: nil)
         // After the local name, which may have begun the round the meeting is about.
-        let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
+        let peer = PeerID(sender: packet)
         // A meeting counts from someone in the room only (`SignalFloor`).
         if !heard.meeting.isEmpty, room.table[peer] != nil,
            let whole = meetings.take(heard.meeting, relayed: heard.relayed, from: peer, now: now),

@@ -10,15 +10,15 @@ extension SessionCore {
     mutating func hear(_ heard: Heard, now: Timestamp) -> [SessionAction] {
         var update = Room.Update()
         let packet = packets[heard.localName] ?? decode(heard.localName)
-        if let packet {
+        let sender = packet.map { PeerID(sender: $0) }
+        if let packet, let sender {
             let isOthers = packet.channel != channel || packet.name != name.text
             if isChoosingRoom, isOthers { search.heard.insert(packet.channel) }
             update = room.hear(packet, rssi: heard.rssi, relayed: heard.relayed, from: heard.advertiser, at: now)
             // A chooser counts once the room keeps it (`SignalFloor`): one
             // beyond the floor never joins my room, and holds no listening.
-            let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
-            if isChoosingRoom, isOthers, packet.version == .choosing, room.table[peer] != nil {
-                search.heardChoosing(peer, at: now)
+            if isChoosingRoom, isOthers, packet.version == .choosing, room.table[sender] != nil {
+                search.heardChoosing(sender, at: now)
             }
         }
         let forwarded = switch forwarding {
@@ -48,9 +48,8 @@ extension SessionCore {
         }
         // After the local name, which may have begun the round the meeting is about.
         // A meeting counts from someone in the room only (`SignalFloor`).
-        if let packet, !heard.meeting.isEmpty, packet.channel == channel {
-            let peer = PeerID(channel: packet.channel, name: packet.name, isNameCut: packet.isNameCut)
-            if room.table[peer] != nil { actions += hearMeeting(heard.meeting, relayed: heard.relayed, from: peer, now: now) }
+        if let sender, !heard.meeting.isEmpty, sender.channel == channel, room.table[sender] != nil {
+            actions += hearMeeting(heard.meeting, relayed: heard.relayed, from: sender, now: now)
         }
         return actions.isEmpty ? [] : actions + [.changed]
     }
