@@ -218,6 +218,12 @@ join_as() { # join_as N OPTION...
     fail "join on hci$n: $(cat "$E2E_WORK/join$n.out")"
 }
 
+table_of() { # table_of N: teammate N's table, as a terminal shows it
+  local cmd; cmd=$(printf '%q ' env XDG_CONFIG_HOME="$E2E_WORK/config$1" XDG_STATE_HOME="$E2E_WORK/state$1" \
+    TERM=xterm NO_COLOR=1 estimator watch --once --adapter "hci$1")
+  timeout 20 script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
+}
+
 # ---- background processes -------------------------------------------------
 # Each has NAME.out (stdout and stderr), NAME.in (a fifo on its stdin),
 # NAME.pid and NAME.seen (how many output lines bg_expect has consumed) in

@@ -154,11 +154,6 @@ voters=(1 2 3)
 # Every table counts down to the same deadline, the starter gone: the
 # header of each laptop's table (`watch --once` on a terminal) says what is
 # left (rounded up to the second), as of when it printed.
-table_of() { # table_of N: laptop N's table, as a terminal shows it
-  local cmd; cmd=$(printf '%q ' env XDG_CONFIG_HOME="$E2E_WORK/config$1" XDG_STATE_HOME="$E2E_WORK/state$1" \
-    TERM=xterm NO_COLOR=1 estimator watch --once --adapter "hci$1")
-  timeout 20 script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
-}
 once=()
 for i in 0 1 2 3; do
   ( table_of $i >"$E2E_WORK/once$i.out" 2>&1; now_ms >"$E2E_WORK/once$i.at" ) &

@@ -168,11 +168,6 @@ for i in 0 1 2 3 4 5; do
 done
 teammates_listed 1
 nap "${E2E_SHARED:-30}"
-table_of() { # table_of N: laptop N's table, as a terminal shows it
-  local cmd; cmd=$(printf '%q ' env XDG_CONFIG_HOME="$E2E_WORK/config$1" XDG_STATE_HOME="$E2E_WORK/state$1" \
-    TERM=xterm NO_COLOR=1 estimator watch --once --adapter "hci$1")
-  timeout 20 script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
-}
 counted=0
 for i in 0 1 2 3 4 5; do
   table_of $i >"$E2E_WORK/once$i.out" 2>&1
