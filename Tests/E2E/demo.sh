@@ -9,12 +9,17 @@
 # radios: 4
 # timeout: 180
 
-estimator join --adapter hci0 --channel 1 --name You >/dev/null || fail "join on hci0"
+# You join the README's way: the session finds a free room and says how
+# the others join it.
+joined=$(estimator join --adapter hci0 --name You) || fail "join on hci0: $joined"
+echo "$joined"
+[[ $joined =~ ^joined\ room\ ([0-9]+)\  ]] || fail "the join named no room: $joined"
+room=${BASH_REMATCH[1]}
 team=(전수열 Alice Bob)
 # Each teammate keeps a history of their own, as on their own laptops: the
 # one shown at the end is yours.
 for i in 1 2 3; do
-  XDG_STATE_HOME=$E2E_WORK/team$i estimator join --adapter hci$i --channel 1 --name "${team[$((i - 1))]}" \
+  XDG_STATE_HOME=$E2E_WORK/team$i estimator join --adapter hci$i --channel "$room" --name "${team[$((i - 1))]}" \
     >/dev/null || fail "join on hci$i"
 done
 # The sprint's stories, as a Jira export.
