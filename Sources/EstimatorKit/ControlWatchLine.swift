@@ -4,21 +4,19 @@
 /// each reception's signal (`seen`); it keeps no room of its own. The
 /// relay gets `me` and the receptions themselves (`heard`).
 public enum ControlWatchLine: Equatable, Sendable {
-    /// Who I am now and the round I am in (with its story's title, and
-    /// whether it is revealed), whether someone else here has my
-    /// name, whether I observe, and the local name I put on the air (which
-    /// says whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
-    /// publishes it as it is), my deck (a watch's stats round the mean
-    /// to its cards), when my timer reveals the round (`round --timer`,
-    /// `reveal --in`; a watch shows what is left), the round's story and
-    /// agreed estimate, all as the room's meeting says, and that meeting
-    /// whole (`RelayPayload.encodeMeeting`: the relay publishes it after my
+    /// Who I am now: my channel, name and adapter, whether someone else
+    /// here has my name, the local name I put on the air (which says
+    /// whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
+    /// publishes it as it is), my round's meeting whole
+    /// (`RelayPayload.encodeMeeting`: the relay publishes it after my
     /// local name), and since when my relay has been down (nil while it is
     /// connected, and without a relay); sent first and after every change.
-    case me(channel: UInt8, name: String, card: Card, adapter: String, round: RoundNumber?, title: String?,
-            nameTaken: Bool = false, revealed: Bool = false, observing: Bool = false, onAir: [UInt8] = [], deck: Deck = .app,
-            revealsAt: Timestamp? = nil, story: Story? = nil, agreed: Card? = nil, meeting: [UInt8] = [],
-            relayDownSince: Timestamp? = nil)
+    /// A watch reads who and where I am, my adapter, the name taken and the
+    /// relay's outage (`WatchViewer`), and takes the round, its meeting and
+    /// my card from the tables; the relay reads my channel, name, local
+    /// name and meeting.
+    case me(channel: UInt8, name: String, adapter: String, nameTaken: Bool = false, onAir: [UInt8] = [],
+            meeting: [UInt8] = [], relayDownSince: Timestamp? = nil)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -40,24 +38,15 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, card, adapter, round, title, nameTaken, revealed, observing, onAir, deck, revealsAt, story, agreed,
-                     meeting, relayDownSince):
+        case let .me(channel, name, adapter, nameTaken, onAir, meeting, relayDownSince):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
-                    JSONMember("cardRaw", .string(card.hex)), JSONMember("adapter", .string(adapter)),
-                    JSONMember("round", round.map { .number(String($0.value)) } ?? .null),
-                    JSONMember("title", title.map(JSONValue.string) ?? .null),
+                    JSONMember("adapter", .string(adapter)),
                     JSONMember("nameTaken", .bool(nameTaken)),
-                    JSONMember("revealed", .bool(revealed)),
-                    JSONMember("role", .string(observing ? "observer" : "voter")),
                     JSONMember("onAir", .string(Hex.text(onAir))),
                     JSONMember("meeting", .string(Hex.text(meeting))),
                     JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
-                    JSONMember("deck", .string(deck.description)),
-                    JSONMember("revealsAt", revealsAt.map { .string(RFC3339.string($0)) } ?? .null),
-                    JSONMember("story", story?.json ?? .null),
-                    JSONMember("agreed", .string(agreed?.name)),
                 ])),
             ])
         case let .heard(localName, rssi, relayed, advertiser):
@@ -91,20 +80,11 @@ public enum ControlWatchLine: Equatable, Sendable {
         case "me":
             guard let channel = body["channel"]?.integer.flatMap(UInt8.init(exactly:)),
                   let name = body["name"]?.string,
-                  let card = body["cardRaw"]?.string.flatMap(UInt8.init(hex:)),
                   let adapter = body["adapter"]?.string,
-                  let round = body["round"], round == .null || round.integer.map({ (0...15).contains($0) }) == true,
-                  let title = body["title"], title == .null || title.string != nil,
                   case let .bool(nameTaken) = body["nameTaken"]
             else { throw ControlReplyError() }
-            self = .me(channel: channel, name: name, card: Card(rawValue: card), adapter: adapter,
-                       round: round.integer.map(RoundNumber.init(wrapping:)), title: title.string, nameTaken: nameTaken,
-                       revealed: body["revealed"] == .bool(true), observing: body["role"] == .string("observer"),
+            self = .me(channel: channel, name: name, adapter: adapter, nameTaken: nameTaken,
                        onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [],
-                       deck: body["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
-                       revealsAt: body["revealsAt"]?.string.flatMap(RFC3339.timestamp),
-                       story: body["story"].flatMap(Story.init(json:)),
-                       agreed: body["agreed"]?.string.flatMap(Card.init(named:)),
                        meeting: body["meeting"]?.string.flatMap(Hex.bytes) ?? [],
                        relayDownSince: body["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
         case "heard":

@@ -222,10 +222,6 @@ package struct SessionCore: Sendable {
     /// The cards I may pick (`join --deck`).
     package var deck: Deck { room.me?.deck ?? .app }
 
-    /// The estimate my round agreed on, as its meeting says (settled here
-    /// or in the room, or by the consensus of its revealed cards).
-    package var agreed: Card? { meeting.agreed }
-
     /// My round's title: its story's (`Story.title`), as the meeting says.
     package var title: String? { meeting.story?.title }
 
@@ -279,13 +275,10 @@ package struct SessionCore: Sendable {
     }
 
     /// Who I am now, as the watchers' `me` line says it.
-    package func me(now: Timestamp) -> ControlWatchLine {
-        .me(channel: channel.rawValue, name: name.text, card: card, adapter: setup.adapter,
-            round: round.current, title: title, nameTaken: isNameTaken, revealed: isRevealed,
-            observing: isObserving, onAir: onAir, deck: deck, revealsAt: revealsAt, story: meeting.story,
-            agreed: agreed, meeting: wholeMeeting, relayDownSince: relayDownSince)
+    package var me: ControlWatchLine {
+        .me(channel: channel.rawValue, name: name.text, adapter: setup.adapter, nameTaken: isNameTaken, onAir: onAir,
+            meeting: wholeMeeting, relayDownSince: relayDownSince)
     }
-
 
     /// What `status` answers.
     package func status(now: Timestamp) -> ControlStatus {

@@ -138,7 +138,7 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, _, adapter, _, _, nameTaken, _, _, _, _, _, _, _, _, relayDownSince):
+        case let .me(channel, name, adapter, nameTaken, _, _, relayDownSince):
             if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }

@@ -218,30 +218,27 @@ import Testing
                 #expect((try? ControlWatchLine(parsing: Array(line.serialized.utf8))) == line)
             }
         }
-        for line in [ControlWatchLine.me(channel: 3, name: "Bob", card: .coffee, adapter: "hci1", round: nil, title: nil),
-                     .me(channel: 3, name: "Bob", card: .waiting, adapter: "hci1", round: RoundNumber(wrapping: 15),
-                         title: "ABC-1 \"Login\""),
-                     .me(channel: 3, name: "Bob", card: Card(integer: 21)!, adapter: "hci1", round: nil, title: nil, deck: .fibonacci),
-                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil, deck: try Deck(parsing: "1,2,4,8")),
-                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: nil,
-                         revealsAt: Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)),
-                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "ABC-1 Login",
-                         revealed: true, story: Story(key: "ABC-1", summary: "Login"), agreed: .eight),
-                     .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2), title: "Login",
-                         story: Story(key: nil, summary: "Login"), agreed: Card.sizes[5]),
+        for line in [ControlWatchLine.me(channel: 3, name: "Bob", adapter: "hci1"),
+                     .me(channel: 3, name: "Bob \"B\"", adapter: "hci1", nameTaken: true, onAir: Array("2203FCBob".utf8)),
+                     .me(channel: 3, name: "Bob", adapter: "hci1", onAir: Array("220308Bob".utf8), meeting: [0x02, 0x00, 0x1A, 0xFF]),
+                     .me(channel: 3, name: "Bob", adapter: "hci1",
+                         relayDownSince: Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)),
                      .radio("bluetoothd is not running"), .ended("left")] {
             #expect(try ControlWatchLine(parsing: Array(line.serialized.utf8)) == line)
         }
-        #expect(try ControlWatchLine(parsing: Array(#"{"me":{"channel":3,"name":"Bob","cardRaw":"08","adapter":"hci1","round":null,"title":null,"nameTaken":false}}"#.utf8))
-            == .me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil), "a session from before decks: the app's")
+        let older = #"{"me":{"channel":3,"name":"Bob","cardRaw":"08","adapter":"hci1","round":2,"title":null,"nameTaken":false,"#
+            + #""revealed":false,"role":"voter","onAir":"323230333038426F62","meeting":"","relayDownSince":null,"deck":"app","#
+            + #""revealsAt":null,"story":null,"agreed":null}}"#
+        #expect(try ControlWatchLine(parsing: Array(older.utf8))
+            == .me(channel: 3, name: "Bob", adapter: "hci1", onAir: Array("220308Bob".utf8)),
+                "keys it does not know are left: what a watch and the relay read")
     }
 
-    @Test func theStoryAndTheAgreedEstimateAreTheMeLinesLastKeys() {
-        let line = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: RoundNumber(wrapping: 2),
-                                       title: "ABC-1 Login", story: Story(key: "ABC-1", summary: "Login"), agreed: .half)
-        #expect(line.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":{"key":"ABC-1","summary":"Login"},"agreed":"0.5"}}"#))
-        let none = ControlWatchLine.me(channel: 3, name: "Bob", card: .eight, adapter: "hci1", round: nil, title: nil)
-        #expect(none.serialized.hasSuffix(#","deck":"app","revealsAt":null,"story":null,"agreed":null}}"#))
+    @Test func theMeLineCarriesWhatTheWatchAndTheRelayRead() {
+        let line = ControlWatchLine.me(channel: 3, name: "Bob", adapter: "hci1", onAir: Array("220308Bob".utf8),
+                                       meeting: [0x02, 0x00])
+        #expect(line.serialized == #"{"me":{"channel":3,"name":"Bob","adapter":"hci1","nameTaken":false,"#
+            + #""onAir":"323230333038426F62","meeting":"0200","relayDownSince":null}}"#)
     }
 
     @Test func rejectsForeignLines() {

@@ -56,4 +56,26 @@ import Testing
         #expect(!line.contains(#""05""#), "the hidden card is not sent")
         #expect(try roundTrip(table)?.tally.entries.map(\.mark) == [.waiting, .hidden])
     }
+
+    @Test func theMeetingAndTheDeckReadBack() throws {
+        var room = Room(staleAfter: .seconds(6))
+        let deck = try Deck(parsing: "1,2,4,8")
+        room.enter(Room.Me(channel: channel, name: "Me", card: .waiting, deck: deck), now: start)
+        let base = WatchTable(room.view(of: channel, now: start), decided: false, deck: deck, now: start)
+        let deadline = Timestamp(secondsSince1970: 1_700_000_120, nanoseconds: 250_000_000)
+        let meetings: [(Story?, Timestamp?, Card?)] = [
+            (Story(key: "ABC-1", summary: "Login"), deadline, .half), (Story(key: nil, summary: "\"Login\""), nil, Card.sizes[5]),
+            (nil, deadline, .eight), (nil, nil, nil),
+        ]
+        for (story, timer, agreed) in meetings {
+            let table = WatchTable(channel: channel, story: story, deadline: timer, agreed: agreed, tally: base.tally,
+                                   signals: base.signals, isDecided: false, deck: deck, unshown: 0)
+            #expect(try roundTrip(table) == table)
+        }
+        let told = WatchTable(channel: channel, story: Story(key: "ABC-1", summary: "Login"), deadline: deadline, agreed: .half,
+                              tally: base.tally, signals: base.signals, isDecided: false, deck: deck, unshown: 0)
+        #expect(ControlWatchLine.table(told).serialized.contains(
+            #""story":{"key":"ABC-1","summary":"Login"},"deadline":"2023-11-14T22:15:20.250Z","agreed":"7F","#))
+        #expect(ControlWatchLine.table(base).serialized.contains(#""story":null,"deadline":null,"agreed":null,"#))
+    }
 }

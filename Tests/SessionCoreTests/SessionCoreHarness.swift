@@ -74,6 +74,14 @@ struct SessionCoreHarness {
     /// Moves time on by `duration`.
     mutating func advance(by duration: Duration) { now = now + duration }
 
+    /// My channel's table as a `watch` attaching now is told it
+    /// (`SessionCore.watchCatchUp`).
+    mutating func watchedTable() -> WatchTable? {
+        core.watchCatchUp(now: now).lazy.compactMap { line -> WatchTable? in
+            if case let .table(table) = line, table.channel == Self.channel { table } else { nil }
+        }.first
+    }
+
     /// What the room has me say now.
     var onAir: String { String(decoding: core.localName(now: now), as: UTF8.self) }
 

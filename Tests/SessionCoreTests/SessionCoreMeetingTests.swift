@@ -106,7 +106,7 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         session.heardMeeting(RoundMeeting().settling(.eight), round: 1, from: ann)
         session.hear("210105Ann")
         #expect(session.core.isRevealed)
-        #expect(session.core.agreed == .eight)
+        #expect(session.core.meeting.agreed == .eight)
     }
 
     // MARK: The timer
@@ -150,10 +150,12 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
         #expect(session.core.meeting.source == .backlog)
         #expect(chosen.contains(.advertise), "the story goes on the air for the room")
         #expect(session.core.view(now: session.now).title == "ABC-1 Login", "and heads my table")
-        #expect(session.core.me(now: session.now) == .me(
-            channel: 1, name: "Me", card: .waiting, adapter: "hci0", round: RoundNumber(wrapping: 1), title: "ABC-1 Login",
-            onAir: Array("2101FCMe".utf8), story: login,
-            meeting: RelayPayload.encodeMeeting(session.core.meeting, round: RoundNumber(wrapping: 1))))
+        #expect(session.core.me == .me(channel: 1, name: "Me", adapter: "hci0", onAir: Array("2101FCMe".utf8),
+                                       meeting: RelayPayload.encodeMeeting(session.core.meeting, round: RoundNumber(wrapping: 1))),
+                "the relay publishes it")
+        let table = session.watchedTable()
+        #expect(table?.tally.round == RoundNumber(wrapping: 1) && table?.story == login && table?.title == "ABC-1 Login",
+                "a watch shows it")
     }
 
     @Test func noBacklogOrARoundMovedOnChoosesNothing() {
@@ -250,24 +252,20 @@ private let sprint = BacklogProgress(Backlog(stories: [login, export], source: "
 
     // MARK: What views read
 
-    @Test func theMeLineAndStatusTellTheMeeting() {
+    @Test func theTableAndStatusTellTheMeeting() {
         var session = SessionCoreHarness()
         session.hear("2101FCAnn")
         let deadline = session.now + .seconds(60)
         session.heardMeeting(RoundMeeting().choosing(login, from: .typed).timing(deadline), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, title, _, _, _, _, _, revealsAt, story, _, _, _) = session.core.me(now: session.now) else {
-            Issue.record("not a me line")
-            return
-        }
-        #expect(title == "ABC-1 Login")
-        #expect(story == login)
-        #expect(revealsAt == deadline)
+        let timed = session.watchedTable()
+        #expect(timed?.title == "ABC-1 Login")
+        #expect(timed?.story == login)
+        #expect(timed?.deadline == deadline && timed?.remaining(now: session.now) == .seconds(60))
         #expect(session.core.status(now: session.now).title == "ABC-1 Login")
         session.hear("210105Ann")
         session.ask(.pick(.three))
         session.ask(.reveal())
         session.heardMeeting(session.core.meeting.settling(.five), round: 1, from: ann)
-        guard case let .me(_, _, _, _, _, _, _, _, _, _, _, _, _, agreed, _, _) = session.core.me(now: session.now) else { return }
-        #expect(agreed == .five)
+        #expect(session.watchedTable()?.agreed == .five)
     }
 }

@@ -92,10 +92,11 @@ private let twoMinutes = Countdown(seconds: 120)!
         let (five, actions) = session.ask(.settle(.five))
         #expect(five?.message == "round 1 (ABC-1) settled at 5")
         #expect(SessionCoreHarness.records(actions).map(\.agreed) == [.five])
-        #expect(actions.contains(.streamMe), "every view shows the agreed estimate")
+        #expect(actions.contains(.streamMe), "the relay publishes the meeting settled")
+        #expect(session.watchedTable()?.agreed == .five, "every view shows the agreed estimate")
         let eight = SessionCoreHarness.records(session.ask(.settle(.eight)).actions)
         #expect(eight.map(\.agreed) == [.eight])
-        #expect(session.core.agreed == .eight)
+        #expect(session.core.meeting.agreed == .eight)
     }
 
     @Test func settleSuggestsACardOfMyDeck() {
@@ -119,10 +120,10 @@ private let twoMinutes = Countdown(seconds: 120)!
         session.ask(.round(title: "ABC-1"))
         session.ask(.reveal())
         session.ask(.settle(.five))
-        #expect(session.core.agreed == .five)
+        #expect(session.core.meeting.agreed == .five)
         let actions = session.hear("2201FCAnn")
         #expect(actions.contains(.cancelTimer))
-        #expect(session.core.agreed == nil)
+        #expect(session.core.meeting.agreed == nil)
         #expect(session.core.round.current == RoundNumber(wrapping: 2))
     }
 

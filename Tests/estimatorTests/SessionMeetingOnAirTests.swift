@@ -37,7 +37,11 @@ import Testing
         let (session, listening, lines) = try await watchedSession(name: "Ann")
         _ = await session.handle(.relayed(payload: Array("2201FCRemy".utf8)))
         // The reception's batch: Remy's round 2 is mine, on the air.
-        while !lines.all.contains(where: { $0.hasPrefix(#"{"me""#) && $0.contains(#""round":2,"#) }) {
+        let roundTwo = { (line: String) -> Bool in
+            guard case let .me(_, _, _, _, onAir, _, _)? = try? ControlWatchLine(parsing: Array(line.utf8)) else { return false }
+            return (try? Packet(decoding: onAir))?.round == RoundNumber(wrapping: 2)
+        }
+        while !lines.all.contains(where: roundTwo) {
             await lines.wait(count: lines.all.count + 1)
         }
         await session.updatesDone()

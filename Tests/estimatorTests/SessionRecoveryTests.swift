@@ -26,11 +26,9 @@ import Testing
         await clock.leave(session)
         await listening.value
         let lines = watched.all.map { try? ControlWatchLine(parsing: Array($0.utf8)) }
-        #expect(lines.first == .me(channel: 1, name: "전수열", card: .waiting, adapter: "hci0", round: nil, title: nil,
-                                   onAir: Array("0101FC전수열".utf8)))
+        #expect(lines.first == .me(channel: 1, name: "전수열", adapter: "hci0", onAir: Array("0101FC전수열".utf8)))
         #expect(lines.contains(.radio(RadioError.bluetoothdAbsent.description)))
-        #expect(lines.contains(.me(channel: 1, name: "전수열", card: .three, adapter: "hci0", round: nil, title: nil,
-                                   onAir: Array("010103전수열".utf8))))
+        #expect(lines.contains(.me(channel: 1, name: "전수열", adapter: "hci0", onAir: Array("010103전수열".utf8))))
         #expect(lines.last == .ended("left channel 1"))
     }
 

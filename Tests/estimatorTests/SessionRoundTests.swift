@@ -199,8 +199,7 @@ import Testing
         #expect(await session.isNameTaken)
         #expect(await session.status.nameTaken)
         let me = try ControlWatchLine(parsing: Array(watched.all[4].utf8))
-        #expect(me == .me(channel: 1, name: "Ann", card: .waiting, adapter: "hci0", round: nil, title: nil, nameTaken: true,
-                          onAir: Array("0101FCAnn".utf8)))
+        #expect(me == .me(channel: 1, name: "Ann", adapter: "hci0", nameTaken: true, onAir: Array("0101FCAnn".utf8)))
         let renamed = await session.handle(.join(channel: nil, name: "Ann"))
         #expect(renamed.message.hasSuffix("someone here is already called Ann, so one of you is hidden: give yourself another name with --name"))
         radio.hear(localName: Array("010105Bob".utf8), rssi: -60)

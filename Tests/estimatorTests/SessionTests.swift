@@ -281,15 +281,18 @@ import Testing
 /// `watch` draws are left out: these suites follow what the session says
 /// of itself and of each reception (`me`, `seen`, `heard`, `radio`,
 /// `ended`); WatchViewerTests and the command-line tests draw the rest.
-/// With `views`, they are kept too.
+/// With `views`, they are kept too. The tables are kept aside either way,
+/// for what a watch shows of the round (`table(of:)`).
 final class Lines: Sendable {
-    private let state = Mutex<(lines: [String], waiters: CountWaiters)>(([], CountWaiters()))
+    private let state = Mutex<(lines: [String], tables: [String], waiters: CountWaiters)>(([], [], CountWaiters()))
     private let views: Bool
 
     init(views: Bool = false) { self.views = views }
 
     func append(_ line: String) -> Bool {
-        guard views || !line.hasPrefix(#"{"table":"#) && !line.hasPrefix(#"{"change":"#) else { return true }
+        let isTable = line.hasPrefix(#"{"table":"#)
+        if isTable { state.withLock { $0.tables.append(line) } }
+        guard views || !isTable && !line.hasPrefix(#"{"change":"#) else { return true }
         let ready = state.withLock { state in
             state.lines.append(line)
             return state.waiters.reached(state.lines.count)
@@ -299,6 +302,16 @@ final class Lines: Sendable {
     }
 
     var all: [String] { state.withLock { $0.lines } }
+
+    /// The latest table of `channel` streamed.
+    func table(of channel: UInt8 = 1) throws -> WatchTable? {
+        for line in state.withLock({ $0.tables }).reversed() {
+            if case let .table(table) = try ControlWatchLine(parsing: Array(line.utf8)), table.channel.rawValue == channel {
+                return table
+            }
+        }
+        return nil
+    }
 
     func wait(count: Int) async {
         await withCheckedContinuation { continuation in

@@ -49,7 +49,7 @@ import Watch
             for action in core.take(event, at: now) {
                 switch action {
                 case let .stream(line) where line.isForAWatch: watch.apply(line)
-                case .streamMe: watch.apply(core.me(now: now))
+                case .streamMe: watch.apply(core.me)
                 case .changed: for line in core.watchLines(now: now).shut { watch.apply(line) }
                 default: break
                 }
@@ -58,7 +58,7 @@ import Watch
 
         /// Attaches `watch` now, as `Session.addWatcher` does.
         mutating func attach(_ watch: inout WatchViewer, now: Timestamp) {
-            watch.apply(core.me(now: now))
+            watch.apply(core.me)
             for line in core.watchCatchUp(now: now) { watch.apply(line) }
         }
     }

@@ -19,7 +19,7 @@ extension Session {
             // Under the same lock as the catch-up, so that every change after
             // it is noted for this watch.
             if !airOnly { _ = core.take(.forward(.all), at: now) }
-            return (core.me(now: now), ControlWatchLine.radio(core.radioState),
+            return (core.me, ControlWatchLine.radio(core.radioState),
                     airOnly ? core.heardLines(now: now) : core.watchCatchUp(now: now, open: openCards))
         }
         if send(me.serialized), send(radio.serialized), first.allSatisfy({ send($0.serialized) }) {

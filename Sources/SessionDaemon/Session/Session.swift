@@ -91,10 +91,6 @@ package actor Session {
     package var isRevealed: Bool { board.read(\.isRevealed) }
     /// The cards I may pick (`join --deck`).
     package var deck: Deck { board.read(\.deck) }
-    /// The estimate my revealed round agreed on (`Agreement`).
-    package var agreed: Card? { board.read(\.agreed) }
-    /// When my timer reveals my round, while it runs.
-    package var revealsAt: Timestamp? { board.read(\.revealsAt) }
     /// Whether someone else in my channel has my name, and is still heard.
     package var isNameTaken: Bool { board.read(\.isNameTaken) }
     /// Since when the relay has been down; nil while it is connected, and
@@ -251,7 +247,7 @@ package actor Session {
             case .advertise:
                 if updates.request(received: received) { updates.running = Task(executorPreference: loop) { await self.runUpdates() } }
             case .rideAlong: radio.ride(parts: board.read(\.meetingParts))
-            case .streamMe: broadcast(board.read { [clock] in $0.me(now: clock.now) })
+            case .streamMe: broadcast(board.read(\.me))
             case .streamRadio: broadcast(.radio(board.read(\.radioState)))
             case let .stream(line): broadcast(line)
             case let .rowsChanged(events):
