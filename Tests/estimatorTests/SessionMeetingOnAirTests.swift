@@ -41,9 +41,7 @@ import Testing
             guard case let .me(_, _, _, _, onAir, _, _)? = try? ControlWatchLine(parsing: Array(line.utf8)) else { return false }
             return (try? Packet(decoding: onAir))?.round == RoundNumber(wrapping: 2)
         }
-        while !lines.all.contains(where: roundTwo) {
-            await lines.wait(count: lines.all.count + 1)
-        }
+        await lines.wait(until: roundTwo)
         await session.updatesDone()
         let changes = radio.advertisedParts.count
         let told = RoundMeeting().choosing(Story(line: "ABC-9 Ride along"), from: .typed)
@@ -51,9 +49,7 @@ import Testing
         _ = await session.handle(.relayed(payload: Array("2201FCRemy".utf8) + [0] + whole))
         // The reception's batch ends with the `me` line that carries it.
         let published = #""meeting":"\#(Hex.text(whole))""#
-        while !lines.all.contains(where: { $0.hasPrefix(#"{"me""#) && $0.contains(published) }) {
-            await lines.wait(count: lines.all.count + 1)
-        }
+        await lines.wait(until: { $0.hasPrefix(#"{"me""#) && $0.contains(published) })
         await session.updatesDone()
         #expect(await session.meeting == told)
         #expect(radio.advertisedParts.count == changes, "no change of its own")

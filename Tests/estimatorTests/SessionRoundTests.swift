@@ -1,3 +1,4 @@
+import DBusTestSupport
 import EstimatorKit
 import SessionCore
 import SessionDaemon
@@ -54,31 +55,32 @@ import Testing
 
     @Test func theRevealIsReportedOnceAndEveryReVoteAfterIt() async throws {
         let (session, listening, watched) = try await watchedSession()
-        let reports = Mutex<[RevealedRound]>([])
-        await session.onReveal { report in reports.withLock { $0.append(report) } }
+        let reports = Reports()
+        await session.onReveal { reports.append($0) }
         clock.advance(by: ChannelRound.listening)
         await hear("2101FCAlice", then: watched, count: 3)
         _ = await session.handle(.pick(.five))
-        #expect(reports.withLock { $0.isEmpty }, "Alice has not voted")
-        await hear("210108Alice", then: watched, count: 6)
-        var all = reports.withLock { $0 }
+        #expect(reports.all.isEmpty, "Alice has not voted")
+        radio.hear(localName: Array("210108Alice".utf8), rssi: -50)
+        await reports.wait(count: 1)
+        var all = reports.all
         #expect(all.count == 1)
         #expect(all.first?.votes == ["전수열": .five, "Alice": .eight])
         #expect(all.first?.round == RoundNumber(wrapping: 1))
         _ = await session.handle(.pick(.eight))
-        all = reports.withLock { $0 }
+        all = reports.all
         #expect(all.count == 2 && all.last?.votes == ["전수열": .eight, "Alice": .eight], "the re-vote updates the round")
         #expect(all.last?.revealedAt == all.first?.revealedAt, "the same round's record")
         _ = await session.handle(.pick(.eight))
-        #expect(reports.withLock { $0.count } == 2, "the same card again is no change")
+        #expect(reports.all.count == 2, "the same card again is no change")
         await end(session, listening)
     }
 
     @Test func onARadioThatChangesWhileScanningMyVoteIsSealedUntilTheReveal() async throws {
         radio.changesWhileScanning = true
         let (session, listening, watched) = try await watchedSession()
-        let reports = Mutex<[RevealedRound]>([])
-        await session.onReveal { report in reports.withLock { $0.append(report) } }
+        let reports = Reports()
+        await session.onReveal { reports.append($0) }
         clock.advance(by: ChannelRound.listening)
         await hearOne("2101FCAlice", watched: watched)
         _ = await session.handle(.pick(.five))
@@ -89,10 +91,11 @@ import Testing
         await hearOne("2101FBAlice", watched: watched)
         await session.updatesDone()
         #expect(lastAdvertised() == "310105전수열", "the last vote revealed: my card goes on the air")
-        #expect(reports.withLock { $0.isEmpty }, "Alice's card is still sealed")
+        #expect(reports.all.isEmpty, "Alice's card is still sealed")
         #expect(radio.keptListening == [Ballot.catchUp], "no scan restart while her card comes, asked once")
-        await hearOne("310108Alice", watched: watched)
-        #expect(reports.withLock { $0.first?.votes } == ["전수열": .five, "Alice": .eight])
+        radio.hear(localName: Array("310108Alice".utf8), rssi: -50)
+        await reports.wait(count: 1)
+        #expect(reports.all.first?.votes == ["전수열": .five, "Alice": .eight])
         #expect(radio.keptListening == [Ballot.catchUp])
         await end(session, listening)
     }
@@ -208,5 +211,29 @@ import Testing
         #expect(await !session.handle(.join(channel: nil, name: "Cy")).message.contains("already called"))
         await clock.leave(session)
         await listening.value
+    }
+}
+
+/// The rounds a session reported revealed (`Session.onReveal`), in order.
+/// The report follows the reception's lines to the watchers, so a test
+/// awaits the report itself.
+private final class Reports: Sendable {
+    private let state = Mutex<(all: [RevealedRound], waiters: CountWaiters)>(([], CountWaiters()))
+
+    func append(_ report: RevealedRound) {
+        let ready = state.withLock { state in
+            state.all.append(report)
+            return state.waiters.reached(state.all.count)
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    var all: [RevealedRound] { state.withLock { $0.all } }
+
+    /// Returns once `count` rounds have been reported.
+    func wait(count: Int) async {
+        await withCheckedContinuation { continuation in
+            state.withLock { $0.waiters.wait(for: count, current: $0.all.count, continuation) }?.resume()
+        }
     }
 }

@@ -318,6 +318,19 @@ final class Lines: Sendable {
             state.withLock { $0.waiters.wait(for: count, current: $0.lines.count, continuation) }?.resume()
         }
     }
+
+    /// Returns once a line kept satisfies `isWanted`. Each wait counts from
+    /// the lines already looked at, so a line that comes between a look and
+    /// the wait ends the wait instead of being missed.
+    func wait(until isWanted: (String) -> Bool) async {
+        var looked = 0
+        while true {
+            let lines = all
+            if lines[looked...].contains(where: isWanted) { return }
+            looked = lines.count
+            await wait(count: looked + 1)
+        }
+    }
 }
 
 final class Flag: Sendable {
