@@ -22,6 +22,14 @@ extension RadioSchedule {
         return .microseconds(random(most / 10...most))
     }
 
+    /// When a restart made while looking for a quiet peer is announced
+    /// again, after it ended: between half of `reannounceAfter` and half
+    /// as much again.
+    package func quietReannounce(_ random: Draw) -> Duration {
+        let half = Int64(reannounceAfter / .microseconds(1)) / 2
+        return .microseconds(random(half...3 * half))
+    }
+
     /// How much longer a restart due now waits before it looks again,
     /// `sinceSighting` after the last sighting (nil: none yet), having
     /// waited `waited` already: until `hold` after the sighting, plus a

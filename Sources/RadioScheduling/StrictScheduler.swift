@@ -5,7 +5,8 @@
 ///
 /// A restart falls due `restartEvery` (± `jitter`) after the last one
 /// ended. When due, it first listens while the session asks (`lookAgain`),
-/// for at most a random part of `listenLimit`, then holds while a peer
+/// for at most a random part of `listenLimit` (a restart made then is
+/// announced again, a random 0.25–0.75 s later), then holds while a peer
 /// announced in the last `hold` (plus a random `backoff`, `holdLimit` in
 /// all): a sighting is a peer announcing from its own gap, and a restart
 /// then would put this radio's announcement in it, unheard. One gap at a
@@ -47,6 +48,9 @@ package struct StrictScheduler: RadioScheduler {
     private(set) var lastHeard: Duration?
     /// Until when a due restart listens, as the session last asked.
     private(set) var listenUntil: Duration?
+    /// Whether the restart under way began while the session looked for a
+    /// quiet peer: it is announced a second time.
+    private(set) var restartAnnouncesTwice = false
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
     /// Keeps a change's new part through the restarts soon after it.
@@ -161,8 +165,14 @@ package struct StrictScheduler: RadioScheduler {
             restart = .ready
             return []
         }
+        return beginRestart(now)
+    }
+
+    /// A restart's gap begins.
+    private mutating func beginRestart(_ now: Duration) -> [ScheduleAction] {
         restart = .running
         gap = .restart
+        restartAnnouncesTwice = listenUntil.map { $0 > now } ?? false
         return [.perform(.forgetApps), .perform(.stopScan)]
     }
 
@@ -174,6 +184,12 @@ package struct StrictScheduler: RadioScheduler {
         case .restart:
             restart = .waiting
             actions = [.arm(.restart, at: now + schedule.nextInterval(random))]
+            // A peer quiet this long most often missed this radio as well:
+            // their gaps met, and met again if both listened and stopped
+            // together. A second announcement after a random wait (the
+            // same wait would meet again) is heard by a peer that missed
+            // the first.
+            if restartAnnouncesTwice { actions.append(.arm(.reannounce, at: now + schedule.quietReannounce(random))) }
         case let .change(changeFailed):
             // A peer in its own gap missed the change: announce it again,
             // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
@@ -195,9 +211,7 @@ package struct StrictScheduler: RadioScheduler {
             return actions + [.perform(.stopScan)]
         }
         if restart == .ready {
-            restart = .running
-            gap = .restart
-            return actions + [.perform(.forgetApps), .perform(.stopScan)]
+            return actions + beginRestart(now)
         }
         return actions
     }

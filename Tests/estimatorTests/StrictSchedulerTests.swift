@@ -109,6 +109,49 @@ import Testing
         #expect(radio.deadlines == [.milliseconds(1600)])
     }
 
+    /// A restart made while the session looks for a quiet peer is
+    /// announced again, a random 0.25–0.75 s after it ended; a restart made
+    /// once the asks have stopped (the peer heard) is announced once.
+    @Test func aRestartMadeWhileLookingIsAnnouncedTwice() {
+        var radio = Self.strict(random: Self.highest)
+        radio.advance(to: .milliseconds(1400))
+        radio.feed(.lookAgain)
+        radio.advance(to: .milliseconds(1900))
+        radio.feed(.lookAgain)
+        // Asked until 2650; the span drawn (1 s) ends the listening at 2500.
+        radio.advance(to: .milliseconds(2500))
+        #expect(radio.steps == [.forgetApps, .stopScan])
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        radio.done(.announceNextPart)
+        radio.advance(to: .milliseconds(2550))
+        radio.done(.startScan)
+        #expect(radio.deadlines == [.milliseconds(3300), .milliseconds(4050)])
+        radio.advance(to: .milliseconds(3300))
+        radio.done(.stopScan)
+        // The same part again.
+        radio.done(.announceAgain)
+        radio.advance(to: .milliseconds(3350))
+        radio.done(.startScan)
+        #expect(radio.steps.isEmpty)
+        #expect(radio.deadlines == [.milliseconds(4050)])
+
+        // No ask since: the next restart is announced once.
+        radio.advance(to: .milliseconds(4050))
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        radio.done(.announceNextPart)
+        radio.advance(to: .milliseconds(4100))
+        radio.done(.startScan)
+        #expect(radio.deadlines == [.milliseconds(5600)])
+
+        let schedule = Self.schedule()
+        #expect(schedule.quietReannounce(Self.lowest) == .milliseconds(250))
+        #expect(schedule.quietReannounce(Self.highest) == .milliseconds(750))
+        let draws = (0..<100).map { _ in schedule.quietReannounce(RadioSchedule.draw) }
+        #expect(Set(draws).count > 1)
+    }
+
     /// A change in the strict mode: its own gap, a settle, then announced
     /// again 0.5 s after scanning started again, in a gap of its own.
     @Test func aStrictChangeIsMadeInAGapAndAnnouncedAgain() {
