@@ -91,8 +91,7 @@ package struct RadioSchedule: Equatable, Sendable {
     /// A changed advertisement (a pick) is announced again this long after
     /// the change: a peer in its own gap missed the first, and no gap lasts
     /// this long. A restart made while looking for a quiet peer is
-    /// announced again after a random half to one and a half of it
-    /// (`quietReannounce`).
+    /// announced again later (`quietReannounce`).
     var reannounceAfter: Duration = .milliseconds(500)
     /// The light mode's second announcement comes sooner: a light peer's
     /// only gaps are its restarts (30–120 ms), and at a sealed reveal every

@@ -6,7 +6,7 @@
 /// A restart falls due `restartEvery` (± `jitter`) after the last one
 /// ended. When due, it first listens while the session asks (`lookAgain`),
 /// for at most a random part of `listenLimit` (a restart made then is
-/// announced again, a random 0.25–0.75 s later), then holds while a peer
+/// announced again, 0.6–1.1 s later), then holds while a peer
 /// announced in the last `hold` (plus a random `backoff`, `holdLimit` in
 /// all): a sighting is a peer announcing from its own gap, and a restart
 /// then would put this radio's announcement in it, unheard. One gap at a
@@ -186,9 +186,9 @@ package struct StrictScheduler: RadioScheduler {
             actions = [.arm(.restart, at: now + schedule.nextInterval(random))]
             // A peer quiet this long most often missed this radio as well:
             // their gaps met, and met again if both listened and stopped
-            // together. A second announcement after a random wait (the
-            // same wait would meet again) is heard by a peer that missed
-            // the first.
+            // together. A second announcement, after the peer's reply to
+            // the first and a random wait (`quietReannounce`), is heard by
+            // a peer that missed the first.
             if restartAnnouncesTwice { actions.append(.arm(.reannounce, at: now + schedule.quietReannounce(random))) }
         case let .change(changeFailed):
             // A peer in its own gap missed the change: announce it again,

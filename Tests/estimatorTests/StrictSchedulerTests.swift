@@ -110,7 +110,7 @@ import Testing
     }
 
     /// A restart made while the session looks for a quiet peer is
-    /// announced again, a random 0.25–0.75 s after it ended; a restart made
+    /// announced again, a random 0.6–1.1 s after it ended; a restart made
     /// once the asks have stopped (the peer heard) is announced once.
     @Test func aRestartMadeWhileLookingIsAnnouncedTwice() {
         var radio = Self.strict(random: Self.highest)
@@ -126,12 +126,12 @@ import Testing
         radio.done(.announceNextPart)
         radio.advance(to: .milliseconds(2550))
         radio.done(.startScan)
-        #expect(radio.deadlines == [.milliseconds(3300), .milliseconds(4050)])
-        radio.advance(to: .milliseconds(3300))
+        #expect(radio.deadlines == [.milliseconds(3650), .milliseconds(4050)])
+        radio.advance(to: .milliseconds(3650))
         radio.done(.stopScan)
         // The same part again.
         radio.done(.announceAgain)
-        radio.advance(to: .milliseconds(3350))
+        radio.advance(to: .milliseconds(3700))
         radio.done(.startScan)
         #expect(radio.steps.isEmpty)
         #expect(radio.deadlines == [.milliseconds(4050)])
@@ -146,8 +146,8 @@ import Testing
         #expect(radio.deadlines == [.milliseconds(5600)])
 
         let schedule = Self.schedule()
-        #expect(schedule.quietReannounce(Self.lowest) == .milliseconds(250))
-        #expect(schedule.quietReannounce(Self.highest) == .milliseconds(750))
+        #expect(schedule.quietReannounce(Self.lowest) == .milliseconds(600))
+        #expect(schedule.quietReannounce(Self.highest) == .milliseconds(1100))
         let draws = (0..<100).map { _ in schedule.quietReannounce(RadioSchedule.draw) }
         #expect(Set(draws).count > 1)
     }
