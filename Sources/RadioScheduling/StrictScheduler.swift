@@ -5,8 +5,9 @@
 ///
 /// A restart falls due `restartEvery` (± `jitter`) after the last one
 /// ended. When due, it first listens while the session asks (`lookAgain`),
-/// for at most a random part of `listenLimit` (a restart made then is
-/// announced again, 0.6–1.1 s later), then holds while a peer
+/// for at most a random part of `listenLimit`; the first ask brings the
+/// restart forward to a random part of `listenLimit` instead, if sooner; a
+/// restart made while asked is announced again 0.6–1.1 s later. Then it holds while a peer
 /// announced in the last `hold` (plus a random `backoff`, `holdLimit` in
 /// all): a sighting is a peer announcing from its own gap, and a restart
 /// then would put this radio's announcement in it, unheard. One gap at a
@@ -51,6 +52,11 @@ package struct StrictScheduler: RadioScheduler {
     /// Whether the restart under way began while the session looked for a
     /// quiet peer: it is announced a second time.
     private(set) var restartAnnouncesTwice = false
+    /// When the restart armed falls due.
+    private(set) var restartDue: Duration?
+    /// Whether the restart armed was brought forward by a first ask to
+    /// look again: it does not listen.
+    private(set) var restartBroughtForward = false
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
     /// Keeps a change's new part through the restarts soon after it.
@@ -68,7 +74,7 @@ package struct StrictScheduler: RadioScheduler {
         guard !ended else { return [] }
         switch event {
         case .scanStarted:
-            return [.arm(.restart, at: now + schedule.nextInterval(random))]
+            return [armRestart(at: now + schedule.nextInterval(random))]
         case .heard, .keepListening:
             // Its cards are in clear: a reveal sends nothing to wait for.
             return []
@@ -83,9 +89,25 @@ package struct StrictScheduler: RadioScheduler {
             // would not bring: the next restart listens for them instead,
             // until a little after the session's next tick.
             let until = now + schedule.tick + schedule.tick / 2
+            let firstAsk = !(listenUntil.map { $0 > now } ?? false)
             listenUntil = max(listenUntil ?? until, until)
-            return []
+            // A peer quiet since this ask most often missed this radio as
+            // well (their gaps met) and waits for it as it waits for the
+            // peer: listening through the due time would only lengthen the
+            // wait on both sides. The restart comes within a random part of
+            // `listenLimit` instead, if that is sooner, without listening.
+            guard firstAsk, restart == .waiting, let due = restartDue else { return [] }
+            let soon = now + schedule.listenSpan(random)
+            guard soon < due else { return [] }
+            restartBroughtForward = true
+            return [armRestart(at: soon)]
         case .fired(.restart):
+            restartDue = nil
+            if restartBroughtForward {
+                restartBroughtForward = false
+                restart = .holding(due: now)
+                return hold(now)
+            }
             restart = .listening(end: now + schedule.listenSpan(random))
             return listenOrHold(now)
         case .fired(.listen):
@@ -168,6 +190,12 @@ package struct StrictScheduler: RadioScheduler {
         return beginRestart(now)
     }
 
+    /// Arms the next restart.
+    private mutating func armRestart(at due: Duration) -> ScheduleAction {
+        restartDue = due
+        return .arm(.restart, at: due)
+    }
+
     /// A restart's gap begins.
     private mutating func beginRestart(_ now: Duration) -> [ScheduleAction] {
         restart = .running
@@ -183,7 +211,7 @@ package struct StrictScheduler: RadioScheduler {
         switch gap {
         case .restart:
             restart = .waiting
-            actions = [.arm(.restart, at: now + schedule.nextInterval(random))]
+            actions = [armRestart(at: now + schedule.nextInterval(random))]
             // A peer quiet this long most often missed this radio as well:
             // their gaps met, and met again if both listened and stopped
             // together. A second announcement, after the peer's reply to

@@ -109,6 +109,36 @@ import Testing
         #expect(radio.deadlines == [.milliseconds(1600)])
     }
 
+    /// The first ask to look again brings a restart not yet due forward,
+    /// to a random part of `listenLimit` after it, and that restart does
+    /// not listen; an ask that goes on, or one whose part would end after
+    /// the due time, moves nothing.
+    @Test func theFirstAskBringsTheRestartForward() {
+        var radio = Self.strict(random: Self.lowest)
+        radio.advance(to: .milliseconds(300))
+        radio.feed(.lookAgain)
+        #expect(radio.deadlines == [.milliseconds(400)])
+        radio.advance(to: .milliseconds(350))
+        radio.feed(.lookAgain)
+        #expect(radio.deadlines == [.milliseconds(400)])
+        // Asked until 1100, yet it restarts at once.
+        radio.advance(to: .milliseconds(400))
+        #expect(radio.steps == [.forgetApps, .stopScan])
+        radio.done(.forgetApps)
+        radio.done(.stopScan)
+        radio.done(.announceNextPart)
+        radio.advance(to: .milliseconds(450))
+        radio.done(.startScan)
+        // Announced again; the next restart counts from this one.
+        #expect(radio.deadlines == [.milliseconds(1050), .milliseconds(1950)])
+
+        // The part drawn (1 s) would end after the due time (1.5 s).
+        radio = Self.strict(random: Self.highest)
+        radio.advance(to: .milliseconds(600))
+        radio.feed(.lookAgain)
+        #expect(radio.deadlines == [.milliseconds(1500)])
+    }
+
     /// A restart made while the session looks for a quiet peer is
     /// announced again, a random 0.6–1.1 s after it ended; a restart made
     /// once the asks have stopped (the peer heard) is announced once.
