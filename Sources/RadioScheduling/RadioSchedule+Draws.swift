@@ -22,18 +22,6 @@ extension RadioSchedule {
         return .microseconds(random(most / 10...most))
     }
 
-    /// When a restart made while looking for a quiet peer is announced
-    /// again, after it ended: once a peer that heard the restart has held
-    /// (`hold`, `backoff`) and made its own restart's gap (0.1 s at the
-    /// median, docs/MEASUREMENTS.md, The air), into which the second
-    /// announcement would otherwise fall; then a random part of
-    /// `reannounceAfter` more, so that two radios that restarted together
-    /// do not announce together again. 0.6–1.1 s.
-    package func quietReannounce(_ random: Draw) -> Duration {
-        let most = Int64(reannounceAfter / .microseconds(1))
-        return hold + backoff + .milliseconds(100) + .microseconds(random(0...most))
-    }
-
     /// How much longer a restart due now waits before it looks again,
     /// `sinceSighting` after the last sighting (nil: none yet), having
     /// waited `waited` already: until `hold` after the sighting, plus a

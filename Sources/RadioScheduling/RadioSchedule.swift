@@ -90,8 +90,7 @@ package struct RadioSchedule: Equatable, Sendable {
     package var listenLimit: Duration = .seconds(1)
     /// A changed advertisement (a pick) is announced again this long after
     /// the change: a peer in its own gap missed the first, and no gap lasts
-    /// this long. A restart made while looking for a quiet peer is
-    /// announced again later (`quietReannounce`).
+    /// this long.
     var reannounceAfter: Duration = .milliseconds(500)
     /// The light mode's second announcement comes sooner: a light peer's
     /// only gaps are its restarts (30–120 ms), and at a sealed reveal every

@@ -5,9 +5,7 @@
 ///
 /// A restart falls due `restartEvery` (± `jitter`) after the last one
 /// ended. When due, it first listens while the session asks (`lookAgain`),
-/// for at most a random part of `listenLimit`; the first ask brings the
-/// restart forward to a random part of `listenLimit` instead, if sooner; a
-/// restart made while asked is announced again 0.6–1.1 s later. Then it holds while a peer
+/// for at most a random part of `listenLimit`, then holds while a peer
 /// announced in the last `hold` (plus a random `backoff`, `holdLimit` in
 /// all): a sighting is a peer announcing from its own gap, and a restart
 /// then would put this radio's announcement in it, unheard. One gap at a
@@ -49,14 +47,6 @@ package struct StrictScheduler: RadioScheduler {
     private(set) var lastHeard: Duration?
     /// Until when a due restart listens, as the session last asked.
     private(set) var listenUntil: Duration?
-    /// Whether the restart under way began while the session looked for a
-    /// quiet peer: it is announced a second time.
-    private(set) var restartAnnouncesTwice = false
-    /// When the restart armed falls due.
-    private(set) var restartDue: Duration?
-    /// Whether the restart armed was brought forward by a first ask to
-    /// look again: it does not listen.
-    private(set) var restartBroughtForward = false
     /// Set once scanning ended for good or a restart failed: nothing more is scheduled.
     private(set) var ended = false
     /// Keeps a change's new part through the restarts soon after it.
@@ -74,7 +64,7 @@ package struct StrictScheduler: RadioScheduler {
         guard !ended else { return [] }
         switch event {
         case .scanStarted:
-            return [armRestart(at: now + schedule.nextInterval(random))]
+            return [.arm(.restart, at: now + schedule.nextInterval(random))]
         case .heard, .keepListening:
             // Its cards are in clear: a reveal sends nothing to wait for.
             return []
@@ -89,25 +79,9 @@ package struct StrictScheduler: RadioScheduler {
             // would not bring: the next restart listens for them instead,
             // until a little after the session's next tick.
             let until = now + schedule.tick + schedule.tick / 2
-            let firstAsk = !(listenUntil.map { $0 > now } ?? false)
             listenUntil = max(listenUntil ?? until, until)
-            // A peer quiet since this ask most often missed this radio as
-            // well (their gaps met) and waits for it as it waits for the
-            // peer: listening through the due time would only lengthen the
-            // wait on both sides. The restart comes within a random part of
-            // `listenLimit` instead, if that is sooner, without listening.
-            guard firstAsk, restart == .waiting, let due = restartDue else { return [] }
-            let soon = now + schedule.listenSpan(random)
-            guard soon < due else { return [] }
-            restartBroughtForward = true
-            return [armRestart(at: soon)]
+            return []
         case .fired(.restart):
-            restartDue = nil
-            if restartBroughtForward {
-                restartBroughtForward = false
-                restart = .holding(due: now)
-                return hold(now)
-            }
             restart = .listening(end: now + schedule.listenSpan(random))
             return listenOrHold(now)
         case .fired(.listen):
@@ -187,20 +161,8 @@ package struct StrictScheduler: RadioScheduler {
             restart = .ready
             return []
         }
-        return beginRestart(now)
-    }
-
-    /// Arms the next restart.
-    private mutating func armRestart(at due: Duration) -> ScheduleAction {
-        restartDue = due
-        return .arm(.restart, at: due)
-    }
-
-    /// A restart's gap begins.
-    private mutating func beginRestart(_ now: Duration) -> [ScheduleAction] {
         restart = .running
         gap = .restart
-        restartAnnouncesTwice = listenUntil.map { $0 > now } ?? false
         return [.perform(.forgetApps), .perform(.stopScan)]
     }
 
@@ -211,13 +173,7 @@ package struct StrictScheduler: RadioScheduler {
         switch gap {
         case .restart:
             restart = .waiting
-            actions = [armRestart(at: now + schedule.nextInterval(random))]
-            // A peer quiet this long most often missed this radio as well:
-            // their gaps met, and met again if both listened and stopped
-            // together. A second announcement, after the peer's reply to
-            // the first and a random wait (`quietReannounce`), is heard by
-            // a peer that missed the first.
-            if restartAnnouncesTwice { actions.append(.arm(.reannounce, at: now + schedule.quietReannounce(random))) }
+            actions = [.arm(.restart, at: now + schedule.nextInterval(random))]
         case let .change(changeFailed):
             // A peer in its own gap missed the change: announce it again,
             // once (docs/ARCHITECTURE.md, Why the strict mode is as it is).
@@ -239,7 +195,9 @@ package struct StrictScheduler: RadioScheduler {
             return actions + [.perform(.stopScan)]
         }
         if restart == .ready {
-            return actions + beginRestart(now)
+            restart = .running
+            gap = .restart
+            return actions + [.perform(.forgetApps), .perform(.stopScan)]
         }
         return actions
     }
