@@ -55,13 +55,14 @@ import Testing
 
     @Test func theRevealIsReportedOnceAndEveryReVoteAfterIt() async throws {
         let (session, listening, watched) = try await watchedSession()
-        let reports = Reports()
+        let reports = Collected<RevealedRound>()
         await session.onReveal { reports.append($0) }
         clock.advance(by: ChannelRound.listening)
         await hear("2101FCAlice", then: watched, count: 3)
         _ = await session.handle(.pick(.five))
         #expect(reports.all.isEmpty, "Alice has not voted")
         radio.hear(localName: Array("210108Alice".utf8), rssi: -50)
+        // The report follows the reception's lines to the watchers: awaited itself.
         await reports.wait(count: 1)
         var all = reports.all
         #expect(all.count == 1)
@@ -79,7 +80,7 @@ import Testing
     @Test func onARadioThatChangesWhileScanningMyVoteIsSealedUntilTheReveal() async throws {
         radio.changesWhileScanning = true
         let (session, listening, watched) = try await watchedSession()
-        let reports = Reports()
+        let reports = Collected<RevealedRound>()
         await session.onReveal { reports.append($0) }
         clock.advance(by: ChannelRound.listening)
         await hearOne("2101FCAlice", watched: watched)
@@ -211,29 +212,5 @@ import Testing
         #expect(await !session.handle(.join(channel: nil, name: "Cy")).message.contains("already called"))
         await clock.leave(session)
         await listening.value
-    }
-}
-
-/// The rounds a session reported revealed (`Session.onReveal`), in order.
-/// The report follows the reception's lines to the watchers, so a test
-/// awaits the report itself.
-private final class Reports: Sendable {
-    private let state = Mutex<(all: [RevealedRound], waiters: CountWaiters)>(([], CountWaiters()))
-
-    func append(_ report: RevealedRound) {
-        let ready = state.withLock { state in
-            state.all.append(report)
-            return state.waiters.reached(state.all.count)
-        }
-        for waiter in ready { waiter.resume() }
-    }
-
-    var all: [RevealedRound] { state.withLock { $0.all } }
-
-    /// Returns once `count` rounds have been reported.
-    func wait(count: Int) async {
-        await withCheckedContinuation { continuation in
-            state.withLock { $0.waiters.wait(for: count, current: $0.all.count, continuation) }?.resume()
-        }
     }
 }

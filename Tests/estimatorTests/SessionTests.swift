@@ -281,56 +281,38 @@ import Testing
 /// `watch` draws are left out: these suites follow what the session says
 /// of itself and of each reception (`me`, `seen`, `heard`, `radio`,
 /// `ended`); WatchViewerTests and the command-line tests draw the rest.
-/// With `views`, they are kept too. The tables are kept aside either way,
-/// for what a watch shows of the round (`table(of:)`).
+/// With `views`, they are kept too. The latest table of each channel is
+/// kept aside either way, for what a watch shows of the round (`table(of:)`).
 final class Lines: Sendable {
-    private let state = Mutex<(lines: [String], tables: [String], waiters: CountWaiters)>(([], [], CountWaiters()))
+    private let kept = Collected<String>()
+    /// The latest table streamed, per channel.
+    private let tables = Mutex<[UInt8: String]>([:])
     private let views: Bool
 
     init(views: Bool = false) { self.views = views }
 
     func append(_ line: String) -> Bool {
         let isTable = line.hasPrefix(#"{"table":"#)
-        if isTable { state.withLock { $0.tables.append(line) } }
-        guard views || !isTable && !line.hasPrefix(#"{"change":"#) else { return true }
-        let ready = state.withLock { state in
-            state.lines.append(line)
-            return state.waiters.reached(state.lines.count)
+        if isTable, case let .table(table)? = try? ControlWatchLine(parsing: Array(line.utf8)) {
+            tables.withLock { $0[table.channel.rawValue] = line }
         }
-        for waiter in ready { waiter.resume() }
+        if views || !isTable && !line.hasPrefix(#"{"change":"#) { kept.append(line) }
         return true
     }
 
-    var all: [String] { state.withLock { $0.lines } }
+    var all: [String] { kept.all }
 
     /// The latest table of `channel` streamed.
     func table(of channel: UInt8 = 1) throws -> WatchTable? {
-        for line in state.withLock({ $0.tables }).reversed() {
-            if case let .table(table) = try ControlWatchLine(parsing: Array(line.utf8)), table.channel.rawValue == channel {
-                return table
-            }
-        }
-        return nil
+        guard let line = tables.withLock({ $0[channel] }),
+              case let .table(table) = try ControlWatchLine(parsing: Array(line.utf8)) else { return nil }
+        return table
     }
 
-    func wait(count: Int) async {
-        await withCheckedContinuation { continuation in
-            state.withLock { $0.waiters.wait(for: count, current: $0.lines.count, continuation) }?.resume()
-        }
-    }
+    func wait(count: Int) async { await kept.wait(count: count) }
 
-    /// Returns once a line kept satisfies `isWanted`. Each wait counts from
-    /// the lines already looked at, so a line that comes between a look and
-    /// the wait ends the wait instead of being missed.
-    func wait(until isWanted: (String) -> Bool) async {
-        var looked = 0
-        while true {
-            let lines = all
-            if lines[looked...].contains(where: isWanted) { return }
-            looked = lines.count
-            await wait(count: looked + 1)
-        }
-    }
+    /// Returns once a line kept satisfies `isWanted` (`Collected.wait(until:)`).
+    func wait(until isWanted: (String) -> Bool) async { await kept.wait(until: isWanted) }
 }
 
 final class Flag: Sendable {
