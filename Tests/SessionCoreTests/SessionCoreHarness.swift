@@ -75,9 +75,12 @@ struct SessionCoreHarness {
     mutating func advance(by duration: Duration) { now = now + duration }
 
     /// My channel's table as a `watch` attaching now is told it
-    /// (`SessionCore.watchCatchUp`).
-    mutating func watchedTable() -> WatchTable? {
-        core.watchCatchUp(now: now).lazy.compactMap { line -> WatchTable? in
+    /// (`SessionCore.watchCatchUp`), asked of a copy: a catch-up moves the
+    /// core's watch on, which would hide changes from the test's later
+    /// lines.
+    func watchedTable() -> WatchTable? {
+        var attaching = core
+        return attaching.watchCatchUp(now: now).lazy.compactMap { line -> WatchTable? in
             if case let .table(table) = line, table.channel == Self.channel { table } else { nil }
         }.first
     }

@@ -286,15 +286,20 @@ import Testing
 final class Lines: Sendable {
     private let kept = Collected<String>()
     /// The latest table streamed, per channel.
-    private let tables = Mutex<[UInt8: String]>([:])
+    private let tables = Mutex<[UInt8: WatchTable]>([:])
     private let views: Bool
 
     init(views: Bool = false) { self.views = views }
 
     func append(_ line: String) -> Bool {
         let isTable = line.hasPrefix(#"{"table":"#)
-        if isTable, case let .table(table)? = try? ControlWatchLine(parsing: Array(line.utf8)) {
-            tables.withLock { $0[table.channel.rawValue] = line }
+        if isTable {
+            // A table that does not read back fails the test that streamed it.
+            guard case let .table(table)? = try? ControlWatchLine(parsing: Array(line.utf8)) else {
+                Issue.record("a table line that does not read back: \(line)")
+                return true
+            }
+            tables.withLock { $0[table.channel.rawValue] = table }
         }
         if views || !isTable && !line.hasPrefix(#"{"change":"#) { kept.append(line) }
         return true
@@ -303,11 +308,7 @@ final class Lines: Sendable {
     var all: [String] { kept.all }
 
     /// The latest table of `channel` streamed.
-    func table(of channel: UInt8 = 1) throws -> WatchTable? {
-        guard let line = tables.withLock({ $0[channel] }),
-              case let .table(table) = try ControlWatchLine(parsing: Array(line.utf8)) else { return nil }
-        return table
-    }
+    func table(of channel: UInt8 = 1) -> WatchTable? { tables.withLock { $0[channel] } }
 
     func wait(count: Int) async { await kept.wait(count: count) }
 

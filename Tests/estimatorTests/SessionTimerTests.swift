@@ -20,7 +20,7 @@ import Testing
     /// The deadline a watch counts down to, as the latest table of my
     /// channel gives it: none once the cards show.
     private func countdown(_ watched: Lines) throws -> Timestamp? {
-        try #require(try watched.table()).remaining(now: clock.now).map { clock.now + $0 }
+        try #require(watched.table()).remaining(now: clock.now).map { clock.now + $0 }
     }
 
     @Test func theTimerRevealsTheRoundForTheRoomWhenItRunsOut() async throws {
