@@ -53,6 +53,14 @@ package struct RadioSchedule: Equatable, Sendable {
     /// Longer makes every `join` without a channel wait longer. (A
     /// chooser first heard late extends it, up to twice: `RoomSearch`.)
     package var roomListening: Duration { restartEvery * 4 }
+    /// It then confirms its choice this long before `join` answers: two of
+    /// `restartEvery`, in which the signal floor finds the teammates who
+    /// chose at the same moment in their new room (three readings over a
+    /// second at least), so that one who chose apart hears them and joins
+    /// them (`RoomChoice.larger(than:peers:)`).
+    package var roomConfirming: Duration { restartEvery * 2 }
+    /// The whole of finding a room, as `join` tells a person who waits.
+    package var roomFinding: Duration { roomListening + roomConfirming }
     /// Scanning stays off this long after bluetoothd has read an
     /// announcement or a change (`AdvertisementHandle.synchronize`): it
     /// passes one to the kernel in two steps, the second 3-8 ms after the

@@ -5,7 +5,10 @@ import EstimatorKit
 /// `SessionCore.Setup.roomListening` (longer while others choosing are
 /// first heard: `isDoneListening`), notes every channel it hears; then
 /// chooses (`RoomChoice`), enters the room chosen and sends `03` there for
-/// `settingUpFor`, or until a round begins.
+/// `settingUpFor`, or until a round begins. For its first
+/// `SessionCore.Setup.roomConfirming` there it confirms the choice: a room
+/// being set up near with more people draws it in
+/// (`RoomChoice.larger(than:peers:)`); `join` answers after.
 struct RoomSearch: Sendable {
     /// How long a room found is said to be being set up (`03`): the
     /// minute within which a team's members type `estimator join` and land
@@ -27,6 +30,9 @@ struct RoomSearch: Sendable {
     var heard: Set<Channel> = []
     /// The choice, once made.
     var choice: RoomChoice?
+    /// Until when the choice is being confirmed; nil before the choice and
+    /// once `join` has its answer.
+    var confirmingUntil: Timestamp?
     /// Until when the room found is said to be being set up; nil once a
     /// round began in it, or another channel was joined.
     var settingUpUntil: Timestamp?

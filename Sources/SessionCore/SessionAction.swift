@@ -42,7 +42,8 @@ package enum SessionAction: Equatable, Sendable {
     /// `round` was begun elsewhere, and a session holding a backlog
     /// chooses its next story for it.
     case readBacklog(for: RoundNumber)
-    /// My room is chosen, or its choosing ended (`SessionCore.roomChoice`):
+    /// My room is chosen and confirmed, or its finding ended
+    /// (`SessionCore.roomChoice`):
     /// `join`'s answer, which waits for it, can go.
     case roomChosen
     /// Something a view shows changed: redraw.

@@ -91,8 +91,9 @@ extension SessionCore {
         }
         if parsed != nil || newChannel != nil { ownership.took(at: now) }
         var actions: [SessionAction] = []
-        if isChoosingRoom {
+        if isFindingRoom {
             search.choosingSince = nil
+            search.confirmingUntil = nil
             actions.append(.roomChosen)
         }
         if let newChannel, newChannel != channel.rawValue {

@@ -82,7 +82,11 @@ extension SessionCore {
         let (revealed, recorded) = recount(now: now)
         actions += recorded + followRoom(now: now)
         if revealed || moved || !update.events.isEmpty || watch.hasNews { actions.append(.changed) }
-        if search.isDoneListening(now: now, listening: setup.roomListening) { actions += chooseRoom(now: now) }
+        if search.isDoneListening(now: now, listening: setup.roomListening) {
+            actions += chooseRoom(now: now)
+        } else if let until = search.confirmingUntil {
+            actions += confirmRoom(ending: now >= until, now: now)
+        }
         return actions
     }
 
@@ -149,18 +153,48 @@ extension SessionCore {
 
     /// Chooses my room from what the room heard while I listened
     /// (`RoomChoice`), and enters it as a `join` to another channel does:
-    /// it is being set up from now.
+    /// it is being set up from now, and the choice is confirmed for
+    /// `Setup.roomConfirming`.
     private mutating func chooseRoom(now: Timestamp) -> [SessionAction] {
-        let others = room.table.peers.filter { $0.id.isApp || $0.channel != channel || $0.name != name.text }
         let choice = RoomChoice(tentative: channel, peers: others, heard: search.heard, draw: setup.draw)
+        let actions = enter(choice.channel, now: now)
+        search = RoomSearch(choice: choice, confirmingUntil: now + setup.roomConfirming,
+                            settingUpUntil: now + RoomSearch.settingUpFor)
+        return actions + advertising(now: now)
+    }
+
+    /// Confirms my choice: moves to a room being set up near with more
+    /// people than mine (`RoomChoice.larger(than:peers:)`), being set up
+    /// from now for me; ends the confirming when it is `ending`, which
+    /// answers `join`.
+    private mutating func confirmRoom(ending: Bool, now: Timestamp) -> [SessionAction] {
         var actions: [SessionAction] = []
-        if choice.channel != channel {
-            channel = choice.channel
-            actions += newRound()
-            room.enter(Room.Me(channel: channel, name: name.text, card: card, observing: isObserving, deck: deck), now: now)
+        if let larger = RoomChoice.larger(than: channel, peers: others) {
+            actions += enter(larger.channel, now: now)
+            search.choice = larger
+            search.settingUpUntil = now + RoomSearch.settingUpFor
+            actions += advertising(now: now)
         }
-        search = RoomSearch(choice: choice, settingUpUntil: now + RoomSearch.settingUpFor)
-        return actions + advertising(now: now) + [.roomChosen]
+        if ending {
+            search.confirmingUntil = nil
+            actions.append(.roomChosen)
+        }
+        return actions
+    }
+
+    /// The peers but my own echo, on every channel.
+    private var others: [Peer] {
+        room.table.peers.filter { $0.id.isApp || $0.channel != channel || $0.name != name.text }
+    }
+
+    /// Enters `newChannel` when it is another: a new round there, as a
+    /// `join` to another channel has.
+    private mutating func enter(_ newChannel: Channel, now: Timestamp) -> [SessionAction] {
+        guard newChannel != channel else { return [] }
+        channel = newChannel
+        let actions = newRound()
+        room.enter(Room.Me(channel: channel, name: name.text, card: card, observing: isObserving, deck: deck), now: now)
+        return actions
     }
 
     /// A new round in my channel, or another channel: nothing revealed yet,

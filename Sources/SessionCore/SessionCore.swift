@@ -45,8 +45,10 @@ import Rendering
 ///   tick after `Setup.roomListening` (longer while others choosing are
 ///   first heard) (`RoomChoice`), enters the room
 ///   chosen as a `join` does, and sends `03` there until a round begins or
-///   `RoomSearch.settingUpFor` has passed. A `join` that comes meanwhile
-///   ends the choosing where it stands.
+///   `RoomSearch.settingUpFor` has passed. For `Setup.roomConfirming` it
+///   moves on to a room being set up near with more people
+///   (`RoomChoice.larger(than:peers:)`); `join` answers after. A `join`
+///   that comes meanwhile ends the choosing where it stands.
 /// - Once leaving starts, every request is refused.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
@@ -75,18 +77,22 @@ package struct SessionCore: Sendable {
         /// How long a session given no channel listens before it chooses
         /// its room (`RadioSchedule.roomListening`).
         package let roomListening: Duration
+        /// How long it then confirms its choice before `join` answers
+        /// (`RadioSchedule.roomConfirming`).
+        package let roomConfirming: Duration
         /// The random draws of finding a room: the tentative channel, and
         /// a free one (`RoomChoice.Draw`).
         package let draw: RoomChoice.Draw
 
         package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration,
-                     roomListening: Duration = .seconds(6), draw: @escaping RoomChoice.Draw = RoomChoice.random,
+                     roomListening: Duration = .seconds(6), roomConfirming: Duration = .seconds(3), draw: @escaping RoomChoice.Draw = RoomChoice.random,
                      clockTime: @escaping @Sendable (Timestamp) -> String) {
             self.adapter = adapter
             self.radioless = radioless
             self.pid = pid
             self.lookAgainAfter = lookAgainAfter
             self.roomListening = roomListening
+            self.roomConfirming = roomConfirming
             self.draw = draw
             self.clockTime = clockTime
         }
@@ -242,6 +248,10 @@ package struct SessionCore: Sendable {
     /// Whether I am still choosing my room (`RoomSearch`).
     package var isChoosingRoom: Bool { search.choosingSince != nil }
 
+    /// Whether I am choosing my room or confirming the choice: `join`
+    /// waits for its answer.
+    package var isFindingRoom: Bool { isChoosingRoom || search.confirmingUntil != nil }
+
     /// The room chosen, when I was given no channel and have chosen.
     package var roomChoice: RoomChoice? { search.choice }
 
@@ -292,7 +302,7 @@ package struct SessionCore: Sendable {
     /// Whether time alone can change the room now (`Room.needsTicks`), or
     /// my choice of a room, or the end of its setting up.
     package func needsTicks(now: Timestamp) -> Bool {
-        room.needsTicks(now: now) || isChoosingRoom || search.isSettingUp(now: now)
+        room.needsTicks(now: now) || isFindingRoom || search.isSettingUp(now: now)
     }
 
     /// The peers heard so far over the air and not stale, as `heard` lines

@@ -76,6 +76,29 @@ import Testing
         #expect(choice.channel == Channel(rawValue: 0x50))
     }
 
+    /// Confirming: Dee chose 0x46 alone, her teammates 0x0A together; Ann,
+    /// the neighbour whose tentative channel 0x46 was, is still heard
+    /// choosing there, and is in nobody's room.
+    @Test func aRoomBeingSetUpWithMorePeopleThanMineDrawsMe() throws {
+        let alone = Channel(rawValue: 0x46)
+        let teammates = try Self.peers([("030AFCEve", -72), ("030AFCFay", -79), ("0246FCAnn", -86)])
+        let people = [PeerID(channel: Channel(rawValue: 0x0A), name: "Eve"), PeerID(channel: Channel(rawValue: 0x0A), name: "Fay")]
+        #expect(RoomChoice.larger(than: alone, peers: teammates)
+            == RoomChoice(channel: Channel(rawValue: 0x0A), reason: .settingUp(with: people)))
+        let oneFound = try Self.peers([("030AFCEve", -72)])
+        #expect(RoomChoice.larger(than: alone, peers: oneFound) == nil, "as many as mine, me counted: I stay")
+    }
+
+    @Test func myRoomsPeopleCountAndABusyRoomNeverDraws() throws {
+        let mine = Channel(rawValue: 0x0A)
+        let heard = try Self.peers([("030AFCBob", -72), ("0346FCDee", -86), ("0346FCEve", -90)])
+        #expect(RoomChoice.larger(than: mine, peers: heard) == nil, "Bob and I are as many as next door")
+        let busy = try Self.peers([("0346FCDee", -70), ("0346FCEve", -70), ("2346FCFay", -70)])
+        #expect(RoomChoice.larger(than: mine, peers: busy) == nil, "a round on 0x46")
+        let myOwn = try Self.peers([("030AFCBob", -72), ("030AFCCy", -72), ("030AFCDan", -72)])
+        #expect(RoomChoice.larger(than: mine, peers: myOwn) == nil, "my own room draws nobody away")
+    }
+
     @Test func channelZeroIsNeverChosen() throws {
         let setUp = try Self.choose([("0300FCAnn", -50), ("0200FCBob", -50)])
         #expect(setUp == RoomChoice(channel: Self.thirtySeven, reason: .free), "the app's channel is no room to find")

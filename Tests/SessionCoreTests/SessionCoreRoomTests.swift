@@ -4,7 +4,8 @@ import Testing
 
 /// Finding a room (docs/PROTOCOL.md, Finding a room) as a session does it,
 /// event by event: `02` while it chooses, the choice at the first tick
-/// after 6 s, `03` in the room found for a minute or until a round begins.
+/// after 6 s, confirmed for 3 s before `join` answers, `03` in the room
+/// found for a minute or until a round begins.
 @Suite struct SessionCoreRoomTests {
     /// Draws the range's lowest number: channel 1 tentatively, and the
     /// lowest free channel.
@@ -42,14 +43,18 @@ import Testing
         var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
         #expect(session.core.isChoosingRoom)
         #expect(session.onAir == "0225FCMe", "02 on channel 37 (25) from the start")
-        #expect(!Self.tick(&session, for: .milliseconds(5500)).contains(.roomChosen), "still listening")
-        #expect(session.core.roomChoice == nil)
+        Self.tick(&session, for: .milliseconds(5500))
+        #expect(session.core.roomChoice == nil, "still listening")
         let chosen = Self.tick(&session, for: .milliseconds(500))
-        #expect(chosen.contains(.roomChosen))
         #expect(chosen.contains(.advertise), "03 goes on the air")
         #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 37), reason: .free))
         #expect(session.onAir == "0325FCMe")
         #expect(session.core.status(now: session.now).settingUpUntil == session.now + .seconds(60))
+        #expect(!chosen.contains(.roomChosen), "confirmed for 3 s first")
+        #expect(!Self.tick(&session, for: .milliseconds(2500)).contains(.roomChosen))
+        #expect(session.core.isFindingRoom)
+        #expect(Self.tick(&session, for: .milliseconds(500)).contains(.roomChosen), "9 s: join answers")
+        #expect(!session.core.isFindingRoom)
     }
 
     @Test func itSends03ForAMinuteThen01() {
@@ -102,10 +107,12 @@ import Testing
         var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
         Self.tick(&session, for: .seconds(5))
         session.hear("0290FCBob")  // first heard at 5 s
-        #expect(!Self.tick(&session, for: .milliseconds(2500)).contains(.roomChosen), "7.5 s: Bob may not have heard me yet")
+        Self.tick(&session, for: .milliseconds(2500))
+        #expect(session.core.roomChoice == nil, "7.5 s: Bob may not have heard me yet")
         session.hear("0290FCBob")
         #expect(session.onAir == "0225FCMe")
-        #expect(Self.tick(&session, for: .milliseconds(500)).contains(.roomChosen), "8 s: 3 s after Bob was first heard")
+        Self.tick(&session, for: .milliseconds(500))
+        #expect(session.core.roomChoice != nil, "8 s: 3 s after Bob was first heard")
         #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 37), reason: .choosingTogether))
     }
 
@@ -115,9 +122,43 @@ import Testing
         for step in 1...30 where chosenAt == nil {
             session.hear("02\(Channel(rawValue: UInt8(100 + step)).hex)FCP\(step)")  // someone new each half second
             session.advance(by: .milliseconds(500))
-            if session.take(.tick).contains(.roomChosen) { chosenAt = step }
+            session.take(.tick)
+            if session.core.roomChoice != nil { chosenAt = step }
         }
         #expect(chosenAt == 24, "12 s")
+    }
+
+    /// Dee heard a neighbour choosing on 5 as loudly as a teammate, by
+    /// luck, and chose 5; her teammates chose 37 together. Once both send
+    /// `03` there she joins them, and `join`'s answer names their room.
+    @Test func oneWhoChoseApartJoinsALargerRoomBeforeJoinAnswers() {
+        var session = SessionCoreHarness(name: "Dee", findingRoom: Self.thirtySeven)
+        Self.listen(&session, hearing: ["0205FCNed"])
+        #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 5), reason: .choosingTogether))
+        #expect(session.onAir == "0305FCDee")
+        session.hear("0325FCAnn")
+        #expect(!Self.tick(&session, for: .seconds(1)).contains(.roomChosen))
+        #expect(session.core.channel == Channel(rawValue: 5), "one in 37 is as many as mine")
+        session.hear("0325FCBob")
+        let moved = Self.tick(&session, for: .milliseconds(500))
+        #expect(moved.contains(.advertise))
+        #expect(!moved.contains(.roomChosen), "still confirming")
+        #expect(session.onAir == "0325FCDee")
+        #expect(session.core.status(now: session.now).settingUpUntil == session.now + .seconds(60), "set up from now")
+        #expect(Self.tick(&session, for: .milliseconds(1500)).contains(.roomChosen), "9 s: join answers")
+        let people = [PeerID(channel: Channel(rawValue: 37), name: "Ann"), PeerID(channel: Channel(rawValue: 37), name: "Bob")]
+        #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 37), reason: .settingUp(with: people)))
+        #expect(session.core.view(now: session.now).peers.map(\.name) == ["Ann", "Bob"])
+    }
+
+    @Test func aJoinWhileConfirmingAnswersAtOnce() {
+        var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
+        Self.listen(&session)
+        #expect(session.core.isFindingRoom)
+        let (_, actions) = session.ask(.join(channel: nil, name: "Ann"))
+        #expect(actions.contains(.roomChosen))
+        #expect(!session.core.isFindingRoom)
+        #expect(session.core.roomChoice?.channel == Channel(rawValue: 37), "the choice stands")
     }
 
     @Test func aTentativeChannelHeardInIsLeftForAFreeOne() {

@@ -9,7 +9,7 @@ import Testing
     let radio = MemoryRadio()
     let clock = ManualClock()
 
-    @Test func theAnswerWaitsForTheRoomChosenAtTheFirstTickAfterTheListening() async throws {
+    @Test func theAnswerWaitsForTheRoomChosenAfterTheListeningAndConfirmed() async throws {
         let session = Session(adapter: "hci0", channel: nil, name: try PersonName.parse("전수열").name, radio: radio,
                               clock: clock, pid: 4242, loop: testLoop)
         try await session.start()
@@ -24,11 +24,13 @@ import Testing
         await clock.ticks(5)
         #expect(lastAdvertised()?.hasPrefix("02") == true, "5.5 s: still choosing")
         await clock.ticks(1)
-        let choice = await answer.value
-        #expect(choice == RoomChoice(channel: Channel(rawValue: 9), reason: .settingUp(with: [PeerID(channel: Channel(rawValue: 9), name: "Ann")])))
-        #expect(await session.channel == Channel(rawValue: 9))
+        #expect(await session.channel == Channel(rawValue: 9), "6 s: chosen")
         await session.updatesDone()
         #expect(lastAdvertised() == "0309FC전수열", "03 in the room found")
+        // Confirmed for 3 s, then the answer.
+        await clock.ticks(6)
+        let choice = await answer.value
+        #expect(choice == RoomChoice(channel: Channel(rawValue: 9), reason: .settingUp(with: [PeerID(channel: Channel(rawValue: 9), name: "Ann")])))
         #expect(await session.status.settingUpUntil != nil)
         await clock.leave(session, sleeping: 2)
         await listening.value

@@ -62,7 +62,7 @@ package actor Session {
         readBacklog = backlog
         let setup = SessionCore.Setup(adapter: adapter, radioless: adapter == AdapterName.none, pid: pid,
                                       lookAgainAfter: schedule.lookAgainAfter, roomListening: schedule.roomListening,
-                                      clockTime: LocalTime.clock)
+                                      roomConfirming: schedule.roomConfirming, clockTime: LocalTime.clock)
         let board = SessionBoard(SessionCore(setup, channel: channel, name: name, observing: observing, deck: deck, room: room,
                                              now: clock.now), clock: clock)
         self.board = board
@@ -105,7 +105,7 @@ package actor Session {
     /// at once for a session given its channel, and when the choosing
     /// ended otherwise (a `join` with a channel, the leave).
     package func chosenRoom() async -> RoomChoice? {
-        guard board.read(\.isChoosingRoom), !hasEnded else { return board.read(\.roomChoice) }
+        guard board.read(\.isFindingRoom), !hasEnded else { return board.read(\.roomChoice) }
         return await withCheckedContinuation { roomWaiters.append($0) }
     }
 

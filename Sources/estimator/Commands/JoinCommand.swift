@@ -24,7 +24,8 @@ struct JoinCommand: AsyncParsableCommand {
             Without --channel, and no channel remembered, join first finds a room: it \
             listens for 6 s (up to 12 s while others choosing are first heard), then joins the room a teammate found within the last \
             minute nearby, else the channel others choosing with it agree on, else a \
-            channel nobody near uses; a channel in use is never joined by chance, and \
+            channel nobody near uses, and for 3 s more moves on to a room being set up nearby \
+            with more people, before it answers; a channel in use is never joined by chance, and \
             channel 0, the Estimator app's, only with --channel 0. Teammates who type \
             `estimator join` within a minute land in the same room; later ones type \
             its number. A room found is remembered as a typed channel is.
@@ -154,7 +155,7 @@ struct JoinCommand: AsyncParsableCommand {
     /// script's standard error holds nothing but a failure's sentence.
     private static func sayLooking() {
         guard isatty(2) == 1 else { return }
-        let seconds = ((try? RadioSchedule.fromEnvironment()) ?? .standard).roomListening.components.seconds
+        let seconds = ((try? RadioSchedule.fromEnvironment()) ?? .standard).roomFinding.components.seconds
         StandardError.write("Looking for a room nearby (\(seconds) s)…")
     }
 
