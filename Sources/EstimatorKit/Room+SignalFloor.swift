@@ -13,6 +13,12 @@ extension Room {
         }
     }
 
+    /// Whether `id` is heard now at the level the floor finds a peer at
+    /// (`SignalFloor.isAtFoundLevel`); every peer is, without a floor.
+    public func isAtFoundLevel(_ id: PeerID, now: Timestamp) -> Bool {
+        floor?.isAtFoundLevel(id, at: now) ?? true
+    }
+
     /// Notes the channels whose count of people out of the room changed.
     mutating func recountOut(now: Timestamp, into update: inout Update) {
         guard let floor else { return }

@@ -17,7 +17,8 @@
 ///
 /// Never chosen: channel 0 (the app's), and a busy channel, one with a
 /// round on (`2R`…`5R`) or people settled in it (`00`, `01`). The peers are
-/// those the table keeps (people near); `heard` is every channel heard at
+/// those the table keeps and hears at the floor's found level now (people
+/// near: `SignalFloor.isAtFoundLevel`); `heard` is every channel heard at
 /// any signal, so rule 3 takes none a faint neighbour uses either. Stale
 /// peers count for nothing: a chooser that moved on is stale where it was.
 public struct RoomChoice: Equatable, Sendable {

@@ -96,6 +96,18 @@ public struct SignalFloor: Sendable {
     /// Whether `id` is in the room: found and not lost since.
     public func isIn(_ id: PeerID) -> Bool { tracks[id]?.isIn ?? false }
 
+    /// Whether `id`'s level at `time`, the mean of its readings in the
+    /// window before, is at or above the found level; so is a peer with no
+    /// reading there (relayed, or from a radio that gives no strength). A
+    /// choice made once (finding a room) counts on this, not on `isIn`:
+    /// a neighbour found by a lucky run of readings stays in for the lose
+    /// time, but its mean over more readings falls back below the level.
+    public func isAtFoundLevel(_ id: PeerID, at time: Timestamp) -> Bool {
+        let readings = tracks[id]?.readings.filter { time - $0.time < Self.window } ?? []
+        guard !readings.isEmpty else { return true }
+        return Double(readings.map(\.rssi).reduce(0, +)) / Double(readings.count) >= Double(range.found)
+    }
+
     /// How many peers of `channel` heard since `since` are out of the room:
     /// "N more nearby, out of the room".
     public func outCount(in channel: Channel, heardSince since: Timestamp) -> Int {

@@ -156,7 +156,7 @@ extension SessionCore {
     /// it is being set up from now, and the choice is confirmed for
     /// `Setup.roomConfirming`.
     private mutating func chooseRoom(now: Timestamp) -> [SessionAction] {
-        let choice = RoomChoice(tentative: channel, peers: others, heard: search.heard, draw: setup.draw)
+        let choice = RoomChoice(tentative: channel, peers: others(now: now), heard: search.heard, draw: setup.draw)
         let actions = enter(choice.channel, now: now)
         search = RoomSearch(choice: choice, confirmingUntil: now + setup.roomConfirming,
                             settingUpUntil: now + RoomSearch.settingUpFor)
@@ -169,7 +169,7 @@ extension SessionCore {
     /// answers `join`.
     private mutating func confirmRoom(ending: Bool, now: Timestamp) -> [SessionAction] {
         var actions: [SessionAction] = []
-        if let larger = RoomChoice.larger(than: channel, peers: others) {
+        if let larger = RoomChoice.larger(than: channel, peers: others(now: now)) {
             actions += enter(larger.channel, now: now)
             search.choice = larger
             search.settingUpUntil = now + RoomSearch.settingUpFor
@@ -182,9 +182,13 @@ extension SessionCore {
         return actions
     }
 
-    /// The peers but my own echo, on every channel.
-    private var others: [Peer] {
-        room.table.peers.filter { $0.id.isApp || $0.channel != channel || $0.name != name.text }
+    /// The peers a choice of my room counts: those the room keeps, on
+    /// every channel, heard at the floor's found level now
+    /// (`Room.isAtFoundLevel`), my own echo left out.
+    private func others(now: Timestamp) -> [Peer] {
+        room.table.peers.filter {
+            ($0.id.isApp || $0.channel != channel || $0.name != name.text) && room.isAtFoundLevel($0.id, now: now)
+        }
     }
 
     /// Enters `newChannel` when it is another: a new round there, as a

@@ -52,6 +52,21 @@ private func hear(_ floor: inout SignalFloor, _ id: PeerID, rssi: Int?, relayed:
         #expect(!readings.contains(true))
     }
 
+    /// What finding a room counts on: the mean now, not the verdict.
+    @Test func aNeighbourFoundByALuckyRunIsInButNotAtTheFoundLevelOnceHisMeanFallsBack() {
+        var floor = SignalFloor()
+        feed(&floor, rssi: { _ in -86 }, from: t0, count: 3)
+        #expect(floor.isIn(ann), "three lucky readings over a second")
+        #expect(floor.isAtFoundLevel(ann, at: t0 + .seconds(1)))
+        let more = feed(&floor, rssi: { _ in -96 }, from: t0 + .milliseconds(1500), count: 3)
+        #expect(more == [true, true, true], "in for the lose time")
+        #expect(!floor.isAtFoundLevel(ann, at: t0 + .milliseconds(2500)), "the mean of six is -91")
+        #expect(floor.isAtFoundLevel(ann, at: t0 + .seconds(20)), "no reading in the window: nothing to judge by")
+        let bob = PeerID(channel: Channel(rawValue: 1), name: "Bob")
+        _ = hear(&floor, bob, rssi: nil, relayed: false, at: t0)
+        #expect(floor.isAtFoundLevel(bob, at: t0), "a radio that gives no strength")
+    }
+
     @Test func aFarTeammateSwingingTenDecibelsNeverLeaves() {
         var floor = SignalFloor()
         // At the far end of a big room: ±10 dB around -84, a reading a second.

@@ -14,14 +14,15 @@ struct SessionCoreHarness {
     /// `listening`: still in the first listen of a session that just
     /// joined, which joins the round it hears as it runs. `findingRoom`:
     /// given no channel, the session finds its room (listening 6 s) with
-    /// these draws, and the test moves it on from its start.
+    /// these draws, and the test moves it on from its start. `range`: the
+    /// signal floor's, none by default (every reception counts).
     init(name: String = "Me", observing: Bool = false, deck: Deck = .app, radioless: Bool = false, seals: Bool = false,
-         listening: Bool = false, findingRoom draw: RoomChoice.Draw? = nil) {
+         listening: Bool = false, range: SignalRange? = nil, findingRoom draw: RoomChoice.Draw? = nil) {
         let setup = SessionCore.Setup(adapter: radioless ? "none" : "hci0", radioless: radioless, pid: 42,
                                       lookAgainAfter: .seconds(2), roomListening: .seconds(6),
                                       draw: draw ?? { _ in Issue.record("nothing to draw"); return 1 }, clockTime: Self.clockTime)
         core = SessionCore(setup, channel: draw == nil ? Self.channel : nil, name: try! PersonName.parse(name).name,
-                           observing: observing, deck: deck, now: now)
+                           observing: observing, deck: deck, room: Room(range: range), now: now)
         _ = core.take(.radioWorks(seals: seals), at: now)
         // Past the first listen of a session that just joined, which
         // decides no reveal (docs/PROTOCOL.md, Rounds).
@@ -58,10 +59,10 @@ struct SessionCoreHarness {
         actions.compactMap { if case let .answerLater(id) = $0 { id } else { nil } }
     }
 
-    /// A local name heard over the air (or through the relay).
+    /// A local name heard over the air at `rssi` dBm (or through the relay).
     @discardableResult
-    mutating func hear(_ localName: String, relayed: Bool = false, meeting: [UInt8] = []) -> [SessionAction] {
-        take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : -50, relayed: relayed, meeting: meeting)))
+    mutating func hear(_ localName: String, rssi: Int = -50, relayed: Bool = false, meeting: [UInt8] = []) -> [SessionAction] {
+        take(.heard(Heard(localName: Array(localName.utf8), rssi: relayed ? nil : rssi, relayed: relayed, meeting: meeting)))
     }
 
     /// A complete meeting heard from `peer` for `round`, as the air's

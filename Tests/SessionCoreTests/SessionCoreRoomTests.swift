@@ -151,6 +151,20 @@ import Testing
         #expect(session.core.view(now: session.now).peers.map(\.name) == ["Ann", "Bob"])
     }
 
+    /// Ned, next door, is found by a lucky run of readings and stays in the
+    /// table for the lose time; by my choice his mean has fallen back below
+    /// the floor's found level, so his tentative channel draws nobody.
+    @Test func aNeighbourFoundByALuckyRunDrawsNobodyOnceHisMeanFallsBack() {
+        var session = SessionCoreHarness(range: .room, findingRoom: Self.thirtySeven)
+        for step in 0..<12 {
+            session.hear("0205FCNed", rssi: step < 3 ? -86 : -96)
+            session.advance(by: .milliseconds(500))
+            session.take(.tick)
+        }
+        #expect(session.core.room.table[PeerID(channel: Channel(rawValue: 5), name: "Ned")] != nil, "in the table")
+        #expect(session.core.roomChoice == RoomChoice(channel: Channel(rawValue: 37), reason: .free), "5 is heard: 37 is free")
+    }
+
     @Test func aJoinWhileConfirmingAnswersAtOnce() {
         var session = SessionCoreHarness(findingRoom: Self.thirtySeven)
         Self.listen(&session)
