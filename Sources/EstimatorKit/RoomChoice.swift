@@ -101,7 +101,7 @@ public struct RoomChoice: Equatable, Sendable {
         self.reason = reason
     }
 
-    /// The peers a choice counts, sorted by what they say of their channels.
+    /// The peers a choice counts, grouped by what they say of their channels.
     private struct Near {
         /// Those not stale, off the app's channel.
         let present: [Peer]

@@ -85,7 +85,8 @@ package struct SessionCore: Sendable {
         package let draw: RoomChoice.Draw
 
         package init(adapter: String, radioless: Bool, pid: Int32, lookAgainAfter: Duration,
-                     roomListening: Duration = .seconds(6), roomConfirming: Duration = .seconds(3), draw: @escaping RoomChoice.Draw = RoomChoice.random,
+                     roomListening: Duration = .seconds(6), roomConfirming: Duration = .seconds(3),
+                     draw: @escaping RoomChoice.Draw = RoomChoice.random,
                      clockTime: @escaping @Sendable (Timestamp) -> String) {
             self.adapter = adapter
             self.radioless = radioless
