@@ -60,9 +60,16 @@ public struct SignalFloor: Sendable {
         var belowSince: Timestamp?
         var lastHeard: Timestamp
 
-        /// The mean of the readings, in dBm.
-        var level: Double? {
-            readings.isEmpty ? nil : Double(readings.map(\.rssi).reduce(0, +)) / Double(readings.count)
+        /// The level at `time`: the mean of the readings in the window
+        /// before it, in dBm; nil without one.
+        /// Allocates nothing: it runs at every reception (`judge`).
+        func level(at time: Timestamp) -> Double? {
+            var (sum, count) = (0, 0)
+            for reading in readings where time - reading.time < SignalFloor.window {
+                sum += reading.rssi
+                count += 1
+            }
+            return count == 0 ? nil : Double(sum) / Double(count)
         }
     }
 
@@ -103,9 +110,8 @@ public struct SignalFloor: Sendable {
     /// a neighbour found by a lucky run of readings stays in for the lose
     /// time, but its mean over more readings falls back below the level.
     public func isAtFoundLevel(_ id: PeerID, at time: Timestamp) -> Bool {
-        let readings = tracks[id]?.readings.filter { time - $0.time < Self.window } ?? []
-        guard !readings.isEmpty else { return true }
-        return Double(readings.map(\.rssi).reduce(0, +)) / Double(readings.count) >= Double(range.found)
+        guard let level = tracks[id]?.level(at: time) else { return true }
+        return level >= Double(range.found)
     }
 
     /// How many peers of `channel` heard since `since` are out of the room:
@@ -129,7 +135,7 @@ public struct SignalFloor: Sendable {
     }
 
     private func judge(_ track: inout Track, at time: Timestamp) {
-        guard let level = track.level else { return }
+        guard let level = track.level(at: time) else { return }
         if level >= Double(range.found) {
             track.aboveSince = track.aboveSince ?? time
         } else {
