@@ -95,8 +95,11 @@ import Testing
         #expect(RoomChoice.larger(than: mine, peers: heard) == nil, "Bob and I are as many as next door")
         let busy = try Self.peers([("0346FCDee", -70), ("0346FCEve", -70), ("2346FCFay", -70)])
         #expect(RoomChoice.larger(than: mine, peers: busy) == nil, "a round on 0x46")
-        let myOwn = try Self.peers([("030AFCBob", -72), ("030AFCCy", -72), ("030AFCDan", -72)])
-        #expect(RoomChoice.larger(than: mine, peers: myOwn) == nil, "my own room draws nobody away")
+        // Bob set up here with me; two others still choose on 0x0A. Counted
+        // with them, my channel is the largest room being set up: it is no
+        // room to move to.
+        let myOwn = try Self.peers([("030AFCBob", -72), ("020AFCNed", -72), ("020AFCOla", -72)])
+        #expect(RoomChoice.larger(than: mine, peers: myOwn) == nil, "my own room draws me nowhere")
     }
 
     @Test func channelZeroIsNeverChosen() throws {
