@@ -20,6 +20,9 @@
 /// - Any reveal waits, as long again, for the cards of votes heard sealed
 ///   (`Card.sealed`): their senders put them on the air as they reveal.
 ///   A card still sealed then shows as a vote without its card.
+/// - Someone who arrived after the reveal (a peer who joined the table
+///   since, or the participant who heard the room revealed while still
+///   hearing it) is no voter it was made without.
 public struct Ballot: Equatable, Sendable {
     /// Whether this round's cards have been revealed (the room decided).
     public private(set) var isRevealed = false
@@ -32,6 +35,9 @@ public struct Ballot: Equatable, Sendable {
     /// Whether the reveal was heard from another laptop, by its last vote:
     /// that vote may still be on its way here.
     private var isRevealedElsewhere = false
+    /// Whether the participant arrived after the reveal: it heard the room
+    /// revealed while still hearing the room.
+    private var revealedBeforeMe = false
 
     /// A reveal heard from another laptop shows here at once when everyone
     /// heard here has voted, else after this long: the last vote, which
@@ -59,6 +65,7 @@ public struct Ballot: Equatable, Sendable {
         isRevealedOnDemand = false
         revealedAt = nil
         isRevealedElsewhere = false
+        revealedBeforeMe = false
         earlier = [:]
         guard !keepingVotes else { return }
         for peer in peers where peer.round == nil && peer.card.isVote { earlier[peer.id] = peer.card }
@@ -102,6 +109,7 @@ public struct Ballot: Equatable, Sendable {
             return true
         }
         guard !heard.isEmpty else { return false }
+        revealedBeforeMe = !mayReveal
         if heard.contains(where: \.isRevealedOnDemand) {
             reveal(.onDemand, at: now)
         } else {
@@ -169,7 +177,7 @@ public struct Ballot: Equatable, Sendable {
         let lastVoteComing = !caughtUp && voted.count < present.count && !appUserAwaited
         let isRevealed = isRevealed && !sealedCardsComing && (voted.count == present.count || caughtUp && !onItsWay)
         return Tally(
-            entries: entries.map { entry, voted in
+            entries: entries.map { entry, voted, _ in
                 var entry = entry
                 entry.mark = entry.isObserver ? .observing
                     : !voted ? .waiting
@@ -177,19 +185,29 @@ public struct Ballot: Equatable, Sendable {
                 return entry
             }.sorted { $0.isMe != $1.isMe ? $0.isMe : $0.sortKey < $1.sortKey },
             voters: present.count, voted: voted.count,
-            waitingFor: present.filter { !$0.voted }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
+            waitingFor: present.filter { !$0.voted && !arrivedAfterTheReveal($0) }.map(\.entry).sorted { $0.sortKey < $1.sortKey },
             isRevealed: isRevealed, round: round,
             stats: Stats(votes: voted.map(\.entry).filter { $0.card != .sealed }, deck: deck),
             cardsDue: sealedCardsComing || lastVoteComing ? cardsDue : nil)
     }
 
-    private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [(entry: Tally.Entry, voted: Bool)] {
-        var entries: [(entry: Tally.Entry, voted: Bool)] = []
-        if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote)) }
+    /// Whether the person of `row` arrived after the reveal (see the header).
+    private func arrivedAfterTheReveal(_ row: Row) -> Bool {
+        guard let revealedAt else { return false }
+        return row.joinedAt.map { $0 > revealedAt } ?? revealedBeforeMe
+    }
+
+    /// A row of the tally: the person, whether they voted, and when they
+    /// joined the table (`nil` for the participant).
+    private typealias Row = (entry: Tally.Entry, voted: Bool, joinedAt: Timestamp?)
+
+    private func entries(peers: [Peer], me: (name: String, card: Card)?, round: RoundNumber?) -> [Row] {
+        var entries: [Row] = []
+        if let me { entries.append((Tally.Entry(name: me.name, card: me.card, isMe: true, isStale: false), me.card.isVote, nil)) }
         for peer in peers where peer.id.isApp || peer.name != me?.name {
             entries.append((Tally.Entry(name: peer.name, card: peer.card, isMe: false, isStale: peer.isStale,
                                         isNameCut: peer.id.isNameCut, appUser: peer.id.appUser),
-                            hasVoted(peer, in: round)))
+                            hasVoted(peer, in: round), peer.joinedAt))
         }
         return entries
     }

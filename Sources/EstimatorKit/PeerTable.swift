@@ -143,7 +143,7 @@ public struct PeerTable: Sendable {
         overflow.forget(id)
         let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed,
                         isRevealedOnDemand: sighting.revealedOnDemand, holds: sighting.holds, finding: sighting.finding, rssi: sighting.rssi,
-                        lastHeard: sighting.time, isStale: false)
+                        lastHeard: sighting.time, joinedAt: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1
         return [PeerEvent(.joined, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time)]

@@ -115,6 +115,9 @@ public struct Peer: Equatable, Sendable {
     /// The last reported signal strength in dBm.
     public internal(set) var rssi: Int?
     public internal(set) var lastHeard: Timestamp
+    /// When the peer joined the table (first heard, or heard again after it
+    /// left): someone who joined after a reveal is not missing from it.
+    public internal(set) var joinedAt: Timestamp
     /// Not heard for the stale time; shown dimmed until heard again or dropped.
     public internal(set) var isStale: Bool
 

@@ -49,9 +49,12 @@ public struct Stats: Equatable, Sendable {
     public let medianSize: Card?
     /// Smallest and largest size voted, as ranks (`Card.sizeRank`).
     public let sizeSpread: ClosedRange<Int>?
-    /// Whether every vote is the same number, or the same size: `?` or
-    /// coffee beside it is no agreement.
+    /// Whether two or more votes are all the same number, or the same size:
+    /// `?` or coffee beside them is no agreement, and one vote alone agrees
+    /// with nobody (the others left, or were never heard).
     public let isConsensus: Bool
+    /// The fewest votes a consensus needs.
+    public static let consensusVotes = 2
     /// The one person holding the lowest number or smallest size, when only
     /// one does and the votes differ.
     public let lowestAlone: Explainer?
@@ -112,7 +115,7 @@ public struct Stats: Equatable, Sendable {
             medianSize = Card.sizes[Int(values[middle])]
             sizeSpread = Int(low)...Int(high)
         }
-        isConsensus = low == high && ordered.count == votes
+        isConsensus = low == high && ordered.count == votes && votes >= Stats.consensusVotes
         let alone = { (value: Double) -> Explainer? in
             let holders = ordered.filter { $0.value == value }
             guard low != high, holders.count == 1 else { return nil }

@@ -73,6 +73,9 @@ package enum StatsFooter {
             parts.append("mixed decks: \(counted), not averaged")
         } else if stats.isConsensus, let agreed = stats.median.map(number) ?? stats.medianSize?.description {
             parts.append("consensus: \(agreed)")
+        } else if stats.votes == 1, let card = stats.median.map(number) ?? stats.medianSize?.description {
+            // One vote agrees with nobody: no consensus, no mean to round.
+            parts.append("one vote: \(card)")
         } else if let median = stats.median, let mean = stats.mean {
             parts.append("median \(number(median))")
             let nearest = stats.nearest.map { $0.numericValue == mean ? "" : " ≈ \($0)" } ?? ""

@@ -192,7 +192,8 @@ extension SessionCore {
                 let order = { (card: Card) in card.numericValue ?? card.sizeRank.map { 1000 + Double($0) } ?? 2000 + Double(card.rawValue) }
                 let voted = Set(ledger.votes.values).sorted { order($0) < order($1) }
                 let cards = voted.map(\.description)
-                let votes = cards.count < 2 ? "nobody voted a number or a size" : "the votes are "
+                let alone = ledger.votes.count == 1 && (try? Agreement.check(voted[0])) != nil
+                let votes = alone ? "one vote, \(cards[0]), agrees with nobody" : cards.count < 2 ? "nobody voted a number or a size" : "the votes are "
                     + cards.dropLast().joined(separator: ", ") + " and " + cards.last!
                 // The example is a card the settle would take: the middle one
                 // voted, else the middle of my deck (a size on the tshirt deck).

@@ -6,7 +6,8 @@ import Testing
     @Test func aConsensusIsTheCardEveryVoteIs() {
         #expect(Agreement.consensus([.five, .five, .five]) == .five)
         #expect(Agreement.consensus([Card.sizes[2], Card.sizes[2]]) == Card.sizes[2])
-        #expect(Agreement.consensus([.half]) == .half)
+        #expect(Agreement.consensus([.half, .half]) == .half)
+        #expect(Agreement.consensus([.half]) == nil, "one vote agrees with nobody")
         #expect(Agreement.consensus([.five, .eight]) == nil)
         #expect(Agreement.consensus([.five, .question]) == nil, "? beside it is no agreement")
         #expect(Agreement.consensus([.coffee, .coffee]) == nil)

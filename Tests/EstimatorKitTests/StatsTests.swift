@@ -29,6 +29,12 @@ import Testing
         #expect(s.nearest == .five)
     }
 
+    @Test func oneVoteAloneIsNoConsensus() {
+        #expect(!stats([("a", .five)]).isConsensus, "the others left, or were never heard")
+        #expect(!stats([("a", .five), ("b", .waiting), ("c", .observing)]).isConsensus, "waiting and observing are no votes")
+        #expect(stats([("a", .five), ("b", .five)]).isConsensus)
+    }
+
     @Test func aQuestionBesideAgreementIsNoConsensus() {
         #expect(!stats([("a", .five), ("b", .five), ("c", .question)]).isConsensus)
         #expect(!stats([("a", .five), ("b", .five), ("c", .coffee)]).isConsensus)
@@ -86,7 +92,7 @@ import Testing
                 #expect(range.contains(median))
                 #expect(range.contains(mean))
                 #expect(nearest >= 0 && nearest <= 100)
-                #expect(s.isConsensus == (range.lowerBound == range.upperBound && s.numericVotes == s.votes))
+                #expect(s.isConsensus == (range.lowerBound == range.upperBound && s.numericVotes == s.votes && s.votes >= 2))
             } else {
                 #expect(s.numericVotes == 0 || s.isMixed, "numbers are added up unless sizes are voted beside them")
             }

@@ -69,7 +69,9 @@ import Testing
 
     @Test func footerForConsensusAndNoNumbers() {
         #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .eight)])) == ["consensus: 8"])
-        #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .waiting)])) == ["consensus: 8"])
+        #expect(StatsFooter.parts(Stats([(name: "a", card: .eight), (name: "b", card: .waiting)])) == ["one vote: 8"],
+                "one vote agrees with nobody")
+        #expect(StatsFooter.parts(Stats([(name: "a", card: Card.sizes[2])])) == ["one vote: M"])
         #expect(StatsFooter.parts(Stats([(name: "a", card: .question)])) == ["no numbers voted", "? 1"])
         #expect(StatsFooter.parts(Stats([])) == ["no votes"])
     }

@@ -37,7 +37,7 @@ import Testing
             return
         }
         #expect(relayDownSince == since)
-        #expect(session.ask(.settle(nil)).reply?.message == "round 1 (ABC-1 Login) settled at 8", "only pick and round say it")
+        #expect(session.ask(.settle(.eight)).reply?.message == "round 1 (ABC-1 Login) settled at 8", "only pick and round say it")
     }
 
     @Test func backOnceConnectedAndDownAgainFromTheNextLoss() {

@@ -112,6 +112,7 @@ func historyRecord(
             for i in 0..<25 {
                 var record = historyRecord(round: i % 16, minute: Int64(i))
                 record.id = "worker \(worker) round \(i)"
+                record.channel = Channel(rawValue: UInt8(worker + 1))  // rounds of four rooms, never one heard again
                 try? file.save(record)
             }
         }
@@ -119,6 +120,50 @@ func historyRecord(
         #expect(ids.count == 100)
         #expect(Set(ids).count == 100)
         #expect(access(file.path + ".tmp-\(getpid())", F_OK) != 0)
+    }
+
+    @Test func aRoundHeardAgainByALaterSessionIsMergedIntoItsLine() throws {
+        var first = historyRecord(round: 3, title: "ZZZ-1 Split story", votes: [("Dave", .five), ("Erin", .thirteen)])
+        first.agreed = .five  // settled
+        try file.save(first)
+        // Dave leaves and joins again: his new session hears the round revealed,
+        // without his card and before the meeting's agreed estimate reaches it.
+        var rejoined = historyRecord(round: 3, minute: 2, votes: [("Erin", .thirteen)])
+        rejoined.id = "rejoined"
+        try file.save(rejoined, deck: .app)
+        let merged = try file.read().records
+        #expect(merged.count == 1, "one record per round")
+        #expect(merged.first?.votes == [HistoryRecord.Vote(name: "Dave", card: .five), HistoryRecord.Vote(name: "Erin", card: .thirteen)],
+                "a later view with fewer votes takes none away")
+        #expect(merged.first?.median == 9 && merged.first?.consensus == false, "the figures are of every vote")
+        #expect(merged.first?.agreed == .five && merged.first?.title == "ZZZ-1 Split story", "kept until the report has its own")
+        #expect(merged.first?.time == first.time, "the round keeps the time it was revealed")
+        #expect(merged.first?.id == "rejoined", "the later session's next reports are its own view")
+        var revote = rejoined
+        revote.votes = [HistoryRecord.Vote(name: "Dave", card: .eight), HistoryRecord.Vote(name: "Erin", card: .thirteen)]
+        try file.save(revote)
+        #expect(try file.read().records.map(\.votes) == [revote.votes], "a person's latest card replaces the earlier one")
+        #expect(try file.read().records.first?.agreed == nil, "the same view's settle stands: none now")
+    }
+
+    @Test func aRoundNumberComeRoundAgainIsAnotherRound() throws {
+        let three = historyRecord(round: 3, title: "ABC-1"), four = historyRecord(round: 4, minute: 1, title: "ABC-2")
+        try file.save(three)
+        try file.save(four)
+        let again = historyRecord(round: 3, minute: 2, title: "ABC-1")
+        try file.save(again)
+        #expect(try file.read().records.count == 3, "a later round of the channel came between")
+        let otherStory = historyRecord(round: 3, minute: 3, title: "ABC-3")
+        try file.save(otherStory)
+        #expect(try file.read().records.count == 4, "another story")
+        let nextDay = historyRecord(round: 3, minute: 3 + 7 * 60, title: "ABC-3")
+        try file.save(nextDay)
+        #expect(try file.read().records.count == 5, "hours later")
+        var noRound = historyRecord(round: nil, minute: 7 * 60 + 4)
+        try file.save(noRound)
+        noRound.id = "another"
+        try file.save(noRound)
+        #expect(try file.read().records.count == 7, "a room without rounds has no round to hear again")
     }
 
     @Test func anUnreadableHistoryIsOneSentence() throws {

@@ -154,7 +154,7 @@ package struct SessionProcess {
         // Every revealed round, every re-vote after it and every settle is kept.
         let history = HistoryFile()
         await session.onReveal { round in
-            do throws(UserError) { try history.save(HistoryRecord(round)) } catch {
+            do throws(UserError) { try history.save(HistoryRecord(round), deck: round.deck) } catch {
                 if logging { SessionLog.write("history: \(error.sentence)") }
             }
         }

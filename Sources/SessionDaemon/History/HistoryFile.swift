@@ -40,10 +40,14 @@ package struct HistoryFile {
         }
     }
 
-    /// Adds `record`, or replaces the line with the same id (a re-vote
-    /// after the reveal, an agreed estimate). Damaged lines are kept as
-    /// they are. Creates the directory (0700) and the file (0600) if needed.
-    package func save(_ record: HistoryRecord) throws(UserError) {
+    /// Adds `record`, or merges it into the line of its round: the line
+    /// with its id (a re-vote after the reveal, an agreed estimate), else
+    /// the latest line of its channel when that is the same round heard by
+    /// an earlier session (`HistoryRecord.isSameRound(as:)`, merged as
+    /// `merging(_:deck:)` says, its figures counted on `deck`). Damaged
+    /// lines are kept as they are. Creates the directory (0700) and the
+    /// file (0600) if needed.
+    package func save(_ record: HistoryRecord, deck: Deck = .app) throws(UserError) {
         try Directories.create(directory, mode: 0o700)
         let lock = open(directory + "/history.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw cannotWrite(SystemCallError("open")) }
@@ -53,11 +57,12 @@ package struct HistoryFile {
         }
 
         var lines = try bytes().split(separator: 0x0A).map(Array.init)
-        let line = Array(record.jsonLine.utf8)
-        if let index = lines.firstIndex(where: { HistoryRecord(jsonLine: $0)?.id == record.id }) {
-            lines[index] = line
+        let records = lines.map { HistoryRecord(jsonLine: $0) }
+        let sameRound = records.lastIndex { $0?.channel == record.channel }.flatMap { records[$0]!.isSameRound(as: record) ? $0 : nil }
+        if let index = records.firstIndex(where: { $0?.id == record.id }) ?? sameRound {
+            lines[index] = Array(records[index]!.merging(record, deck: deck).jsonLine.utf8)
         } else {
-            lines.append(line)
+            lines.append(Array(record.jsonLine.utf8))
         }
         // The lock keeps every other saver from the temporary file's name meanwhile.
         do { try WholeFile.replace(path, with: Array(lines.joined(separator: [0x0A])) + [0x0A]) } catch {

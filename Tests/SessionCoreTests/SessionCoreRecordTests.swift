@@ -1,0 +1,63 @@
+import EstimatorKit
+import SessionCore
+import Testing
+
+/// The round's record holds whatever people do (SessionCore's header, the
+/// round's result): one vote agrees with nobody, and someone who arrived
+/// after the reveal is not missing from it; event by event.
+@Suite struct SessionCoreRecordTests {
+    @Test func aRoundRevealedWithOneVoteAgreesOnNothingAndSettleStillSetsIt() {
+        var session = SessionCoreHarness()
+        session.ask(.round(title: "ABC-1 Login"))
+        session.ask(.reveal(after: Countdown(seconds: 60)))
+        session.hear("2101FCAnn")
+        session.hear("2101FCBob")
+        session.ask(.pick(.five))
+        session.hear("2101FFAnn")  // Ann and Bob leave before they vote
+        let revealed = session.hear("2101FFBob")
+        #expect(session.core.isRevealed, "my vote is everyone's left")
+        #expect(SessionCoreHarness.records(revealed).map(\.votes) == [["Me": .five]])
+        #expect(SessionCoreHarness.records(revealed).map(\.agreed) == [nil], "one vote is no consensus")
+        #expect(session.core.meeting.agreed == nil)
+        #expect(session.watchedTable()?.agreed == nil, "no table shows an agreement")
+        #expect(session.ask(.settle(nil)).reply?.message
+            == "Round 1 (ABC-1 Login) has no consensus (one vote, 5, agrees with nobody); give the card the team agreed on, as `estimator settle 5`.")
+        #expect(session.ask(.settle(.five)).reply?.message == "round 1 (ABC-1 Login) settled at 5", "settle sets any estimate")
+        #expect(session.core.meeting.agreed == .five)
+    }
+
+    @Test func twoVotesOfOneCardAgreeOnIt() {
+        var session = SessionCoreHarness()
+        session.hear("2101FCAnn")
+        session.ask(.pick(.five))
+        let revealed = session.hear("210105Ann")
+        #expect(SessionCoreHarness.records(revealed).last?.agreed == .five)
+        #expect(session.core.meeting.agreed == .five)
+    }
+
+    @Test func someoneWhoJoinedAfterTheRevealIsNotMissingFromIt() throws {
+        var session = SessionCoreHarness()
+        session.hear("2101FCAnn")
+        session.hear("2101FCBob")
+        session.ask(.pick(.five))
+        session.hear("210108Ann")
+        session.ask(.reveal())  // on demand, without Bob
+        #expect(session.watchedTable()?.tally.waitingFor.map(\.name) == ["Bob"], "revealed without Bob, who was there")
+        session.advance(by: .seconds(1))
+        session.hear("5101FCCara")  // Cara's session joins the revealed round
+        let table = try #require(session.watchedTable())
+        #expect(table.tally.entries.map(\.name).contains("Cara"), "Cara has a row")
+        #expect(table.tally.waitingFor.map(\.name) == ["Bob"], "Cara came after the reveal")
+    }
+
+    @Test func aSessionThatJoinsARevealedRoundIsNotMissingFromItsOwnTable() throws {
+        var session = SessionCoreHarness(listening: true)
+        session.hear("310108Bob")  // heard while my session still hears the room: the room revealed before me
+        session.hear("310105Ann")
+        session.advance(by: .seconds(3))
+        let table = try #require(session.watchedTable())
+        #expect(table.tally.isRevealed)
+        #expect(table.tally.waitingFor.isEmpty, "not revealed without me: I arrived after it")
+        #expect(table.tally.entries.first { $0.isMe }?.mark == .waiting, "my row still shows I did not vote")
+    }
+}
