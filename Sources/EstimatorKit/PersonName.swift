@@ -51,6 +51,19 @@ public struct PersonName: Hashable, Sendable, CustomStringConvertible {
         return (PersonName(text: cut), warnings)
     }
 
+    /// `name` as the clash rule compares names: NFC, without default-ignorable
+    /// code points (zero-width spaces and joiners, variation selectors) or
+    /// format characters, so that two names that look alike (`Gina` and
+    /// `Gi\u{200B}na`) are one name to it, whoever sent them.
+    public static func clashKey(_ name: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in nfc(name).unicodeScalars
+        where !scalar.properties.isDefaultIgnorableCodePoint && scalar.properties.generalCategory != .format {
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
+
     /// Controls and whatever else `TerminalText.sanitize` would remove: a peer
     /// would see a different name from the one typed.
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

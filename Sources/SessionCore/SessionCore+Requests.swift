@@ -110,9 +110,11 @@ extension SessionCore {
         var done = Self.joined(channel: channel, name: name, observing: me.observing, deck: me.deck,
                                adapter: setup.adapter, pid: setup.pid)
         // Not advertised yet, so whoever is heard with it is someone else.
-        if room.table[PeerID(channel: channel, name: name.text)]?.isStale == false {
+        if let namesake {
             ownership.taken()
-            done += "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
+            done += namesake.name == name.text
+                ? "; someone here is already called \(name), so one of you is hidden: give yourself another name with --name"
+                : "; someone here has a name that looks the same as \(name): give yourself another name with --name"
         }
         // With my status, so that `join` remembers the channel I am in.
         return (actions + advertise(done: done, now: now)).map { action in

@@ -36,7 +36,7 @@ extension SessionCore {
         }
         if !update.events.isEmpty {
             actions.append(.rowsChanged(update.events))
-            if update.events.contains(where: { !$0.id.isApp && $0.channel == channel && $0.name == name.text }),
+            if update.events.contains(where: { isNamesake($0.id) }),
                ownership.heard(heard.localName, relayed: heard.relayed, now: now) {
                 actions.append(.streamMe)
             }

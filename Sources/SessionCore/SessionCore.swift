@@ -238,12 +238,25 @@ package struct SessionCore: Sendable {
     /// My channel as a table draws it at `now`.
     package func view(now: Timestamp) -> Room.View { room.view(of: channel, now: now) }
 
-    /// Whether someone who was in my channel before me has my name, and is
-    /// still heard: both are one row (a peer is a channel and a name), so
-    /// theirs is hidden as if it were my echo, and I should take another
-    /// (`NameOwnership`).
-    package var isNameTaken: Bool {
-        ownership.shouldRename && room.table[PeerID(channel: channel, name: name.text)]?.isStale == false
+    /// Whether someone who was in my channel before me has my name, or one
+    /// that looks the same (`PersonName.clashKey`), and is still heard: I
+    /// should take another (`NameOwnership`). With my very name both are
+    /// one row (a peer is a channel and a name), theirs hidden as if it
+    /// were my echo.
+    package var isNameTaken: Bool { ownership.shouldRename && namesake != nil }
+
+    /// Someone else heard in my channel, and not stale, whose name is mine
+    /// to the clash rule.
+    var namesake: PeerID? {
+        let mine = PersonName.clashKey(name.text)
+        return room.table.peers.first {
+            !$0.id.isApp && $0.channel == channel && !$0.isStale && PersonName.clashKey($0.name) == mine
+        }?.id
+    }
+
+    /// Whether `peer` has my name to the clash rule.
+    func isNamesake(_ peer: PeerID) -> Bool {
+        !peer.isApp && peer.channel == channel && PersonName.clashKey(peer.name) == PersonName.clashKey(name.text)
     }
 
     /// Whether I am still choosing my room (`RoomSearch`).

@@ -113,3 +113,20 @@ extension String {
         Array(self).starts(with: Array(prefix))
     }
 }
+
+/// The clash rule's view of a name (docs/PROTOCOL.md, Peers).
+@Suite struct PersonNameClashKeyTests {
+    @Test(arguments: [
+        ("Gi\u{200B}na", "Gina"), ("\u{FEFF}Gina", "Gina"), ("Gi\u{2060}na\u{FE0F}", "Gina"), ("Gi\u{00AD}na", "Gina"),
+        ("Zoe\u{0301}", "Zoé"), ("전수열", "\u{110C}\u{1165}\u{11AB}수열"),
+    ])
+    func namesThatLookAlikeAreOneName(a: String, b: String) {
+        #expect(PersonName.clashKey(a) == PersonName.clashKey(b))
+    }
+
+    @Test func namesThatDifferStayTwo() {
+        #expect(PersonName.clashKey("Gina") != PersonName.clashKey("Gino"))
+        #expect(PersonName.clashKey("Ann") != PersonName.clashKey("Anne"))
+        #expect(PersonName.clashKey("ann") != PersonName.clashKey("Ann"), "case tells people apart")
+    }
+}

@@ -227,6 +227,20 @@ private let twoMinutes = Countdown(seconds: 120)!
         #expect(session.core.isNameTaken)
     }
 
+    @Test func aNameThatLooksTheSameClashesAsMineDoes() {
+        var session = SessionCoreHarness()
+        session.hear("010103Gi\u{200B}na")  // a zero-width space: it shows as Gina
+        let reply = session.ask(.join(channel: nil, name: "Gina")).reply
+        #expect(reply?.message.hasSuffix("; someone here has a name that looks the same as Gina: give yourself another name with --name") == true,
+                "\(reply?.message ?? "")")
+        #expect(session.core.isNameTaken)
+        var second = SessionCoreHarness(name: "Gina", listening: true)
+        second.advance(by: .seconds(1))
+        #expect(second.hear("010103Gi\u{FE0F}na\u{2060}").contains(.streamMe), "someone else with my name, to the clash rule")
+        #expect(second.core.isNameTaken, "heard while I still hear the room: she was here before me")
+        #expect(!SessionCoreHarness(name: "Gina").core.isNameTaken)
+    }
+
     // MARK: Receptions and time
 
     @Test func aRefreshAsksNothingUnlessEveryReceptionIsWanted() {
