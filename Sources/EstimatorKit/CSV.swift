@@ -1,24 +1,35 @@
-/// Comma-separated values (RFC 4180) that are safe to open in a spreadsheet.
+/// Comma-separated values (RFC 4180), written for whoever reads them.
 ///
 /// Names and titles come from the air and from people, so a field may hold a
-/// comma, a quote or a line break (quoted, quotes doubled), or start like a
-/// formula: a spreadsheet would run `=HYPERLINK(…)` or `@SUM(…)` from a cell,
-/// so such a field gets a leading apostrophe and is shown as text.
+/// comma, a quote or a line break: it is quoted, quotes doubled. A
+/// spreadsheet also runs a cell that starts like a formula (`=HYPERLINK(…)`,
+/// `@SUM(…)`), so for a spreadsheet such a field gets a leading apostrophe
+/// and is shown as text. A tracker's importer runs nothing and would keep
+/// the apostrophe in the issue's title, so for it every field is as given.
 public enum CSV {
     /// The line ending RFC 4180 gives for records.
     public static let lineEnding = "\r\n"
 
-    /// `fields` as one record, without the line ending.
-    public static func record(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",")
+    /// Who opens the file.
+    public enum Reader: Sendable {
+        /// A spreadsheet: fields that start like a formula are neutralised.
+        case spreadsheet
+        /// A tracker's importer: every field byte for byte.
+        case importer
     }
 
-    /// One field: neutralised if it starts like a formula, then quoted if
-    /// it holds a comma, quote, CR or LF.
-    public static func field(_ text: String) -> String {
+    /// `fields` as one record for `reader`, without the line ending.
+    public static func record(_ fields: [String], for reader: Reader) -> String {
+        fields.map { field($0, for: reader) }.joined(separator: ",")
+    }
+
+    /// One field: for a spreadsheet neutralised if it starts like a
+    /// formula; then quoted if it holds a comma, quote, CR or LF.
+    public static func field(_ text: String, for reader: Reader) -> String {
         // Tab and CR also start formulas in some spreadsheets (OWASP's list).
         let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
-        let safe = text.unicodeScalars.first.map(formulaStarts.contains) == true ? "'" + text : text
+        let startsFormula = reader == .spreadsheet && text.unicodeScalars.first.map(formulaStarts.contains) == true
+        let safe = startsFormula ? "'" + text : text
         guard safe.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" })
         else { return safe }
         // By scalar: a quote followed by a combining mark is one Character.

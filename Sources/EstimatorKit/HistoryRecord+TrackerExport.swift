@@ -50,11 +50,12 @@ extension HistoryRecord {
 
         /// The header: Jira's own field names, which its CSV importer maps
         /// by themselves.
-        public static let header = CSV.record(["Issue key", "Summary", "Story Points"])
+        public static let header = CSV.record(["Issue key", "Summary", "Story Points"], for: .importer)
 
-        /// The rows as CSV records (RFC 4180, formulas neutralised), without
-        /// line endings.
-        public var records: [String] { rows.map { CSV.record([$0.key, $0.summary, $0.points]) } }
+        /// The rows as CSV records (RFC 4180), without line endings: each
+        /// key and summary byte for byte as the backlog had it, so that an
+        /// import that maps Summary writes the issue's own title back.
+        public var records: [String] { rows.map { CSV.record([$0.key, $0.summary, $0.points], for: .importer) } }
 
         /// One line saying how many stories were left out and why, with the
         /// option that brings each kind back where there is one; `nil` when

@@ -197,9 +197,9 @@ extension HistoryRecord {
     public static let csvHeader = CSV.record([
         "Issue key", "Summary", "Story Points", "Median", "Mean", "Cards", "Time", "Channel", "Round", "Nearest",
         "Consensus", "Questions", "Coffees",
-    ])
+    ], for: .spreadsheet)
 
-    /// The record as a CSV row (RFC 4180, formulas neutralised), without
+    /// The record as a CSV row for a spreadsheet (RFC 4180, formulas neutralised), without
     /// the line ending: the story's key and summary (`subject`), the agreed
     /// estimate, the figures, and the cards as `Alice=5; Bob=8` (cards by
     /// name: `0.5`, `M`, `?`, `coffee`; an unknown byte as `?` and its hex,
@@ -211,7 +211,7 @@ extension HistoryRecord {
             votes.map { "\($0.name)=\($0.card.name ?? "?" + $0.card.hex)" }.joined(separator: "; "),
             RFC3339.string(time), channel.description, round.map(String.init) ?? "", nearest?.name ?? "",
             consensus ? "true" : "false", String(questions), String(coffees),
-        ])
+        ], for: .spreadsheet)
     }
 
     /// A figure as a spreadsheet reads it: whole numbers without `.0`.

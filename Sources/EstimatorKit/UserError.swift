@@ -9,6 +9,9 @@ package struct UserError: Error, Equatable, CustomStringConvertible {
         case usage = 64
         /// EX_DATAERR: the input data was wrong (an undecodable packet).
         case data = 65
+        /// EX_NOINPUT: an input file that cannot be read as one (a FIFO, a
+        /// device or a directory where a file of estimator's belongs).
+        case noInput = 66
         /// EX_UNAVAILABLE: no session, no bluetoothd, no adapter.
         case unavailable = 69
         /// EX_SOFTWARE: a bug in estimator.

@@ -13,6 +13,11 @@ import SessionDaemon
 /// (`seen`). On a terminal the bell rings when a round's cards are
 /// revealed.
 package struct WatchViewer {
+    /// How long `watch --once` listens before it prints the table and
+    /// exits: a session's catch-up comes at once, and a watch without one
+    /// hears everyone near at least once (each announces every 1.5 s).
+    package static let onceListening: Duration = .seconds(2)
+
     /// What the viewer writes: the live table, a line per change, or JSON lines.
     package enum Output { case table, lines, json }
 

@@ -67,13 +67,19 @@ struct RelayArguments: ParsableCommand {
     func password() throws(RelayFailure) -> String? {
         if let value = getenv("ESTIMATOR_RELAY_PASSWORD"), value.pointee != 0 { return String(cString: value) }
         guard let passwordFile else { return nil }
-        let fd = open(passwordFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: opening a FIFO returns at once instead of waiting for
+        // a writer, and fstat then refuses it, as the session's WholeFile
+        // refuses any file that is not regular (the relay does not link it).
+        let fd = open(passwordFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             throw RelayFailure(77, "Cannot read the relay password file \(passwordFile) (\(String(cString: strerror(errno)))).")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw RelayFailure(66, "The relay password file \(passwordFile) is not a regular file; give --relay-password-file a file of mode 0600.")
+        }
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
             throw RelayFailure(77, "The relay password file \(passwordFile) must be yours and mode 0600; run chmod 600 on it.")
         }
         var bytes = [UInt8](repeating: 0, count: 1024)

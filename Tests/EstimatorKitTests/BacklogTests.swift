@@ -211,8 +211,10 @@ import Testing
 
     @Test func whatTheWriterWritesTheReaderReads() throws {
         let fields = ["plain", "comma, here", "quote \" here", "line\nbreak", "=SUM(A1)", "전수열 ☕", ""]
-        let text = CSV.record(fields) + CSV.lineEnding
-        #expect(try CSV.records(text, separator: ",").first?.fields == fields.map { $0.hasPrefix("=") ? "'" + $0 : $0 })
+        let forSpreadsheet = CSV.record(fields, for: .spreadsheet) + CSV.lineEnding
+        #expect(try CSV.records(forSpreadsheet, separator: ",").first?.fields == fields.map { $0.hasPrefix("=") ? "'" + $0 : $0 })
+        let forImporter = CSV.record(fields, for: .importer) + CSV.lineEnding
+        #expect(try CSV.records(forImporter, separator: ",").first?.fields == fields)
     }
 }
 

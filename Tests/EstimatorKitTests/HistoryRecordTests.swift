@@ -221,7 +221,8 @@ func sampleRecord(
         ("전수열", "전수열"),
     ])
     func fieldsAreQuotedPerRFC4180(text: String, field: String) {
-        #expect(CSV.field(text) == field)
+        #expect(CSV.field(text, for: .spreadsheet) == field)
+        #expect(CSV.field(text, for: .importer) == field)
     }
 
     @Test(arguments: [
@@ -235,8 +236,21 @@ func sampleRecord(
         ("a=1", "a=1"),
         ("'=1", "'=1"),
     ])
-    func formulasAreNeutralised(text: String, field: String) {
-        #expect(CSV.field(text) == field)
+    func formulasAreNeutralisedForASpreadsheet(text: String, field: String) {
+        #expect(CSV.field(text, for: .spreadsheet) == field)
+    }
+
+    @Test(arguments: [
+        ("=1+2", "=1+2"),
+        ("+1", "+1"),
+        ("-1", "-1"),
+        ("@SUM(A1)", "@SUM(A1)"),
+        ("\tx", "\tx"),
+        ("=HYPERLINK(\"http://x\",\"y\")", "\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
+        ("\rx", "\"\rx\""),
+    ])
+    func anImporterGetsFormulaStartsAsTheyAre(text: String, field: String) {
+        #expect(CSV.field(text, for: .importer) == field)
     }
 
     @Test func aHostileTitleOrNameCannotStartACellAsAFormula() {

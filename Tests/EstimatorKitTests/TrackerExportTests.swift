@@ -19,6 +19,22 @@ import Testing
         #expect(export.warning == nil)
     }
 
+    /// The importer maps Summary to the title: a leading apostrophe
+    /// would end up in it, so nothing is neutralised here (`--csv --all`,
+    /// for a spreadsheet, is).
+    @Test(arguments: [
+        ("@mentions do not notify", "ABC-1,@mentions do not notify,5"),
+        ("+1 for dark mode", "ABC-1,+1 for dark mode,5"),
+        ("-v prints the version", "ABC-1,-v prints the version,5"),
+        ("=SUM(A1)", "ABC-1,=SUM(A1),5"),
+        ("=Half, \"a\" day", "ABC-1,\"=Half, \"\"a\"\" day\",5"),
+    ])
+    func aSummaryIsWrittenAsTheBacklogHadIt(summary: String, record: String) {
+        let export = HistoryRecord.TrackerExport([story("ABC-1 " + summary, story: Story(key: "ABC-1", summary: summary),
+                                                        agreed: .five)], points: nil)
+        #expect(export.records == [record])
+    }
+
     @Test func oneStoryLeftOutIsSaidInTheSingular() {
         let export = HistoryRecord.TrackerExport([story("ABC-1 Login", story: nil, agreed: nil)], points: nil)
         #expect(export.rows.isEmpty)

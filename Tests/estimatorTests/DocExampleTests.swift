@@ -1,6 +1,9 @@
 import DBusTestSupport
+import EstimatorKit
 import Foundation
+import RadioScheduling
 import Testing
+import Watch
 
 /// Every example the docs show, run through the built binary and compared
 /// with what the docs say it prints, so that README.md and `--help` (and
@@ -218,5 +221,129 @@ import Testing
         }
         #expect(lines.dropLast(lines.last == "" ? 1 : 0) == ArraySlice(example.output),
                 "\(example.testDescription)\nprints:\n\(printed)")
+    }
+}
+
+// MARK: - What the help claims
+
+/// The help's claims that the binary cannot show by an example: durations
+/// and sizes the code defines, each compared with its constant wherever the
+/// help (and so the man pages made from it) or README states it, and words
+/// that were once false, which no help may say again.
+extension DocExampleTests {
+    /// Each visible command's help as the binary dumps it, by command
+    /// (`estimator watch`): its abstract, discussion and every option's
+    /// help, whitespace runs made one space.
+    static let helpTexts: [String: String] = {
+        guard let dump = try? EstimatorProcess.run("--experimental-dump-help"),
+              let json = try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any],
+              let root = json["command"] as? [String: Any] else { return [:] }
+        var texts: [String: String] = [:]
+        func visit(_ command: [String: Any], path: [String]) {
+            let path = path + [command["commandName"] as? String ?? ""]
+            var parts = [command["abstract"] as? String, command["discussion"] as? String]
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                parts += [argument["abstract"] as? String, argument["discussion"] as? String]
+            }
+            texts[path.joined(separator: " ")] = oneLine(parts.compactMap { $0 }.joined(separator: "\n"))
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] where sub["shouldDisplay"] as? Bool ?? true {
+                visit(sub, path: path)
+            }
+        }
+        visit(root, path: [])
+        return texts
+    }()
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A number the help or a doc states, with the value the code gives it.
+    struct Claim: CustomTestStringConvertible, Sendable {
+        /// `estimator join`, or a doc's path from the repository.
+        let place: String
+        /// Where the number is: a pattern whose one group is its digits.
+        let pattern: String
+        let value: Int
+
+        var testDescription: String { "\(place): \(pattern) = \(value)" }
+    }
+
+    static let claims: [Claim] = {
+        let schedule = RadioSchedule.standard
+        let finding = Int(schedule.roomFinding.components.seconds)
+        let listening = Int(schedule.roomListening.components.seconds)
+        let confirming = Int(schedule.roomConfirming.components.seconds)
+        let timer = Countdown.longest / 60
+        let once = Int(WatchViewer.onceListening.components.seconds)
+        return [
+            Claim(place: "estimator join", pattern: #"finds a room, which takes (\d+) s"#, value: finding),
+            Claim(place: "estimator join", pattern: #"listens for (\d+) s"#, value: listening),
+            // The listening lasts twice as long at most (`RoomSearch.isDoneListening`).
+            Claim(place: "estimator join", pattern: #"up to (\d+) s while others choosing"#, value: listening * 2 + confirming),
+            Claim(place: "estimator join", pattern: #"listens for \d+ s \(up to (\d+) s\)"#, value: listening * 2),
+            Claim(place: "estimator join", pattern: #"for (\d+) s more"#, value: confirming),
+            Claim(place: "estimator join", pattern: #"below the range for (\d+) s"#,
+                  value: Int(SignalFloor.loseAfter.components.seconds)),
+            Claim(place: "estimator join", pattern: #"cut to the (\d+) bytes"#, value: PersonName.maxUTF8Count),
+            Claim(place: "estimator packet encode", pattern: #"cut to the (\d+) bytes"#, value: PersonName.maxUTF8Count),
+            Claim(place: "estimator round", pattern: #"up to (\d+)m"#, value: timer),
+            Claim(place: "estimator reveal", pattern: #"up to (\d+)m"#, value: timer),
+            Claim(place: "estimator watch", pattern: #"--once listens for (\d+) s"#, value: once),
+            Claim(place: "estimator watch", pattern: #"Listen for (\d+) s and exit"#, value: once),
+            Claim(place: "README.md", pattern: #"The first `join` listens for (\d+) s"#, value: finding),
+            Claim(place: "docs/PROTOCOL.md", pattern: #"Looking for a room nearby \((\d+) s\)"#, value: finding),
+            Claim(place: "docs/PROTOCOL.md", pattern: #"\*\*Choosing\*\* \((\d+) s\)"#, value: listening),
+            Claim(place: "docs/PROTOCOL.md", pattern: #"\*\*Confirming\*\* \((\d+) s"#, value: confirming),
+        ]
+    }()
+
+    /// The text a claim's place names.
+    static func text(of place: String) -> String? {
+        if let help = helpTexts[place] { return help }
+        return (try? String(contentsOf: repository.appendingPathComponent(place), encoding: .utf8)).map(oneLine)
+    }
+
+    @Test(arguments: DocExampleTests.claims)
+    func theNumberIsTheCodes(_ claim: Claim) throws {
+        let text = try #require(Self.text(of: claim.place), "no help or doc \(claim.place)")
+        let numbers = try text.matches(of: Regex(claim.pattern)).map { $0.output[1].substring.map(String.init) }
+        #expect(!numbers.isEmpty, "\(claim.place) no longer says \(claim.pattern): say it again, or change the claim")
+        for number in numbers { #expect(number == String(claim.value), "\(claim.place): \(claim.pattern)") }
+    }
+
+    /// The stale time: `--stale`'s default as the help prints it (the
+    /// command line's), the peer table's own default and what README tells
+    /// people are one.
+    @Test func theStaleTimeIsOneEverywhere() throws {
+        let stale = String(PeerTable().staleAfter.components.seconds)
+        for command in ["estimator join", "estimator watch"] {
+            let help = try #require(Self.helpTexts[command])
+            let defaults = try help.matches(of: Regex(#"shown stale, 1 to 3600\. \(default: (\d+)\)"#))
+                .map { $0.output[1].substring.map(String.init) }
+            #expect(defaults == [stale], "\(command)")
+        }
+        let readme = try #require(Self.text(of: "README.md"))
+        let said = try readme.matches(of: Regex(#"(?:turns stale after|has not been heard for) (\d+) s"#))
+            .map { $0.output[1].substring.map(String.init) }
+        #expect(said.count == 2 && said.allSatisfy { $0 == stale }, "README says \(said)")
+    }
+
+    /// Words once in the help that were false: a round's title and its
+    /// agreed estimate travel with the round's meeting to every laptop
+    /// (docs/PROTOCOL.md, Meeting), which also holds the timer, and
+    /// `watch --once` on a pipe prints lines, not the table.
+    static let falsehoods = [
+        "it is not sent", "on your machine", "your session runs it", "prints the table after listening",
+        "print the table once and exit",
+    ]
+
+    @Test func noHelpSaysWhatWasFalse() {
+        #expect(Self.helpTexts.count >= 15, "commands dumped: \(Self.helpTexts.keys.sorted())")
+        for (command, text) in Self.helpTexts {
+            for falsehood in Self.falsehoods {
+                #expect(!text.localizedCaseInsensitiveContains(falsehood), "\(command) --help says \"\(falsehood)\"")
+            }
+        }
     }
 }

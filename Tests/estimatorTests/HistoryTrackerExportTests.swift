@@ -47,8 +47,13 @@ import Testing
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     func history(_ arguments: String...) throws -> EstimatorProcess.Result {
+        try history(arguments, state: root)
+    }
+
+    /// `estimator history` with `arguments`, its history under `state`.
+    func history(_ arguments: [String], state: String) throws -> EstimatorProcess.Result {
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = root
+        environment["XDG_STATE_HOME"] = state
         environment["TZ"] = "UTC"
         return try EstimatorProcess.run(arguments: ["history"] + arguments, environment: environment)
     }
@@ -72,7 +77,7 @@ import Testing
         #expect(rows == [
             ["Issue key", "Summary", "Story Points"],
             ["ABC-1", "Login with passkeys", "8"],
-            ["ABC-4", "'=Half a day", "0.5"],
+            ["ABC-4", "=Half a day", "0.5"],
         ])
         #expect(result.stderr == "left out 5 stories: 2 without a key, 1 without an agreed estimate, "
             + "1 sized L (give --points XS=1,S=2,… to map sizes), "
@@ -107,6 +112,35 @@ import Testing
         #expect(check.stdout.contains("Story Points 'L' is not a number"), "\(check.stdout)")
         #expect(check.stdout.contains("Story Points '' is not a number"), "\(check.stdout)")
         #expect(check.stdout.contains("Summary is empty"), "\(check.stdout)")
+    }
+
+    /// A summary that starts as a formula would reaches the tracker as the
+    /// backlog had it: an import that maps Summary writes no apostrophe into
+    /// the issue's title. The spreadsheet's record still neutralises it.
+    @Test func summariesReachTheTrackerByteForByteAndTheSpreadsheetNeutralised() throws {
+        let state = root + "/formulas"
+        let file = HistoryFile(path: state + "/estimator/history.jsonl")
+        let summaries = ["@mentions do not notify", "+1 for dark mode", "-v prints the version", "=Half a day, \"quoted\""]
+        for (index, summary) in summaries.enumerated() {
+            let story = Story(key: "ABC-\(index + 1)", summary: summary)
+            var record = historyRecord(round: index + 1, minute: Int64(index), title: story.title, votes: [("Alice", .three)])
+            record.story = story
+            record.agreed = .three
+            try file.save(record)
+        }
+
+        let tracker = try history(["--csv"], state: state)
+        #expect(tracker.status == 0 && tracker.stderr == "", "\(tracker.stderr)")
+        #expect(tracker.stdout == "Issue key,Summary,Story Points\r\n"
+            + "ABC-1,@mentions do not notify,3\r\n"
+            + "ABC-2,+1 for dark mode,3\r\n"
+            + "ABC-3,-v prints the version,3\r\n"
+            + "ABC-4,\"=Half a day, \"\"quoted\"\"\",3\r\n")
+
+        let spreadsheet = try history(["--csv", "--all"], state: state)
+        #expect(spreadsheet.status == 0, "\(spreadsheet.stderr)")
+        let rows = try #require(HistoryCommandTests.parseCSV(spreadsheet.stdout))
+        #expect(rows.dropFirst().map { $0[1] } == summaries.map { "'" + $0 })
     }
 
     @Test func theImportCheckRefusesAKeyThatIsNoExistingIssue() throws {

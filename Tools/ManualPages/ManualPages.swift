@@ -187,6 +187,7 @@ enum ExitStatus {
         (0, "Success."),
         (64, "Usage (EX_USAGE): an unknown command or option, or a value that is not a channel, card, adapter or number of seconds."),
         (65, "Data (EX_DATAERR): input that is not a packet, a name that cannot be sent, a damaged config file, a backlog file that is no backlog."),
+        (66, "No input (EX_NOINPUT): the config, the backlog or the history is a FIFO, a device or a directory, not a regular file."),
         (69, "Unavailable (EX_UNAVAILABLE): no session, no system bus, no bluetoothd, no such adapter, the adapter powered off or out of advertising slots; for doctor, a check that failed."),
         (70, "Software (EX_SOFTWARE): a bug in estimator, such as a session that ended before it was ready."),
         (77, "Permission (EX_NOPERM): the D-Bus policy refused this user, or a file or directory estimator needs cannot be written."),

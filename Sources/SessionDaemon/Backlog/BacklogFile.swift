@@ -23,12 +23,17 @@ package struct BacklogFile {
     /// field with descriptions, with room to spare.
     static let maximumFileBytes = 16 << 20
 
-    /// The backlog loaded, or `nil` when none is. A damaged file is exit 65.
+    /// The backlog loaded, or `nil` when none is. A damaged file is exit 65,
+    /// one that is no regular file (a FIFO, a directory) exit 66.
     func read() throws(UserError) -> Backlog? {
         let bytes: [UInt8]?
         do { bytes = try WholeFile.read(path, limit: Self.maximumFileBytes) } catch {
-            guard case let .failed(failure) = error else { throw damaged }
-            throw UserError(.permission, "Cannot read \(path) (\(failure)); check its permissions.")
+            switch error {
+            case let .failed(failure): throw UserError(.permission, "Cannot read \(path) (\(failure)); check its permissions.")
+            case .tooLarge: throw damaged
+            case let .notRegular(kind):
+                throw WholeFile.notRegular(path, is: kind, fix: "remove it, and load the backlog again with `estimator backlog FILE`")
+            }
         }
         guard let bytes else { return nil }
         guard let backlog = Backlog(json: bytes) else { throw damaged }
@@ -67,15 +72,19 @@ package struct BacklogFile {
     /// Reads the backlog in the file at `path` (as typed), a tracker's
     /// export or a plain list, the columns as named if they are
     /// (`Backlog.init(parsing:named:keyColumn:summaryColumn:)`). A file that
-    /// is no backlog is exit 65, one that is not there exit 64.
+    /// is no backlog is exit 65, one that is not there exit 64, and one
+    /// that is no regular file (a FIFO, a directory, a device) exit 66.
     package static func load(_ path: String, keyColumn: BacklogColumn? = nil,
                              summaryColumn: BacklogColumn? = nil) throws(UserError) -> Backlog {
         let bytes: [UInt8]?
         do { bytes = try WholeFile.read(path, limit: maximumFileBytes) } catch {
-            guard case let .failed(failure) = error else {
+            switch error {
+            case let .failed(failure): throw UserError(failure.code == EACCES ? .permission : .data, "Cannot read \(path) (\(failure)).")
+            case .tooLarge:
                 throw UserError(.data, "\(path) is larger than \(maximumFileBytes >> 20) MiB; export only this meeting's stories.")
+            case let .notRegular(kind):
+                throw WholeFile.notRegular(path, is: kind, fix: "give the path of a file of stories, a tracker's export or a plain list")
             }
-            throw UserError(failure.code == EACCES ? .permission : .data, "Cannot read \(path) (\(failure)).")
         }
         guard let bytes else { throw UserError(.usage, "There is no file \(path); give the path of the stories to load.") }
         do { return try Backlog(parsing: bytes, named: path, keyColumn: keyColumn, summaryColumn: summaryColumn) } catch {

@@ -113,15 +113,20 @@ package struct Config: Equatable {
     }
 
     /// The file's members; nil when there is no file. A file that is not a
-    /// JSON object is refused whole (exit 65), with the way back.
+    /// JSON object is refused whole (exit 65), with the way back, and one
+    /// that is no regular file (a FIFO, a directory) too (exit 66).
     static func members(at path: String) throws(UserError) -> [JSONMember]? {
         let bytes: [UInt8]
         do {
             guard let read = try WholeFile.read(path, limit: 65536) else { return nil }
             bytes = read
         } catch {
-            guard case let .failed(failure) = error else { throw notJSON(path) }
-            throw UserError(.permission, "Cannot read \(path) (\(failure)); fix its permissions.")
+            switch error {
+            case let .failed(failure): throw UserError(.permission, "Cannot read \(path) (\(failure)); fix its permissions.")
+            case .tooLarge: throw notJSON(path)
+            case let .notRegular(kind):
+                throw WholeFile.notRegular(path, is: kind, fix: "remove it, or set XDG_CONFIG_HOME to another directory")
+            }
         }
         guard let json = try? JSONValue.parse(bytes), case let .object(members) = json else { throw notJSON(path) }
         return members

@@ -96,11 +96,16 @@ package struct HistoryFile {
             : "Lines \(numbers) of \(path) are damaged: they are kept in the file and left out here; mend or delete them."
     }
 
-    /// The file's bytes; none when there is no file.
+    /// The file's bytes; none when there is no file. One that is no regular
+    /// file (a FIFO, a directory) is refused (exit 66), saving included.
     private func bytes() throws(UserError) -> [UInt8] {
         do { return try WholeFile.read(path) ?? [] } catch {
-            guard case let .failed(failure) = error else { return [] }  // no limit: never too large
-            throw cannotRead(failure)
+            switch error {
+            case let .failed(failure): throw cannotRead(failure)
+            case .tooLarge: return []  // no limit: never too large
+            case let .notRegular(kind):
+                throw WholeFile.notRegular(path, is: kind, fix: "remove it, or set XDG_STATE_HOME to another directory")
+            }
         }
     }
 

@@ -44,9 +44,10 @@ struct HistoryCommand: ParsableCommand {
             Story Points,Median,Mean,Cards,Time,Channel,Round,Nearest,Consensus,\
             Questions,Coffees: Story Points is the agreed card as voted (8, 0.5, XL) or \
             empty; Cards read "Alice=5; Bob=8". It is the full record, for a \
-            spreadsheet, not for a tracker. In both, a field starting with = + - or @ \
-            gets a leading apostrophe, so a spreadsheet shows it rather than running it \
-            as a formula.
+            spreadsheet, not for a tracker: a field starting with = + - or @ gets a \
+            leading apostrophe, so a spreadsheet shows it rather than running it as a \
+            formula. --csv alone gives each key and summary as the backlog has it, for \
+            the tracker's importer, which would keep an apostrophe in the title.
 
             --json prints every story, the full record as data for a script (no rows \
             are left out: the script decides), one object per story, keys in this order: id, time, channel, \

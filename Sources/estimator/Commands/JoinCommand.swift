@@ -21,11 +21,12 @@ struct JoinCommand: AsyncParsableCommand {
             $XDG_CONFIG_HOME/estimator/config.json; the first name is your account's \
             full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
 
-            Without --channel, and no channel remembered, join first finds a room: it \
-            listens for 6 s (up to 12 s while others choosing are first heard), then joins the room a teammate found within the last \
-            minute nearby, else the channel others choosing with it agree on, else a \
-            channel nobody near uses, and for 3 s more moves on to a room being set up nearby \
-            with more people, before it answers; a channel in use is never joined by chance, and \
+            Without --channel, and no channel remembered, join first finds a room, \
+            which takes 9 s (up to 15 s while others choosing are first heard): it \
+            listens for 6 s (up to 12 s), then joins the room a teammate found within \
+            the last minute nearby, else the channel others choosing with it agree on, \
+            else a channel nobody near uses, and for 3 s more moves on to a room being \
+            set up nearby with more people, before it answers; a channel in use is never joined by chance, and \
             channel 0, the Estimator app's, only with --channel 0. Teammates who type \
             `estimator join` within a minute land in the same room; later ones type \
             its number. A room found is remembered as a typed channel is.

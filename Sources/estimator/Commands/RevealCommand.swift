@@ -16,8 +16,9 @@ struct RevealCommand: AsyncParsableCommand {
             `estimator join --foreground`.
 
             --in starts a timer instead: the round is revealed for the room when it \
-            runs out, unless everyone has voted before. Your session runs it, your \
-            table and board show what is left, and the next round or a reveal stops it.
+            runs out, unless everyone has voted before. It goes to the room with the \
+            round, so every session holds it (it reveals even if you leave) and every \
+            table and board shows what is left; the next round or a reveal stops it.
 
             Examples:
               $ estimator reveal

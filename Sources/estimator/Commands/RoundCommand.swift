@@ -15,18 +15,20 @@ struct RoundCommand: AsyncParsableCommand {
             Cards stay hidden until everyone present has voted, then all are revealed \
             together. The iOS app has no rounds: its users clear their card themselves.
 
-            TITLE (a story key or a few words) is kept on your machine, for the table's \
-            header and `estimator history`; it is not sent. Without TITLE, the round \
+            TITLE (a story key or a few words) goes to the whole room with the round \
+            (its first 75 bytes on the air): every table's header shows it and every \
+            session's `estimator history` keeps it. Without TITLE, the round \
             takes the next story of the backlog (`estimator backlog FILE`) that has no \
             agreed estimate yet: after a reveal without agreement, the same story is \
             voted again; once every story has one, or without a backlog, the round is \
             untitled. A TITLE that is a backlog story's key takes that story.
 
             --timer reveals the round for the whole room when it runs out, as \
-            `estimator reveal` does, unless everyone has voted before; your session \
-            runs it, and your table and board show what is left. The next round or \
-            a reveal stops it (`estimator reveal --in` starts one for a round under \
-            way).
+            `estimator reveal` does, unless everyone has voted before; it goes to \
+            the room with the round, so every session holds it (it reveals even if \
+            you leave) and every table and board shows what is left. The next round \
+            or a reveal stops it (`estimator reveal --in` starts one for a round \
+            under way).
 
             Examples:
               $ estimator round ABC-123

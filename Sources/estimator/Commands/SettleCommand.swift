@@ -9,14 +9,15 @@ struct SettleCommand: AsyncParsableCommand {
         abstract: "Record the estimate the team agreed on for the revealed round.",
         discussion: """
             After the reveal and the discussion, records CARD as the round's agreed \
-            estimate: in the history (`estimator history --csv` exports it as Story \
-            Points), in the table's footer, and for the backlog, whose next story \
+            estimate for the whole room: it goes with the round to every laptop, whose \
+            table's footer shows it and whose history keeps it (`estimator history \
+            --csv` exports it as Story Points), and for the backlog, whose next story \
             `estimator round` then takes. A round whose votes are all the same number \
             or size settles by itself; CARD replaces that, and a later settle replaces \
             an earlier one. Without CARD, settles on the consensus, and says so when \
             there is none. CARD is a number or a size of your deck, checked as \
             `estimator pick` checks it; ? and coffee are no estimate. Anyone may \
-            settle, an observer too; the agreed estimate stays on your machine.
+            settle, an observer too.
 
             Examples:
               $ estimator settle 5

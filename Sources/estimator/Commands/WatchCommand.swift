@@ -45,8 +45,10 @@ struct WatchCommand: AsyncParsableCommand {
             pipe it prints a line per change; --json prints one JSON object per change \
             (events joined, card, voted, stale, back, left, revealed, round, story, \
             settled; a person's events carry heard: air, relay or both, and each the \
-            round's story as the room's meeting says); --once \
-            prints the table after listening for two seconds and exits.
+            round's story as the room's meeting says). --once listens for 2 s and \
+            exits: on a terminal it then prints the table (the board with --board) \
+            once; on a pipe it prints a line per change meanwhile, starting from the \
+            room as it stands (with --json, an object per change).
 
             Examples:
               $ estimator watch
@@ -69,7 +71,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show cards as soon as they are picked (remembered; default: hidden until everyone has voted).")
     var open: Bool?
 
-    @Flag(help: "Listen for two seconds, print the table once and exit.")
+    @Flag(help: "Listen for 2 s and exit: on a terminal print the table once, on a pipe the lines heard meanwhile.")
     var once = false
 
     @Flag(help: "Draw the board for a projector or a big screen: large cards, who is still to vote, the chart of the votes.")
@@ -100,7 +102,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let showsCards = config.openCards ?? false
         let ring: (() -> Void)? = config.quiet == true ? nil : { TerminalScreen.ringBell() }
-        let listening: Duration? = once ? .seconds(2) : nil
+        let listening: Duration? = once ? WatchViewer.onceListening : nil
         if let (sessionAdapter, client) = try await SessionLocator.find(adapter: adapter, timeout: 0) {
             let reply = try client.call(showsCards ? .watchOpen : .watch)
             guard reply.exitCode == 0 else { return try ControlReplyPrinter.print(reply) }
