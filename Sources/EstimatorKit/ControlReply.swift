@@ -69,11 +69,14 @@ public struct ControlStatus: Equatable, Sendable {
     public var settingUpUntil: Timestamp?
     /// How far the room reaches (`join --range`).
     public var range: SignalRange
+    /// The session is leaving: it broadcasts its leave and ends.
+    public var leaving: Bool
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
                 observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
-                settingUpUntil: Timestamp? = nil, range: SignalRange = .room) {
+                settingUpUntil: Timestamp? = nil, range: SignalRange = .room, leaving: Bool = false) {
+        self.leaving = leaving
         self.relayDownSince = relayDownSince
         self.settingUpUntil = settingUpUntil
         self.range = range
@@ -108,6 +111,7 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("deck", .string(deck.description)),
             JSONMember("settingUpUntil", settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("range", .string(range.rawValue)),
+            JSONMember("leaving", .bool(leaving)),
         ])
     }
 
@@ -128,7 +132,8 @@ public struct ControlStatus: Equatable, Sendable {
                   deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
                   relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
                   settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp),
-                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room)
+                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room,
+                  leaving: json["leaving"] == .bool(true))
     }
 }
 

@@ -49,7 +49,9 @@ import Rendering
 ///   moves on to a room being set up near with more people
 ///   (`RoomChoice.larger(than:peers:)`); `join` answers after. A `join`
 ///   that comes meanwhile ends the choosing where it stands.
-/// - Once leaving starts, every request is refused.
+/// - Once leaving starts, every request is refused but `status`, which
+///   says the session is leaving; the refusal of a `join` carries the
+///   status too, so that `join` can wait for the end and start anew.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
     package enum Forwarding: Sendable {
@@ -297,7 +299,8 @@ package struct SessionCore: Sendable {
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
                       revealed: isRevealed, deck: deck, relayDownSince: relayDownSince,
-                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil, range: room.range ?? .room)
+                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil, range: room.range ?? .room,
+                      leaving: hasEnded)
     }
 
     /// Whether time alone can change the room now (`Room.needsTicks`), or

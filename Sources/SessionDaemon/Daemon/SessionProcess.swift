@@ -84,7 +84,8 @@ package struct SessionProcess {
             return fail(UserError(.permission, "Cannot lock \(directory.lockPath(adapter: adapter)) (\(error))."), ready)
         }
         guard let lock else {
-            return fail(UserError(.unavailable, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
+            // Exit 75: `join` joins the session holding it once it listens.
+            return fail(UserError(.temporary, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
         }
         // From here on a start that fails leaves nothing behind (`SessionLock.remove`).
         func failStarting(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
@@ -123,7 +124,6 @@ package struct SessionProcess {
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
-        await session.onLeave { server.stopAccepting() }
         var relayJoined = ""
         if let relay {
             await session.setRelayState("\(relay.url) starting")
@@ -164,6 +164,7 @@ package struct SessionProcess {
             group.addTask { await session.tick() }
             group.addTask {
                 await session.ended()
+                server.stopAccepting()
                 requestSink.finish()
             }
             // Requests wait in their stream until the room is chosen.
@@ -187,10 +188,14 @@ package struct SessionProcess {
                 group.addTask { await Self.serve(request, from: client, received: received, session: session, server: server) }
             }
         }
-        // Every answer (the leave's own included) is queued before the socket goes.
+        // The session has ended: no command finds it from now, the adapter
+        // is free, and only then do the clients see their connection close
+        // (`leave` waits for that). Every answer, the leave's own included,
+        // is queued before the socket goes.
+        server.stopAccepting()
+        lock.release()
         await server.stop()
         signals.cancel()
-        withExtendedLifetime(lock) {}
         return 0
     }
 

@@ -210,7 +210,8 @@ package actor Session {
     package func handle(_ request: ControlRequest, received: Duration? = nil) async -> ControlReply {
         let received = received ?? clock.elapsed
         switch request {
-        case .leave where !hasEnded:
+        case .leave:
+            // A second leave, while the first is under way, waits for the same end.
             let channel = channel
             await leave()
             return ControlReply(exitCode: 0, message: "left channel \(channel)")

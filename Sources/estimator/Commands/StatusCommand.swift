@@ -40,7 +40,8 @@ struct StatusCommand: AsyncParsableCommand {
             settingUpUntil (until when the room `join` found is being set up, in \
             UTC: teammates who join without a channel meanwhile land in it; null \
             otherwise), range (how far the room reaches, as `join --range` takes \
-            it: "near", "room" or "hall").
+            it: "near", "room" or "hall"), leaving (true while the session leaves: \
+            it broadcasts its leave and ends; `estimator leave` returns once it has).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -66,6 +67,10 @@ struct StatusCommand: AsyncParsableCommand {
 
     static func text(_ status: ControlStatus) -> String {
         let name = TerminalText.sanitize(status.name)
+        if status.leaving {
+            return "session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): leaving channel \(status.channel) as \(name); "
+                + "it ends in a moment"
+        }
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
         let card = (status.observing ? "observing" : status.card == .waiting ? "no card yet" : "card \(status.card)")
             + (status.deck == .app ? "" : " (\(status.deck.phrase))")
@@ -105,6 +110,7 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("deck", .string(status.deck.description)),
             JSONMember("settingUpUntil", status.settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("range", .string(status.range.rawValue)),
+            JSONMember("leaving", .bool(status.leaving)),
         ]).text
     }
 }
