@@ -71,12 +71,20 @@ public struct ControlStatus: Equatable, Sendable {
     public var range: SignalRange
     /// The session is leaving: it broadcasts its leave and ends.
     public var leaving: Bool
+    /// Since when a change of the history is not saved (the first one the
+    /// session holds unsaved); nil while everything is saved.
+    public var unsavedSince: Timestamp?
+    /// Why the history is not saved, in one sentence with its fix.
+    public var unsavedReason: String?
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
                 observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
-                settingUpUntil: Timestamp? = nil, range: SignalRange = .room, leaving: Bool = false) {
+                settingUpUntil: Timestamp? = nil, range: SignalRange = .room, leaving: Bool = false,
+                unsavedSince: Timestamp? = nil, unsavedReason: String? = nil) {
         self.leaving = leaving
+        self.unsavedSince = unsavedSince
+        self.unsavedReason = unsavedReason
         self.relayDownSince = relayDownSince
         self.settingUpUntil = settingUpUntil
         self.range = range
@@ -112,6 +120,8 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("settingUpUntil", settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("range", .string(range.rawValue)),
             JSONMember("leaving", .bool(leaving)),
+            JSONMember("unsavedSince", unsavedSince.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("unsaved", unsavedReason.map(JSONValue.string) ?? .null),
         ])
     }
 
@@ -133,7 +143,8 @@ public struct ControlStatus: Equatable, Sendable {
                   relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
                   settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp),
                   range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room,
-                  leaving: json["leaving"] == .bool(true))
+                  leaving: json["leaving"] == .bool(true),
+                  unsavedSince: json["unsavedSince"]?.string.flatMap(RFC3339.timestamp), unsavedReason: json["unsaved"]?.string)
     }
 }
 

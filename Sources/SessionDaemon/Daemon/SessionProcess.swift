@@ -73,6 +73,9 @@ package struct SessionProcess {
 
     private func run(on loop: SessionLoop, ready: (ControlReply) -> Void,
                      companion: (@Sendable (Session) async -> Void)?) async -> Int32 {
+        // A file size limit (`ulimit -f`) fails a write (EFBIG), which the
+        // history reports as not saved, instead of ending the session.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             try directory.prepare()
         } catch {
@@ -118,7 +121,8 @@ package struct SessionProcess {
         let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open, range: range), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid(), loop: loop,
-                              backlog: { () throws(UserError) in try BacklogFile().progress() })
+                              backlog: { () throws(UserError) in try BacklogFile().progress() },
+                              history: { record throws(UserError) in try HistoryFile().save(record) })
         do { try await session.start() } catch {
             await server.stop()
             return failStarting(UserError(error.code, error.description), ready)
@@ -151,14 +155,6 @@ package struct SessionProcess {
             await session.onLine { SessionLog.write($0) }
             await session.onTrace { SessionLog.write($0) }
         }
-        // Every revealed round, every re-vote after it and every settle is kept.
-        let history = HistoryFile()
-        await session.onReveal { round in
-            do throws(UserError) { try history.save(HistoryRecord(round)) } catch {
-                if logging { SessionLog.write("history: \(error.sentence)") }
-            }
-        }
-
         await withDiscardingTaskGroup { group in
             group.addTask { await session.listen() }
             group.addTask { await session.tick() }
