@@ -69,11 +69,22 @@ public struct ControlStatus: Equatable, Sendable {
     public var settingUpUntil: Timestamp?
     /// How far the room reaches (`join --range`).
     public var range: SignalRange
+    /// The session is leaving: it broadcasts its leave and ends.
+    public var leaving: Bool
+    /// Since when a change of the history is not saved (the first one the
+    /// session holds unsaved); nil while everything is saved.
+    public var unsavedSince: Timestamp?
+    /// Why the history is not saved, in one sentence with its fix.
+    public var unsavedReason: String?
 
     public init(pid: Int32, adapter: String, channel: UInt8, name: String, card: Card, peers: Int, radio: String,
                 round: RoundNumber? = nil, title: String? = nil, nameTaken: Bool = false, relay: String? = nil,
                 observing: Bool = false, revealed: Bool = false, deck: Deck = .app, relayDownSince: Timestamp? = nil,
-                settingUpUntil: Timestamp? = nil, range: SignalRange = .room) {
+                settingUpUntil: Timestamp? = nil, range: SignalRange = .room, leaving: Bool = false,
+                unsavedSince: Timestamp? = nil, unsavedReason: String? = nil) {
+        self.leaving = leaving
+        self.unsavedSince = unsavedSince
+        self.unsavedReason = unsavedReason
         self.relayDownSince = relayDownSince
         self.settingUpUntil = settingUpUntil
         self.range = range
@@ -108,6 +119,9 @@ public struct ControlStatus: Equatable, Sendable {
             JSONMember("deck", .string(deck.description)),
             JSONMember("settingUpUntil", settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("range", .string(range.rawValue)),
+            JSONMember("leaving", .bool(leaving)),
+            JSONMember("unsavedSince", unsavedSince.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("unsaved", unsavedReason.map(JSONValue.string) ?? .null),
         ])
     }
 
@@ -128,7 +142,9 @@ public struct ControlStatus: Equatable, Sendable {
                   deck: json["deck"]?.string.flatMap { try? Deck(parsing: $0) } ?? .app,
                   relayDownSince: json["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
                   settingUpUntil: json["settingUpUntil"]?.string.flatMap(RFC3339.timestamp),
-                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room)
+                  range: json["range"]?.string.flatMap(SignalRange.init(rawValue:)) ?? .room,
+                  leaving: json["leaving"] == .bool(true),
+                  unsavedSince: json["unsavedSince"]?.string.flatMap(RFC3339.timestamp), unsavedReason: json["unsaved"]?.string)
     }
 }
 

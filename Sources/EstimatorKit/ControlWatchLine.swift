@@ -9,14 +9,15 @@ public enum ControlWatchLine: Equatable, Sendable {
     /// whether I hold the reveal, docs/PROTOCOL.md, Ballot: the relay
     /// publishes it as it is), my round's meeting whole
     /// (`RelayPayload.encodeMeeting`: the relay publishes it after my
-    /// local name), and since when my relay has been down (nil while it is
-    /// connected, and without a relay); sent first and after every change.
+    /// local name), since when my relay has been down (nil while it is
+    /// connected, and without a relay) and since when the history is not
+    /// saved (nil while it is); sent first and after every change.
     /// A watch reads who and where I am, my adapter, the name taken and the
     /// relay's outage (`WatchViewer`), and takes the round, its meeting and
     /// my card from the tables; the relay reads my channel, name, local
     /// name and meeting.
     case me(channel: UInt8, name: String, adapter: String, nameTaken: Bool = false, onAir: [UInt8] = [],
-            meeting: [UInt8] = [], relayDownSince: Timestamp? = nil)
+            meeting: [UInt8] = [], relayDownSince: Timestamp? = nil, unsavedSince: Timestamp? = nil)
     /// An advertisement heard: its local name exactly as received (it is
     /// untrusted and may not be UTF-8), its signal strength, whether it
     /// came through the relay rather than over the air, and the discoverable
@@ -38,7 +39,7 @@ public enum ControlWatchLine: Equatable, Sendable {
     public var serialized: String {
         let json: JSONValue
         switch self {
-        case let .me(channel, name, adapter, nameTaken, onAir, meeting, relayDownSince):
+        case let .me(channel, name, adapter, nameTaken, onAir, meeting, relayDownSince, unsavedSince):
             json = .object([
                 JSONMember("me", .object([
                     JSONMember("channel", .number(String(channel))), JSONMember("name", .string(name)),
@@ -47,6 +48,7 @@ public enum ControlWatchLine: Equatable, Sendable {
                     JSONMember("onAir", .string(Hex.text(onAir))),
                     JSONMember("meeting", .string(Hex.text(meeting))),
                     JSONMember("relayDownSince", relayDownSince.map { .string(RFC3339.string($0)) } ?? .null),
+                    JSONMember("unsavedSince", unsavedSince.map { .string(RFC3339.string($0)) } ?? .null),
                 ])),
             ])
         case let .heard(localName, rssi, relayed, advertiser):
@@ -86,7 +88,8 @@ public enum ControlWatchLine: Equatable, Sendable {
             self = .me(channel: channel, name: name, adapter: adapter, nameTaken: nameTaken,
                        onAir: body["onAir"]?.string.flatMap(Hex.bytes) ?? [],
                        meeting: body["meeting"]?.string.flatMap(Hex.bytes) ?? [],
-                       relayDownSince: body["relayDownSince"]?.string.flatMap(RFC3339.timestamp))
+                       relayDownSince: body["relayDownSince"]?.string.flatMap(RFC3339.timestamp),
+                       unsavedSince: body["unsavedSince"]?.string.flatMap(RFC3339.timestamp))
         case "heard":
             guard let text = body["localName"]?.string, let bytes = Hex.bytes(text), let rssi = body["rssi"]
             else { throw ControlReplyError() }

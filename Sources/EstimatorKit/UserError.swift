@@ -16,6 +16,12 @@ package struct UserError: Error, Equatable, CustomStringConvertible {
         case unavailable = 69
         /// EX_SOFTWARE: a bug in estimator.
         case software = 70
+        /// EX_CANTCREAT: a file cannot be created or written for want of permission.
+        case cannotCreate = 73
+        /// EX_IOERR: a file cannot be written (the disk is full or read-only).
+        case ioError = 74
+        /// EX_TEMPFAIL: not now; the same command works once what it waits for is over.
+        case temporary = 75
         /// EX_NOPERM: not allowed (D-Bus policy, rfkill).
         case permission = 77
     }

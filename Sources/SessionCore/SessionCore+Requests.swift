@@ -6,7 +6,7 @@ import Rendering
 /// watchers.
 extension SessionCore {
     mutating func answer(_ request: ControlRequest, backlog: BacklogRead, now: Timestamp) -> [SessionAction] {
-        guard !hasEnded else { return [.reply(ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")))] }
+        if hasEnded { return answerLeaving(request, now: now) }
         switch request {
         case .pick where isObserving:
             return [.reply(ControlReply(UserError(.usage, "You are observing, so you have no card; `estimator join --voter` to vote.")))]
@@ -44,6 +44,21 @@ extension SessionCore {
                 + [.reply(Self.done("relayed"))]
         case let .relay(state, connected):
             return relayReported(state, connected: connected, now: now) + [.reply(Self.done("relay state noted"))]
+        }
+    }
+
+    /// The answers while leaving: `status` as ever (it says so), a refusal
+    /// of everything else; a `join`'s carries the status, which tells it to
+    /// wait for the end.
+    private func answerLeaving(_ request: ControlRequest, now: Timestamp) -> [SessionAction] {
+        switch request {
+        case .status:
+            return [.reply(ControlReply(exitCode: 0, message: "leaving channel \(channel)", status: status(now: now)))]
+        case .join:
+            let refusal = UserError(.temporary, "The session on \(setup.adapter) is leaving channel \(channel); run `estimator join` again once `estimator leave` has returned.")
+            return [.reply(ControlReply(exitCode: refusal.code.rawValue, message: refusal.sentence, status: status(now: now)))]
+        default:
+            return [.reply(ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")))]
         }
     }
 

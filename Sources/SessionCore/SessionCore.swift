@@ -49,7 +49,11 @@ import Rendering
 ///   moves on to a room being set up near with more people
 ///   (`RoomChoice.larger(than:peers:)`); `join` answers after. A `join`
 ///   that comes meanwhile ends the choosing where it stands.
-/// - Once leaving starts, every request is refused.
+/// - While the history is not saved (the executor reports each save),
+///   `status` and the `me` line say since when.
+/// - Once leaving starts, every request is refused but `status`, which
+///   says the session is leaving; the refusal of a `join` carries the
+///   status too, so that `join` can wait for the end and start anew.
 package struct SessionCore: Sendable {
     /// Which receptions the executor hears of beside those that change a row.
     package enum Forwarding: Sendable {
@@ -130,6 +134,10 @@ package struct SessionCore: Sendable {
     var cardsDue: Timestamp?
     /// Set when leaving starts.
     package internal(set) var hasEnded = false
+    /// Since when a change of the history is not saved (the executor's
+    /// save failed), and why; nil while everything is saved.
+    package internal(set) var historyUnsavedSince: Timestamp?
+    var historyUnsavedReason: String?
     /// Which receptions the executor hears of.
     var forwarding = Forwarding.changes
     /// What the `watch` clients are told of the room (`RoomWatch`).
@@ -203,6 +211,11 @@ package struct SessionCore: Sendable {
         case let .forward(forwarding):
             self.forwarding = forwarding
             return []
+        case let .historySaved(since, reason):
+            let shown = since != historyUnsavedSince
+            historyUnsavedSince = since
+            historyUnsavedReason = reason
+            return shown ? [.streamMe, .changed] : []
         case .leaving:
             guard !hasEnded else { return [] }
             hasEnded = true
@@ -301,7 +314,7 @@ package struct SessionCore: Sendable {
     /// Who I am now, as the watchers' `me` line says it.
     package var me: ControlWatchLine {
         .me(channel: channel.rawValue, name: name.text, adapter: setup.adapter, nameTaken: isNameTaken, onAir: onAir,
-            meeting: wholeMeeting, relayDownSince: relayDownSince)
+            meeting: wholeMeeting, relayDownSince: relayDownSince, unsavedSince: historyUnsavedSince)
     }
 
     /// What `status` answers.
@@ -310,7 +323,8 @@ package struct SessionCore: Sendable {
                       peers: room.peers(in: channel).count, radio: radioState, round: round.current,
                       title: title, nameTaken: isNameTaken, relay: relay.summary, observing: isObserving,
                       revealed: isRevealed, deck: deck, relayDownSince: relayDownSince,
-                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil, range: room.range ?? .room)
+                      settingUpUntil: search.isSettingUp(now: now) ? search.settingUpUntil : nil, range: room.range ?? .room,
+                      leaving: hasEnded, unsavedSince: historyUnsavedSince, unsavedReason: historyUnsavedReason)
     }
 
     /// Whether time alone can change the room now (`Room.needsTicks`), or

@@ -34,6 +34,10 @@ package enum SessionEvent: Sendable {
     case relayRestarted
     /// Which receptions the executor wants to hear of (its watchers).
     case forward(SessionCore.Forwarding)
+    /// The executor tried to save the history: since when changes are not
+    /// saved (the first unsaved one) and why, in one sentence; nil since
+    /// when everything is saved.
+    case historySaved(unsavedSince: Timestamp?, reason: String?)
     /// Leaving starts: my card is taken back, requests are refused from now.
     case leaving
 }

@@ -85,9 +85,11 @@ package enum ForegroundTable {
     }
 
     /// One snapshot of the session's room per frame, and the relay's
-    /// outage as `watch` says it.
+    /// outage and the history's as `watch` says them.
     private static func frame(_ session: Session, now: Timestamp) async -> LiveTable {
-        LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter,
-                  notice: await session.relayDownSince.map(WatchViewer.relayDownNotice))
+        let notices = [await session.relayDownSince.map(WatchViewer.relayDownNotice),
+                       await session.historyUnsavedSince.map(WatchViewer.unsavedNotice)].compactMap { $0 }
+        return LiveTable(sections: [TableSection(await session.view, now: now)], adapter: session.adapter,
+                         notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
     }
 }

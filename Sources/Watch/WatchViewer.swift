@@ -35,6 +35,8 @@ package struct WatchViewer {
         var nameTaken: Bool
         /// Since when my session's relay has been down.
         var relayDownSince: Timestamp?
+        /// Since when my session's history is not saved.
+        var unsavedSince: Timestamp?
     }
 
     /// A channel's table as last told, with when each row's person was
@@ -143,11 +145,12 @@ package struct WatchViewer {
     package mutating func apply(_ line: ControlWatchLine) {
         let now = clock.now
         switch line {
-        case let .me(channel, name, adapter, nameTaken, _, _, relayDownSince):
+        case let .me(channel, name, adapter, nameTaken, _, _, relayDownSince, unsavedSince):
             if nameTaken, me?.nameTaken != true, output == .lines {
                 write(TerminalText.sanitize(Self.nameTakenNotice(name)))
             }
-            me = Me(channel: Channel(rawValue: channel), name: name, nameTaken: nameTaken, relayDownSince: relayDownSince)
+            me = Me(channel: Channel(rawValue: channel), name: name, nameTaken: nameTaken, relayDownSince: relayDownSince,
+                    unsavedSince: unsavedSince)
             self.adapter = adapter
             dirty = true
         case let .table(table):
@@ -232,14 +235,16 @@ package struct WatchViewer {
         board.remaining = table?.remaining(now: now)
         board.story = table?.story.map { Board.Story(key: $0.key, summary: $0.summary.isEmpty ? nil : $0.summary) }
         board.agreed = table?.agreed
-        board.notice = me?.relayDownSince.map(Self.relayDownNotice)
+        let notices = [me?.relayDownSince.map(Self.relayDownNotice), me?.unsavedSince.map(Self.unsavedNotice)].compactMap { $0 }
+        board.notice = notices.isEmpty ? nil : notices.joined(separator: "; ")
         return board
     }
 
     /// The table as last told, with ages at `now`.
     package func frame(now: Timestamp) -> LiveTable {
         let sections = shownChannels.map { section(of: $0, now: now) }
-        let notices = [me?.relayDownSince.map(Self.relayDownNotice), me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }]
+        let notices = [me?.relayDownSince.map(Self.relayDownNotice), me?.unsavedSince.map(Self.unsavedNotice),
+                       me.flatMap { $0.nameTaken ? Self.nameTakenNotice($0.name) : nil }]
         let notice = notices.compactMap { $0 }.joined(separator: "; ")
         return LiveTable(sections: sections, adapter: adapter, isObserving: !attached, notice: notice.isEmpty ? nil : notice)
     }
@@ -267,6 +272,10 @@ package struct WatchViewer {
     /// Said while my session's relay is down: teammates reached through
     /// it hear nothing of it.
     package static func relayDownNotice(since: Timestamp) -> String { "relay down since \(LocalTime.clock(since))" }
+
+    /// The footer's notice while the session's history is not saved
+    /// (`estimator status` says why).
+    package static func unsavedNotice(since: Timestamp) -> String { "history not saved since \(LocalTime.clock(since))" }
 
     /// Said when someone else here has my name: we are one row, so they are
     /// not shown.

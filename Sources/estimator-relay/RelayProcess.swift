@@ -117,7 +117,7 @@ final class RelayProcess {
                 // the session refused; the session logs those itself.
                 guard let parsed = try? ControlWatchLine(parsing: line) else { continue }
                 switch parsed {
-                case let .me(channel, name, _, _, onAir, meeting, _):
+                case let .me(channel, name, _, _, onAir, meeting, _, _):
                     let payload = onAir.isEmpty ? [] : RelayPayload(localName: onAir, meeting: meeting).bytes
                     perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload))
                 case let .heard(localName, _, relayed, _):

@@ -238,7 +238,7 @@ import Testing
         let line = ControlWatchLine.me(channel: 3, name: "Bob", adapter: "hci1", onAir: Array("220308Bob".utf8),
                                        meeting: [0x02, 0x00])
         #expect(line.serialized == #"{"me":{"channel":3,"name":"Bob","adapter":"hci1","nameTaken":false,"#
-            + #""onAir":"323230333038426F62","meeting":"0200","relayDownSince":null}}"#)
+            + #""onAir":"323230333038426F62","meeting":"0200","relayDownSince":null,"unsavedSince":null}}"#)
     }
 
     @Test func rejectsForeignLines() {

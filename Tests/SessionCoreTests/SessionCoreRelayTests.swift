@@ -32,7 +32,7 @@ import Testing
         #expect(Array(SessionCoreHarness.answers(session.putOnAir()).values) == ["picked 8 for ABC-1; " + Self.outage])
         let since = session.now - .seconds(120)
         #expect(session.core.status(now: session.now).relayDownSince == since)
-        guard case let .me(_, _, _, _, _, _, relayDownSince) = session.core.me else {
+        guard case let .me(_, _, _, _, _, _, relayDownSince, _) = session.core.me else {
             Issue.record("not a me line")
             return
         }

@@ -268,7 +268,7 @@ private let twoMinutes = Countdown(seconds: 120)!
 
     // MARK: Leaving
 
-    @Test func onceLeavingStartsEveryRequestIsRefused() {
+    @Test func onceLeavingStartsEveryRequestIsRefusedButStatusWhichSaysSo() {
         var session = SessionCoreHarness()
         session.ask(.pick(.five))
         #expect(session.take(.leaving) == [.cancelTimer, .answer(id: 1, ControlReply(exitCode: 0,
@@ -276,5 +276,11 @@ private let twoMinutes = Countdown(seconds: 120)!
         #expect(session.core.card == .none, "card none goes out last")
         #expect(session.ask(.pick(.three)).reply == ControlReply(UserError(.unavailable, "The session is ending; run `estimator join` again.")))
         #expect(session.core.radioState == "stopped")
+        let status = session.ask(.status).reply
+        #expect(status?.exitCode == 0 && status?.message == "leaving channel 1")
+        #expect(status?.status?.leaving == true, "not taken for no session")
+        let join = session.ask(.join(channel: 2, name: "Bob")).reply
+        #expect(join?.exitCode == 75, "join waits for the end: \(String(describing: join))")
+        #expect(join?.status?.leaving == true)
     }
 }

@@ -38,7 +38,7 @@ import Testing
         _ = await session.handle(.relayed(payload: Array("2201FCRemy".utf8)))
         // The reception's batch: Remy's round 2 is mine, on the air.
         let roundTwo = { (line: String) -> Bool in
-            guard case let .me(_, _, _, _, onAir, _, _)? = try? ControlWatchLine(parsing: Array(line.utf8)) else { return false }
+            guard case let .me(_, _, _, _, onAir, _, _, _)? = try? ControlWatchLine(parsing: Array(line.utf8)) else { return false }
             return (try? Packet(decoding: onAir))?.round == RoundNumber(wrapping: 2)
         }
         await lines.wait(until: roundTwo)

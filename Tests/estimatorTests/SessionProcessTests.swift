@@ -21,11 +21,11 @@ import Testing
         #expect(ready.exitCode == 0)
         #expect(ready.message.hasPrefix("joined channel 1 as Ann on hci0 (session pid "))
 
-        // A second session on the same adapter is refused by the lock.
+        // A second session on the same adapter is refused by the lock (75: `join` joins the first).
         let second = await SessionProcess(adapter: "hci0", channel: .default, name: try PersonName.parse("Bob").name,
                                           staleAfter: .seconds(6), directory: directory, logging: false)
             .run(ready: { _ in })
-        #expect(second == 69)
+        #expect(second == 75)
 
         let watcher = try #require(ControlClient(path: directory.socketPath(adapter: "hci0"), timeout: 30))
         try watcher.send(.watch)

@@ -190,6 +190,9 @@ enum ExitStatus {
         (66, "No input (EX_NOINPUT): the config, the backlog or the history is a FIFO, a device or a directory, not a regular file."),
         (69, "Unavailable (EX_UNAVAILABLE): no session, no system bus, no bluetoothd, no such adapter, the adapter powered off or out of advertising slots; for doctor, a check that failed."),
         (70, "Software (EX_SOFTWARE): a bug in estimator, such as a session that ended before it was ready."),
+        (73, "Cannot create (EX_CANTCREAT): the session could not save the history for want of permission; it holds the change and saves it once it can."),
+        (74, "I/O error (EX_IOERR): the session could not save the history (a full disk, a read-only file system, a file size limit); it holds the change and saves it once it can."),
+        (75, "Temporary (EX_TEMPFAIL): the session is leaving, or did not end within 10 s of its leave; join waits for a leaving session itself."),
         (77, "Permission (EX_NOPERM): the D-Bus policy refused this user, or a file or directory estimator needs cannot be written."),
     ]
 }

@@ -57,6 +57,32 @@ package final class ControlClient {
         }
     }
 
+    /// The session's process, as the kernel tells who is at the socket's
+    /// other end (`SO_PEERCRED`).
+    package var peerPID: pid_t? { Descriptor.peerCredentials(fd)?.pid }
+
+    /// Waits until the session closes the connection, which it does once its
+    /// socket file is gone and its adapter's lock released (`SessionProcess`);
+    /// returns false when `limit` passed first. Lines still coming are read
+    /// and dropped.
+    package func awaitEnd(within limit: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while true {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0, errno == EINTR || errno == EAGAIN { continue }
+            if n <= 0 { return true }  // closed (or reset): the session is gone
+        }
+    }
+
     /// Sends a request and reads its one-line reply.
     package func call(_ request: ControlRequest) throws(UserError) -> ControlReply {
         do {

@@ -125,9 +125,9 @@ package final class ControlServer: LoopSource {
     }
 
     /// Removes the socket file, so no new client finds the session, while
-    /// the clients connected now are still answered. A leaving session does
-    /// this before it answers the leave: a command run right after `leave`
-    /// returned must not find the session that is ending.
+    /// the clients connected now are still answered. An ended session does
+    /// this before it releases its adapter's lock and closes its clients: a
+    /// command run once `leave` has returned must not find it.
     package func stopAccepting() {
         guard state.withLock({ state in defer { state.unlinked = true }; return !state.unlinked }) else { return }
         unlink(path)

@@ -37,5 +37,12 @@ package final class SessionLock {
         unlink(path)
     }
 
+    /// Lets the lock go before the process ends: an ended session releases
+    /// it before it closes its clients, so a `leave` that saw its end finds
+    /// the adapter free for the next `join`.
+    func release() {
+        flock(fd, LOCK_UN)
+    }
+
     deinit { close(fd) }
 }

@@ -73,6 +73,9 @@ package struct SessionProcess {
 
     private func run(on loop: SessionLoop, ready: (ControlReply) -> Void,
                      companion: (@Sendable (Session) async -> Void)?) async -> Int32 {
+        // A file size limit (`ulimit -f`) fails a write (EFBIG), which the
+        // history reports as not saved, instead of ending the session.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             try directory.prepare()
         } catch {
@@ -84,7 +87,8 @@ package struct SessionProcess {
             return fail(UserError(.permission, "Cannot lock \(directory.lockPath(adapter: adapter)) (\(error))."), ready)
         }
         guard let lock else {
-            return fail(UserError(.unavailable, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
+            // Exit 75: `join` joins the session holding it once it listens.
+            return fail(UserError(.temporary, "A session is already running on \(adapter); use `estimator join` to switch it or `estimator leave` to end it."), ready)
         }
         // From here on a start that fails leaves nothing behind (`SessionLock.remove`).
         func failStarting(_ error: UserError, _ ready: (ControlReply) -> Void) -> Int32 {
@@ -117,13 +121,13 @@ package struct SessionProcess {
         let session = Session(adapter: adapter, channel: channel, name: name, observing: observing, deck: deck,
                               room: Room(staleAfter: staleAfter, dropAfter: schedule.drop, open: open, range: range), radio: radio,
                               clock: SystemClock(), schedule: schedule, pid: getpid(), loop: loop,
-                              backlog: { () throws(UserError) in try BacklogFile().progress() })
+                              backlog: { () throws(UserError) in try BacklogFile().progress() },
+                              history: { record, deck throws(UserError) in try HistoryFile().save(record, deck: deck) })
         do { try await session.start() } catch {
             await server.stop()
             return failStarting(UserError(error.code, error.description), ready)
         }
         server.start()
-        await session.onLeave { server.stopAccepting() }
         var relayJoined = ""
         if let relay {
             await session.setRelayState("\(relay.url) starting")
@@ -151,19 +155,12 @@ package struct SessionProcess {
             await session.onLine { SessionLog.write($0) }
             await session.onTrace { SessionLog.write($0) }
         }
-        // Every revealed round, every re-vote after it and every settle is kept.
-        let history = HistoryFile()
-        await session.onReveal { round in
-            do throws(UserError) { try history.save(HistoryRecord(round), deck: round.deck) } catch {
-                if logging { SessionLog.write("history: \(error.sentence)") }
-            }
-        }
-
         await withDiscardingTaskGroup { group in
             group.addTask { await session.listen() }
             group.addTask { await session.tick() }
             group.addTask {
                 await session.ended()
+                server.stopAccepting()
                 requestSink.finish()
             }
             // Requests wait in their stream until the room is chosen.
@@ -187,10 +184,14 @@ package struct SessionProcess {
                 group.addTask { await Self.serve(request, from: client, received: received, session: session, server: server) }
             }
         }
-        // Every answer (the leave's own included) is queued before the socket goes.
+        // The session has ended: no command finds it from now, the adapter
+        // is free, and only then do the clients see their connection close
+        // (`leave` waits for that). Every answer, the leave's own included,
+        // is queued before the socket goes.
+        server.stopAccepting()
+        lock.release()
         await server.stop()
         signals.cancel()
-        withExtendedLifetime(lock) {}
         return 0
     }
 

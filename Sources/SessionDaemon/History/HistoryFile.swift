@@ -113,7 +113,5 @@ package struct HistoryFile {
         UserError(.permission, "Cannot read \(path) (\(error)); check its permissions.")
     }
 
-    private func cannotWrite(_ error: SystemCallError) -> UserError {
-        UserError(.permission, "Cannot write \(path) (\(error)); check its directory's permissions.")
-    }
+    private func cannotWrite(_ error: SystemCallError) -> UserError { .cannotWrite(path, error) }
 }

@@ -37,6 +37,19 @@ package actor Session {
     private var roomWaiters: [CheckedContinuation<RoomChoice?, Never>] = []
     /// The requests whose answer the core gives later (`SessionAction.answerLater`), by id.
     private var waitingAnswers: [Int: CheckedContinuation<ControlReply, Never>] = [:]
+    /// Writes one record to the history (`HistoryFile.save`); nil: the
+    /// session keeps no history.
+    private let saveRecord: (@Sendable (HistoryRecord, Deck) throws(UserError) -> Void)?
+    /// The history's records not saved yet, and when to save them.
+    private var history = HistoryKeeper()
+    /// The wait for the history's next save (`HistoryKeeper.due`); the
+    /// tests await its end.
+    package private(set) var historyWait: Task<Void, Never>?
+    /// How many saves of the history were tried; the tests count them.
+    package private(set) var historySaves = 0
+    /// The failures of saves made for the requests answered later, by the
+    /// answer's id: the answer says it was not saved.
+    private var unsavedAnswers: [Int: UserError] = [:]
     /// The wait for the reveal timer the core armed; the tests await its end.
     package private(set) var timerWait: Task<Void, Never>?
     /// The tick's long wait while the room needs no ticks; `changed` ends it.
@@ -50,11 +63,13 @@ package actor Session {
     /// `observing`: present without a vote (`join --observer`); `deck`: the
     /// cards I may pick (`join --deck`); `room.open`: my card goes on the
     /// air in clear, as the app sends it (`--open`); `backlog` reads the
-    /// stories to estimate.
+    /// stories to estimate; `history` writes a revealed round's record.
     package init(adapter: String, channel: Channel?, name: PersonName, observing: Bool = false, deck: Deck = .app, room: Room = Room(),
                  radio: any SessionRadio, clock: any SessionClock, schedule: RadioSchedule = .standard, pid: Int32,
-                 loop: SessionLoop, backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil }) {
+                 loop: SessionLoop, backlog: @escaping @Sendable () throws(UserError) -> BacklogProgress? = { nil },
+                 history: (@Sendable (HistoryRecord, Deck) throws(UserError) -> Void)? = nil) {
         self.loop = loop
+        saveRecord = history
         self.adapter = adapter
         self.radio = radio
         self.clock = clock
@@ -96,6 +111,8 @@ package actor Session {
     /// Since when the relay has been down; nil while it is connected, and
     /// without a relay.
     package var relayDownSince: Timestamp? { board.read(\.relayDownSince) }
+    /// Since when the history is not saved; nil while it is.
+    package var historyUnsavedSince: Timestamp? { board.read(\.historyUnsavedSince) }
     /// What `status` answers.
     package var status: ControlStatus { board.read { [clock] in $0.status(now: clock.now) } }
     /// My round's meeting as the room shares it.
@@ -210,40 +227,48 @@ package actor Session {
     package func handle(_ request: ControlRequest, received: Duration? = nil) async -> ControlReply {
         let received = received ?? clock.elapsed
         switch request {
-        case .leave where !hasEnded:
+        case .leave:
+            // A second leave, while the first is under way, waits for the same end.
             let channel = channel
             await leave()
-            return ControlReply(exitCode: 0, message: "left channel \(channel)")
+            let left = ControlReply(exitCode: 0, message: "left channel \(channel)")
+            return history.unsaved.map { left.notSaved($0.failure, lost: true) } ?? left
         case .relayed:
             return board.takeInOrder(.request(request), received: received)
                 ?? ControlReply(UserError(.software, "The relayed packet was not answered."))
         case .round:
-            return execute(board.take(.request(request, backlog: backlogRead())), received: received)
+            return execute(board.take(.request(request, backlog: backlogRead())), received: received, asked: true)
                 ?? ControlReply(UserError(.software, "The round was not answered."))
         default:
             let actions = board.take(.request(request))
             if let id = actions.lazy.compactMap({ if case let .answerLater(id) = $0 { id } else { nil } }).first {
                 return await withCheckedContinuation { answer in
                     waitingAnswers[id] = answer
-                    execute(actions, received: received)
+                    execute(actions, received: received, asked: true)
                 }
             }
-            return execute(actions, received: received)
+            return execute(actions, received: received, asked: true)
                 ?? ControlReply(UserError(.software, "The request was not answered."))
         }
     }
 
     /// Does what the core asked, in order; returns its answer to a request.
     /// `received`: when what asked it was read, for the timing lines.
+    /// `asked`: a request made the changes, so the history they change is
+    /// saved at once, and the answer says if it could not be.
     @discardableResult
-    func execute(_ actions: [SessionAction], received: Duration? = nil) -> ControlReply? {
+    func execute(_ actions: [SessionAction], received: Duration? = nil, asked: Bool = false) -> ControlReply? {
         let received = received ?? clock.elapsed
         var reply: ControlReply?
+        var later: Int?
+        var recorded = false
         for action in actions {
             switch action {
             case let .reply(answer): reply = answer
-            case .answerLater: break  // `handle` waits for its answer
-            case let .answer(id, answer): waitingAnswers.removeValue(forKey: id)?.resume(returning: answer)
+            case let .answerLater(id): later = id  // `handle` waits for its answer
+            case let .answer(id, answer):
+                let told = unsavedAnswers.removeValue(forKey: id).map { answer.notSaved($0) } ?? answer
+                waitingAnswers.removeValue(forKey: id)?.resume(returning: told)
             case .advertise:
                 if updates.request(received: received) { updates.running = Task(executorPreference: loop) { await self.runUpdates() } }
             case .rideAlong: radio.ride(parts: board.read(\.meetingParts))
@@ -254,7 +279,12 @@ package actor Session {
                 for event in events {
                     trace("timing row \(event.kind) \(event.id.name): Device1 signal read -> row updated \((clock.elapsed - received).milliseconds)")
                 }
-            case let .record(round): outlets.revealed(round)
+            case let .record(round):
+                outlets.revealed(round)
+                if saveRecord != nil {
+                    history.hold(HistoryRecord(round), deck: round.deck, now: clock.now)
+                    recorded = true
+                }
             case let .armTimer(id, after):
                 timerWait?.cancel()
                 timerWait = Task(executorPreference: loop) { [clock] in
@@ -271,7 +301,53 @@ package actor Session {
                 changed()
             }
         }
-        return reply
+        guard recorded else { return reply }
+        guard asked, let failure = saveHistory() else {
+            if !asked { saveHistoryWhenDue() }
+            return reply
+        }
+        if let later { unsavedAnswers[later] = failure }
+        return reply.map { $0.notSaved(failure) }
+    }
+
+    // MARK: The history
+
+    /// Saves what the history holds now, tells the core whether it is
+    /// saved, and arms the retry of a save that failed.
+    @discardableResult
+    private func saveHistory() -> UserError? {
+        historyWait?.cancel()
+        historyWait = nil
+        guard let saveRecord else { return nil }
+        historySaves += 1
+        let failure = history.save(at: clock.elapsed, now: clock.now, with: saveRecord)
+        if let failure { trace("history: \(failure.sentence)") }
+        execute(board.take(.historySaved(unsavedSince: history.unsaved?.since, reason: history.unsaved?.failure.sentence)))
+        if failure != nil { armHistoryWait() }
+        return failure
+    }
+
+    /// Saves what is held if a save is due, else once it falls due: the
+    /// room's re-votes are written at most once a `HistoryKeeper.saveEvery`.
+    private func saveHistoryWhenDue() {
+        guard let due = history.due else { return }
+        if due <= clock.elapsed { saveHistory() } else { armHistoryWait() }
+    }
+
+    /// Waits for the next save of what is held; leaving saves it instead.
+    private func armHistoryWait() {
+        historyWait?.cancel()
+        historyWait = nil
+        guard !hasEnded, let due = history.due else { return }
+        historyWait = Task(executorPreference: loop) { [clock] in
+            do { try await clock.sleep(until: due) } catch { return }
+            await self.historyFallsDue()
+        }
+    }
+
+    private func historyFallsDue() {
+        historyWait = nil
+        saveHistoryWhenDue()
     }
 
     /// The backlog and its progress as the file says now.
@@ -317,6 +393,7 @@ package actor Session {
     package func leave() async {
         guard !hasEnded else { return await ended() }
         execute(board.take(.leaving))
+        historyWait?.cancel()  // saved once the radio is quiet, below
         restarts.cancelRetry()
         await updates.running?.value  // card none goes out last
         // Without Bluetooth there is no air to broadcast the leave on: the
@@ -326,6 +403,7 @@ package actor Session {
             await radio.broadcastLeave(localName: localName, parts: parts, for: schedule.leaveBroadcast, clock: clock)
         }
         await radio.stop()
+        if !history.held.isEmpty { saveHistory() }
         broadcast(.ended("left channel \(channel)"))
         roomChosen()
         for hook in ending.hooks { await hook() }

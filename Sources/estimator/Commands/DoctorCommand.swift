@@ -14,7 +14,8 @@ struct DoctorCommand: AsyncParsableCommand {
             Checks, in order: the D-Bus system bus, bluetoothd (org.bluez) on it, \
             the D-Bus policy, the adapters, the chosen adapter powered, the \
             kernel's view of the controller, rfkill, and free LE advertising \
-            slots. Each line is ✔ or ✘ with the fix; a check that needs a failed \
+            slots; then the relay, and a running session's history when it could \
+            not be saved (not saved since 14:02, with why). Each line is ✔ or ✘ with the fix; a check that needs a failed \
             one is not run and says which (·). Exits 0 when everything passes, \
             69 otherwise.
 
@@ -41,6 +42,7 @@ struct DoctorCommand: AsyncParsableCommand {
         // A session without Bluetooth needs none of the Bluetooth links.
         var checks = chosen == AdapterName.none ? [] : await Doctor(adapter: chosen).run()
         checks += RelayDoctor.checks(remembered: remembered?.relay)
+        checks += HistoryDoctor.checks()
         let failed = checks.filter { if case .failed = $0.outcome { true } else { false } }.count
         if json {
             print(Self.json(checks, failed: failed))

@@ -16,7 +16,10 @@ struct JoinCommand: AsyncParsableCommand {
             has accepted the advertisement; problems (no bluetoothd, no adapter, \
             adapter off, no advertising slot) are reported here with the fix. If a \
             session is already running on the adapter, it switches channel and name \
-            at once (without --channel it keeps its own). Channel, name and adapter \
+            at once (without --channel it keeps its own); one that is leaving is \
+            waited for, and a new one starts. Two joins at once start one session: \
+            one join starts it, the other switches it, and both print the same \
+            session pid. Channel, name and adapter \
             are remembered for next time in \
             $XDG_CONFIG_HOME/estimator/config.json; the first name is your account's \
             full name. The session's log is $XDG_STATE_HOME/estimator/<adapter>.log.
@@ -117,15 +120,11 @@ struct JoinCommand: AsyncParsableCommand {
 
         let directory = RuntimeDirectory.current()
         let reply: ControlReply
-        if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter)) {
-            if relayOptions.typed != RelayOptions() {
-                // The relay starts with the session (its first word decides the join).
-                StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
-            }
-            // Without a channel the running session keeps its own.
-            reply = try running.call(.join(channel: settings.channel?.rawValue, name: settings.name.text,
-                                           observing: role.map { $0 == .observer }, deck: deck, range: range))
-        } else if foreground {
+        if !foreground {
+            reply = try await joinOrStart(settings, in: directory)
+        } else if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter), timeout: Self.answerLimit) {
+            reply = try join(running, settings)
+        } else {
             if settings.channel == nil { Self.sayLooking() }
             let process = SessionProcess(adapter: settings.adapter, channel: settings.channel, name: settings.name,
                                          staleAfter: .seconds(staleOption.value.seconds), directory: directory, logging: false,
@@ -142,13 +141,57 @@ struct JoinCommand: AsyncParsableCommand {
             if code != 0 { throw ExitCode(code) }
             print("left channel \((joined ?? settings.channel ?? .default))")
             return
-        } else {
-            if settings.channel == nil { Self.sayLooking() }
-            reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
         }
         let joined = try ControlReplyPrinter.message(reply)
         try settings.config(joined: reply.status.map { Channel(rawValue: $0.channel) }).save()
         print(joined)
+    }
+
+    /// How long a running session may take to answer a join: one still
+    /// finding its room answers once it has chosen (12 s and 3 s at most).
+    static let answerLimit = 30
+    /// How long a join that lost the race for the adapter's lock waits for
+    /// the winner's socket, or for a session ending to let the adapter go.
+    static let startLimit = Duration.seconds(5)
+
+    /// Switches the running session, or starts one. Two joins at once: the
+    /// adapter's lock decides which one starts the session, and the other
+    /// joins that session once it listens, as a join after it would. A
+    /// session that is leaving is waited for, then a new one starts.
+    private func joinOrStart(_ settings: JoinSettings, in directory: RuntimeDirectory) async throws(UserError) -> ControlReply {
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.startLimit
+        var saidLooking = false
+        while true {
+            if let running = ControlClient(path: directory.socketPath(adapter: settings.adapter), timeout: Self.answerLimit) {
+                let reply = try join(running, settings)
+                guard reply.status?.leaving == true else { return reply }
+                guard running.awaitEnd(within: LeaveCommand.endLimit) else {
+                    throw UserError(.temporary, "The session on \(settings.adapter) is leaving and has not ended within \(LeaveCommand.endLimit.components.seconds) s; see \(SessionLauncher.logPath(adapter: settings.adapter)), then join again.")
+                }
+                continue
+            }
+            if settings.channel == nil, !saidLooking { Self.sayLooking() }
+            saidLooking = true
+            let reply = try SessionLauncher.launch(settings, staleAfter: staleOption.value)
+            // Exit 75: another session holds the adapter's lock, one a join
+            // started at the same moment (its socket comes once it listens)
+            // or one whose end is a moment away. Nothing announces either,
+            // so look again shortly, until the deadline.
+            guard reply.exitCode == UserError.Code.temporary.rawValue, clock.now < deadline else { return reply }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Switches the running session: channel (without one it keeps its
+    /// own), name, role, deck and range.
+    private func join(_ running: ControlClient, _ settings: JoinSettings) throws(UserError) -> ControlReply {
+        if relayOptions.typed != RelayOptions() {
+            // The relay starts with the session (its first word decides the join).
+            StandardError.write("Warning: the running session keeps its relay; run `estimator leave`, then join again to change it.")
+        }
+        return try running.call(.join(channel: settings.channel?.rawValue, name: settings.name.text,
+                                      observing: role.map { $0 == .observer }, deck: deck, range: range))
     }
 
     /// Says on standard error why the answer takes a few seconds, to a

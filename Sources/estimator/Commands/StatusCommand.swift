@@ -40,7 +40,12 @@ struct StatusCommand: AsyncParsableCommand {
             settingUpUntil (until when the room `join` found is being set up, in \
             UTC: teammates who join without a channel meanwhile land in it; null \
             otherwise), range (how far the room reaches, as `join --range` takes \
-            it: "near", "room" or "hall").
+            it: "near", "room" or "hall"), leaving (true while the session leaves: \
+            it broadcasts its leave and ends; `estimator leave` returns once it has), \
+            unsavedSince (when the first change the session could not save to the \
+            history was made, in UTC; null while everything is saved; the text \
+            says "history: not saved since 14:02" in local time), unsaved (why, \
+            with the fix; null while saved).
             """)
 
     @Option(help: "The adapter whose session to show, by name or address (default: the only running session).")
@@ -66,6 +71,10 @@ struct StatusCommand: AsyncParsableCommand {
 
     static func text(_ status: ControlStatus) -> String {
         let name = TerminalText.sanitize(status.name)
+        if status.leaving {
+            return "session pid \(status.pid) on \(TerminalText.sanitize(status.adapter)): leaving channel \(status.channel) as \(name); "
+                + "it ends in a moment"
+        }
         let people = status.peers == 1 ? "1 person" : "\(status.peers) people"
         let card = (status.observing ? "observing" : status.card == .waiting ? "no card yet" : "card \(status.card)")
             + (status.deck == .app ? "" : " (\(status.deck.phrase))")
@@ -78,6 +87,9 @@ struct StatusCommand: AsyncParsableCommand {
             \(round)\(people) heard in channel \(status.channel) (range \(status.range)); radio: \(TerminalText.sanitize(status.radio))
             """ + taken + (status.relay.map { "\nrelay: " + TerminalText.sanitize($0) } ?? "")
             + (status.relayDownSince.map { "; down since \(LocalTime.clock($0)), so teammates reached through it hear nothing" } ?? "")
+            + (status.unsavedSince.map {
+                "\nhistory: not saved since \(LocalTime.clock($0))" + (status.unsavedReason.map { ": " + TerminalText.sanitize($0) } ?? "")
+            } ?? "")
             + (status.settingUpUntil.map {
                 "\nroom \(status.channel) being set up: until \(LocalTime.clock($0)) teammates who type `estimator join` land in it; "
                     + "after that, `estimator join --channel \(status.channel)`"
@@ -105,6 +117,9 @@ struct StatusCommand: AsyncParsableCommand {
             JSONMember("deck", .string(status.deck.description)),
             JSONMember("settingUpUntil", status.settingUpUntil.map { .string(RFC3339.string($0)) } ?? .null),
             JSONMember("range", .string(status.range.rawValue)),
+            JSONMember("leaving", .bool(status.leaving)),
+            JSONMember("unsavedSince", status.unsavedSince.map { .string(RFC3339.string($0)) } ?? .null),
+            JSONMember("unsaved", status.unsavedReason.map { .string(TerminalText.sanitize($0)) } ?? .null),
         ]).text
     }
 }
