@@ -13,7 +13,10 @@ import Testing
         let session = try sandbox.sessionPID(joined)
         try await sandbox.run("round")
         try await sandbox.run("pick", "5")
-        #expect(try await sandbox.run("reveal").status == 0)
+        // Alone, my vote reveals by itself once the room has been heard (4 s
+        // after the join); a slow start gets there before `reveal` does.
+        let revealed = try await sandbox.run("reveal")
+        #expect(revealed.status == 0 || revealed.stderr.contains("round 1 is revealed already"), "\(revealed)")
         let history = "\(sandbox.root)/state/estimator/history.jsonl"
 
         try await limitFileSize(of: session, to: "0")

@@ -328,7 +328,7 @@ import Testing
         fore.type("r5")
         // Alone, my vote reveals once the room has been heard (4 s after the start).
         var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("consensus: 5") {
+        while !String(decoding: seen, as: UTF8.self).contains("one vote: 5") {
             let chunk = try await offPool { fore.out.fileHandleForReading.availableData }
             try #require(!chunk.isEmpty, "the session ended first: \(String(decoding: seen, as: UTF8.self))")
             seen += chunk
