@@ -16,7 +16,9 @@
 ///   voters who left meanwhile) never takes a vote away.
 /// - A report with another id keeps the story and the agreed estimate the
 ///   line has until it carries its own: a rejoined session reveals on the
-///   room's `3R` before the meeting's parts reach it.
+///   room's `3R` before the meeting's parts reach it. It keeps the line's
+///   `joined` too: this laptop heard the round before the later session
+///   joined it.
 /// - The round keeps the time it was first revealed; the line takes the
 ///   report's id, so the later session's next reports are its own view.
 extension HistoryRecord {
@@ -47,6 +49,7 @@ extension HistoryRecord {
         if report.id != id {
             if report.subject == nil { (merged.story, merged.title) = (story, title) }
             merged.agreed = report.agreed ?? agreed
+            merged.joined = joined
         }
         var byName = Dictionary(votes.map { ($0.name, $0.card) }, uniquingKeysWith: { _, last in last })
         for vote in report.votes { byName[vote.name] = vote.card }

@@ -8,8 +8,9 @@
 /// `nearest` (the card nearest the mean, or null), `consensus`, `questions`,
 /// `coffees`, `story` (`{"key","summary"}`, the key null when there is
 /// none; null for a round without a story) and `agreed` (the agreed
-/// estimate's card, or null). Lines written before stories and agreed
-/// estimates lack the last two: they read as null.
+/// estimate's card, or null), then `joined` (0–15) only on the first round a
+/// session recorded after joining a meeting under way. Lines written before
+/// stories and agreed estimates lack `story` and `agreed`: they read as null.
 public struct HistoryRecord: Equatable, Sendable {
     /// One person's card in the round.
     public struct Vote: Equatable, Sendable {
@@ -49,12 +50,17 @@ public struct HistoryRecord: Equatable, Sendable {
     public var story: Story?
     /// The estimate the team agreed on (`Agreement`), when it did.
     public var agreed: Card?
+    /// The round this laptop's session joined as it ran, on the first round
+    /// it recorded after joining a meeting under way: the rounds before it
+    /// were not heard here, so the history from then on is not the room's
+    /// whole meeting.
+    public var joined: Int?
 
     /// A record; `votes` are put in name order.
     public init(
         id: String, time: Timestamp, channel: Channel, round: Int?, title: String?, votes: [Vote],
         median: Double?, mean: Double?, nearest: Card?, consensus: Bool, questions: Int, coffees: Int,
-        story: Story? = nil, agreed: Card? = nil
+        story: Story? = nil, agreed: Card? = nil, joined: Int? = nil
     ) {
         self.id = id
         self.time = time
@@ -70,6 +76,7 @@ public struct HistoryRecord: Equatable, Sendable {
         self.coffees = coffees
         self.story = story
         self.agreed = agreed
+        self.joined = joined
     }
 
     /// The story the round estimated: its own, else the one its title
@@ -106,7 +113,8 @@ extension HistoryRecord {
             "story": story?.json ?? .null,
             "agreed": .string(agreed?.name),
         ]
-        return object.text
+        guard let joined, case let .object(members) = object else { return object.text }
+        return JSONValue.object(members + [JSONMember("joined", .int(joined))]).text
     }
 
     /// The record a line of the history file holds (with or without its
@@ -131,7 +139,8 @@ extension HistoryRecord {
             let questions = json["questions"]?.integer, questions >= 0,
             let coffees = json["coffees"]?.integer, coffees >= 0,
             let story = Self.optional(json["story"] ?? .null, Story.init(json:)),
-            let agreed = Self.optional(json["agreed"] ?? .null, { $0.string.flatMap(Card.init(named:)) })
+            let agreed = Self.optional(json["agreed"] ?? .null, { $0.string.flatMap(Card.init(named:)) }),
+            let joined = Self.optional(json["joined"] ?? .null, { $0.integer.flatMap { (0...15).contains($0) ? $0 : nil } })
         else { return nil }
         var votes: [Vote] = []
         for item in items {
@@ -148,7 +157,7 @@ extension HistoryRecord {
         self.init(
             id: id, time: Timestamp(nanosecondsSince1970: nanoseconds - remainder), channel: Channel(rawValue: channel), round: round, title: title, votes: votes,
             median: median, mean: mean, nearest: nearest, consensus: consensus, questions: questions, coffees: coffees,
-            story: story, agreed: agreed)
+            story: story, agreed: agreed, joined: joined)
     }
 
     /// `.some(nil)` for JSON null, `.some(value)` when `convert` accepts the

@@ -12,6 +12,10 @@ struct RevealLedger {
     /// on its way over the air: `Tally.cardsDue`), which the meeting follows
     /// while the room settles on no other card.
     var consensus: Card?
+    /// The round my session joined as it ran (a meeting under way), until
+    /// a round's report carries it (`RevealedRound.joinedAt`); a new round
+    /// keeps it, since the round joined may never be revealed here.
+    var joinedAt: RoundNumber?
 
     /// Whether this round's cards have been revealed.
     var hasRevealed: Bool { report != nil }
@@ -37,7 +41,8 @@ struct RevealLedger {
         guard report == nil || votes != report?.votes else { return nil }
         report = RevealedRound(channel: channel, round: tally.round, title: meeting.story?.title,
                                revealedAt: report?.revealedAt ?? now, votes: votes, deck: deck, story: meeting.story,
-                               agreed: meeting.agreed)
+                               agreed: meeting.agreed, joinedAt: report == nil ? joinedAt : report?.joinedAt)
+        joinedAt = nil
         return report
     }
 

@@ -18,9 +18,14 @@ package struct RevealedRound: Equatable, Sendable {
     /// The estimate the room agreed on, as its meeting says: settled by
     /// `estimator settle`, or by the consensus of the revealed cards.
     package var agreed: Card?
+    /// The round my session joined as it ran, on the first round it
+    /// reports after joining a meeting under way: the rounds before were
+    /// not heard here.
+    package var joinedAt: RoundNumber?
 
     /// Every stored property, as the memberwise initializer (which other modules do not see) takes them.
-    package init(channel: Channel, round: RoundNumber?, title: String?, revealedAt: Timestamp, votes: [String: Card], deck: Deck = .app, story: Story? = nil, agreed: Card? = nil) {
+    package init(channel: Channel, round: RoundNumber?, title: String?, revealedAt: Timestamp, votes: [String: Card], deck: Deck = .app, story: Story? = nil, agreed: Card? = nil,
+                joinedAt: RoundNumber? = nil) {
         self.channel = channel
         self.round = round
         self.title = title
@@ -29,5 +34,6 @@ package struct RevealedRound: Equatable, Sendable {
         self.deck = deck
         self.story = story
         self.agreed = agreed
+        self.joinedAt = joinedAt
     }
 }

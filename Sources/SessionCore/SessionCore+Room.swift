@@ -99,8 +99,13 @@ extension SessionCore {
         guard !mine.isEmpty else { return ([], false) }
         var actions: [SessionAction] = []
         for change in mine {
+            switch change.change {
             // Begun elsewhere: its story may be in my backlog (`chooseNext`).
-            if case let .began(number) = change.change { actions += newRound() + [.readBacklog(for: number)] }
+            case let .began(number): actions += newRound() + [.readBacklog(for: number)]
+            // A meeting under way: my history begins at this round.
+            case let .joined(number): ledger.joinedAt = number
+            case .suspended, .resumed: break
+            }
         }
         return (actions + advertising(now: now), true)
     }

@@ -162,6 +162,16 @@ func sampleRecord(
         #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8)) == record)
     }
 
+    @Test func theRoundASessionJoinedIsTheLastKeyAndOnlyWhereItJoined() throws {
+        var record = sampleRecord()
+        #expect(!record.jsonLine.contains("joined"), "a session that heard the meeting from its start says nothing")
+        record.joined = 3
+        #expect(record.jsonLine.hasSuffix(#""story":null,"agreed":null,"joined":3}"#))
+        #expect(HistoryRecord(jsonLine: Array(record.jsonLine.utf8)) == record)
+        let outOfRange = record.jsonLine.replacing(#""joined":3"#, with: #""joined":16"#)
+        #expect(HistoryRecord(jsonLine: Array(outOfRange.utf8)) == nil, "a round is 0–15")
+    }
+
     @Test func linesKeptBeforeStoriesReadWithoutThemAndTakeTheirStoryFromTheTitle() throws {
         let old = sampleRecord().jsonLine.replacing(#","story":null,"agreed":null"#, with: "")
         let record = try #require(HistoryRecord(jsonLine: Array(old.utf8)))

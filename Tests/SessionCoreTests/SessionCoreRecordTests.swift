@@ -50,6 +50,25 @@ import Testing
         #expect(table.tally.waitingFor.map(\.name) == ["Bob"], "Cara came after the reveal")
     }
 
+    @Test func theFirstRoundASessionRecordsAfterJoiningAMeetingUnderWaySaysWhereItJoined() {
+        var late = SessionCoreHarness(listening: true)
+        late.hear("230105Ann")  // round 3 runs as my session hears the room
+        late.advance(by: .seconds(5))
+        late.hear("230105Ann")
+        let first = SessionCoreHarness.records(late.ask(.pick(.eight)).actions)
+        #expect(first.map(\.joinedAt) == [RoundNumber(wrapping: 3)], "rounds 1 and 2 were not heard here")
+        #expect(SessionCoreHarness.records(late.ask(.pick(.five)).actions).map(\.joinedAt) == [RoundNumber(wrapping: 3)],
+                "a re-vote is the same round's report")
+        late.ask(.round(title: nil))
+        late.ask(.pick(.five))
+        #expect(SessionCoreHarness.records(late.hear("240105Ann")).map(\.joinedAt) == [nil], "round 4 was heard whole")
+
+        var fromTheStart = SessionCoreHarness()
+        fromTheStart.hear("2101FCAnn")  // round 1 began after my session heard the room
+        fromTheStart.ask(.pick(.five))
+        #expect(SessionCoreHarness.records(fromTheStart.hear("210105Ann")).map(\.joinedAt) == [nil])
+    }
+
     @Test func aSessionThatJoinsARevealedRoundIsNotMissingFromItsOwnTable() throws {
         var session = SessionCoreHarness(listening: true)
         session.hear("310108Bob")  // heard while my session still hears the room: the room revealed before me

@@ -208,3 +208,25 @@ func historyRecord(
         #expect(HistoryRecord(app).nearest == .forty)
     }
 }
+
+/// `estimator history`'s table says where a session joined a meeting under way.
+@Suite struct HistoryTableJoinedTests {
+    @Test func aLineBeforeTheFirstRoundHeardSaysTheRoundsBeforeWereNot() {
+        var three = historyRecord(round: 3, title: "ABC-3")
+        three.joined = 3
+        let four = historyRecord(round: 4, minute: 2, title: "ABC-4")
+        let lines = HistoryTable.lines([three, four], time: { _ in "09:00" })
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("TIME"))
+        #expect(lines[1] == "joined at round 3 of channel 1: the rounds before it were not heard here")
+        #expect(lines[2].contains("ABC-3") && lines[3].contains("ABC-4"))
+    }
+
+    @Test func aRoundHeardAgainByARejoinedSessionKeepsTheLineWhole() throws {
+        let whole = historyRecord(round: 3, title: "ABC-3")
+        var rejoined = historyRecord(round: 3, minute: 1)
+        rejoined.id = "rejoined"
+        rejoined.joined = 3
+        #expect(whole.merging(rejoined, deck: .app).joined == nil, "this laptop heard round 3 before")
+    }
+}

@@ -6,6 +6,10 @@ import EstimatorKit
 ///     TIME                  CH  ROUND  TITLE  RESULT                 VOTES
 ///     2026-11-24 09:12 CET   1      3  ABC-1  consensus 5            Bob 5, 전수열 5
 ///     2026-11-24 09:20 CET   1      4  ABC-2  median 5.5 · mean 5.5  Bob 3, 전수열 8
+///
+/// A round a session recorded first after joining a meeting under way is
+/// preceded by a line saying so (`joined at round 3 …`): the rounds
+/// before it were not heard here.
 package enum HistoryTable {
     /// Widest title and name shown; longer ones are cut with `…`.
     static let titleWidth = 24
@@ -22,7 +26,12 @@ package enum HistoryTable {
                     .joined(separator: ", "),
             ]
         }
-        return aligned([header] + rows, rightAligned: [1, 2])
+        var lines = aligned([header] + rows, rightAligned: [1, 2])
+        for (index, record) in records.enumerated().reversed() {
+            guard let joined = record.joined else { continue }
+            lines.insert("joined at round \(joined) of channel \(record.channel): the rounds before it were not heard here", at: index + 1)
+        }
+        return lines
     }
 
     /// `rows` (the header first) as lines of columns two spaces apart,

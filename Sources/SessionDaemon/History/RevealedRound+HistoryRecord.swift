@@ -12,6 +12,7 @@ extension HistoryRecord {
             time: round.revealedAt, channel: round.channel, round: number, title: round.title,
             votes: round.votes.map { HistoryRecord.Vote(name: $0.key, card: $0.value) },
             median: stats.median, mean: stats.mean, nearest: stats.nearest, consensus: stats.isConsensus,
-            questions: stats.questions, coffees: stats.coffees, story: round.story, agreed: round.agreed)
+            questions: stats.questions, coffees: stats.coffees, story: round.story, agreed: round.agreed,
+            joined: round.joinedAt.map { Int($0.value) })
     }
 }
