@@ -94,10 +94,10 @@ revealed_cards() { # revealed_cards WATCH N
   grep -a "\"event\":\"revealed\",\"channel\":1,\"round\":$2," "$E2E_WORK/$1.out" | tail -1 |
     jq -r '([.cards[] | "\(.name)=\(.cardRaw)"] | sort) + ["without:" + (.without | join(","))] | join(" ")'
 }
-revealed_everywhere() { # revealed_everywhere N CARDS: waits for round N's reveal on every watch
+revealed_everywhere() { # revealed_everywhere N CARDS [SECONDS]: waits for round N's reveal on every watch
   local i cards
   for i in 0 "${voters[@]}"; do
-    wait_until 15 grep -aq "\"event\":\"revealed\",\"channel\":1,\"round\":$1," "$E2E_WORK/watch$i.out"
+    wait_until "${3:-15}" grep -aq "\"event\":\"revealed\",\"channel\":1,\"round\":$1," "$E2E_WORK/watch$i.out"
     cards=$(revealed_cards watch$i "$1")
     [ "$cards" = "$2" ] || fail "watch$i revealed round $1 as '$cards', not '$2'"
   done
@@ -177,7 +177,8 @@ done
 # mark on, so the second is waited once).
 bg_expect_none watch0 '"event":"revealed","channel":1,"round":3,' 1
 for i in 1 2 3; do bg_expect_none watch$i '"event":"revealed","channel":1,"round":3,' 0.2; done
-revealed_everywhere 3 "Ann=02 Bob=02 without:Cy"
+# The timer reveals: up to the deadline, and the 15 s any reveal is given.
+revealed_everywhere 3 "Ann=02 Bob=02 without:Cy" $(( (deadline - $(now_ms)) / 1000 + 15 ))
 titles_shown 3 ABC-3
 for i in 0 1 2 3; do
   ms=$(seen_ms watch$i '"event":"revealed","channel":1,"round":3,' 15 "$deadline")
