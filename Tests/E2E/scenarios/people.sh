@@ -92,7 +92,7 @@ reported_anew() { # reported_anew I N ID
   jq -e --argjson n "$2" --arg id "$3" 'select(.channel == 1 and .round == $n and .id != $id)' "$(history_file "$1")" >/dev/null
 }
 votes_are() { printf '(.votes | map("\\(.name)=\\(.card)")) == %s' "$(printf '%s\n' "$@" | jq -Rsc 'split("\n")[:-1]')"; }
-# Olga begins round N, titled P-N: every laptop in VOTERS (and Olga) is in
+# Olga begins round N, titled P-N: every laptop in the room (`laptops`) is in
 # it with its title before anyone votes.
 begin() { # begin N
   local i reply
@@ -100,10 +100,13 @@ begin() { # begin N
   [[ $reply == "round $1 (P-$1) began in channel 1"* ]] || fail "Olga's round said: $reply"
   for i in "${laptops[@]}"; do wait_until 20 in_round "$i" "$1"; done
 }
+# A step's start, with the seconds since the first join, for the output.
+step() { echo "$(( ($(now_ms) - started) / 1000 )) s: $*"; }
 pick() { # pick I CARD
   as "$1" pick --adapter "hci$1" "$2" >/dev/null || fail "pick $2 on hci$1"
 }
 
+started=$(now_ms)
 join_as 0 --observer
 join_as 1
 join_as 2
@@ -112,6 +115,7 @@ bg_start watch0 as 0 watch --adapter hci0 --json
 
 # 1. Ann votes; Bob and Cara leave before voting: the round reveals with
 #    her card alone, and one vote agrees with nobody.
+step "1. two voters leave mid-round"
 begin 1
 pick 1 5
 bg_expect watch0 '"event":"(voted|back)","channel":1,"round":1,"name":"Ann"' 15 >/dev/null
@@ -124,8 +128,12 @@ for i in 0 1; do
   record_is $i 1 "$(votes_are Ann=5) and .consensus == false and .agreed == null" ||
     fail "${names[$i]}'s record of round 1, which Ann alone voted in: $(cat "$E2E_WORK/said")"
 done
+# Olga's table says so: no consensus of one.
+table_of 0 >"$E2E_WORK/table0.out"
+grep -q "one vote: 5" "$E2E_WORK/table0.out" || fail "Olga's table after round 1 has no 'one vote: 5': $(tail -5 "$E2E_WORK/table0.out" | cat -v)"
 
 # 2. leave; join at once, three times in a row: every join a new session.
+step "2. leave; join at once, three times"
 join_as 2
 before=$(pid_of 2)
 for n in 1 2 3; do
@@ -141,6 +149,7 @@ laptops=(0 1 2 3)
 
 # 3. kill -9 and rejoin while the round is revealed: his history still has
 #    one line for the round, with every vote and the agreed estimate.
+step "3. kill -9 and rejoin while the round is revealed"
 begin 2
 pick 1 3
 pick 2 13
@@ -163,6 +172,7 @@ record_is 2 2 "$(votes_are Ann=3 Bob=13 Cara=5) and .agreed == \"5\"" ||
   fail "Bob's record of round 2 after his kill -9 and rejoin: $(cat "$E2E_WORK/said")"
 
 # 4. Cara votes and sleeps through the reveal: 60 s, as a closed lid.
+step "4. Cara sleeps through a reveal"
 begin 3
 pick 3 8
 bg_expect watch0 '"event":"(voted|back)","channel":1,"round":3,"name":"Cara"' 15 >/dev/null
@@ -184,6 +194,7 @@ one_line 3 3
 
 # 5. Ann's session cannot save: settle fails, status says since when; the
 #    limit raised, the retry writes what the session held.
+step "5. a change Ann's session cannot save"
 begin 4
 pick 1 2
 pick 2 3
@@ -208,6 +219,7 @@ reply=$(as 1 status --adapter hci1) || fail "status on hci1: $reply"
 for i in 0 2 3; do wait_until 20 record_is "$i" 4 '.agreed == "2"'; done
 
 # 6. Every round on every laptop: one line each, the same record, as voted.
+step "6. every round on every laptop"
 expected=(
   [1]="$(votes_are Ann=5) and .consensus == false and .agreed == null"
   [2]="$(votes_are Ann=3 Bob=13 Cara=5) and .consensus == false and .agreed == \"5\""
