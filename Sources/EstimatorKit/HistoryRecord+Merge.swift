@@ -41,6 +41,19 @@ extension HistoryRecord {
         return apart >= .zero && apart <= Self.sameRoundWithin
     }
 
+    /// `report`, a round after this line's, without its `joined` mark when
+    /// this laptop's history runs on to it: this line is the latest of the
+    /// channel, of the round joined or the one before it, within
+    /// `sameRoundWithin`. A `leave; join` in a meeting leaves no mark.
+    public func continued(by report: HistoryRecord) -> HistoryRecord {
+        guard let joined = report.joined, let round, report.channel == channel,
+            round == joined || (round + 1) % 16 == joined, report.time - time <= Self.sameRoundWithin
+        else { return report }
+        var continued = report
+        continued.joined = nil
+        return continued
+    }
+
     /// This line with `report` of the same round taken in (the rules above);
     /// the figures are counted again on `deck` when the votes changed.
     public func merging(_ report: HistoryRecord, deck: Deck) -> HistoryRecord {

@@ -102,8 +102,10 @@ extension SessionCore {
             switch change.change {
             // Begun elsewhere: its story may be in my backlog (`chooseNext`).
             case let .began(number): actions += newRound() + [.readBacklog(for: number)]
-            // A meeting under way: my history begins at this round.
-            case let .joined(number): ledger.joinedAt = number
+            // A meeting under way: my history begins at this round. A room's
+            // first round is 1 (`RoundState.startNext`), so one joined as it
+            // runs is the whole meeting (all but a room past 16 rounds).
+            case let .joined(number): if number != RoundNumber(wrapping: 1) { ledger.joinedAt = number }
             case .suspended, .resumed: break
             }
         }

@@ -63,6 +63,12 @@ import Testing
         late.ask(.pick(.five))
         #expect(SessionCoreHarness.records(late.hear("240105Ann")).map(\.joinedAt) == [nil], "round 4 was heard whole")
 
+        var atTheFirst = SessionCoreHarness(listening: true)
+        atTheFirst.hear("2101FCAnn")  // round 1 began as my session heard the room: a meeting's first round
+        atTheFirst.advance(by: .seconds(5))
+        atTheFirst.ask(.pick(.five))
+        #expect(SessionCoreHarness.records(atTheFirst.hear("210105Ann")).map(\.joinedAt) == [nil], "nothing came before round 1")
+
         var fromTheStart = SessionCoreHarness()
         fromTheStart.hear("2101FCAnn")  // round 1 began after my session heard the room
         fromTheStart.ask(.pick(.five))

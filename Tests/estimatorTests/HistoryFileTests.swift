@@ -222,6 +222,20 @@ func historyRecord(
         #expect(lines[2].contains("ABC-3") && lines[3].contains("ABC-4"))
     }
 
+    @Test func aSessionThatRejoinsTheMeetingLeavesNoMark() throws {
+        let root = try TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = HistoryFile(path: root + "/history.jsonl")
+        try file.save(historyRecord(round: 2, title: "ABC-2"))
+        var next = historyRecord(round: 3, minute: 1, title: "ABC-3")
+        next.joined = 3  // a leave; join during round 3
+        try file.save(next)
+        var later = historyRecord(round: 5, minute: 3, title: "ABC-5")
+        later.joined = 5  // round 4 was not heard here
+        try file.save(later)
+        #expect(try file.read().records.map(\.joined) == [nil, nil, 5])
+    }
+
     @Test func aRoundHeardAgainByARejoinedSessionKeepsTheLineWhole() throws {
         let whole = historyRecord(round: 3, title: "ABC-3")
         var rejoined = historyRecord(round: 3, minute: 1)

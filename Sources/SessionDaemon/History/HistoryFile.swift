@@ -44,7 +44,9 @@ package struct HistoryFile {
     /// with its id (a re-vote after the reveal, an agreed estimate), else
     /// the latest line of its channel when that is the same round heard by
     /// an earlier session (`HistoryRecord.isSameRound(as:)`, merged as
-    /// `merging(_:deck:)` says, its figures counted on `deck`). Damaged
+    /// `merging(_:deck:)` says, its figures counted on `deck`); a new round
+    /// right after the latest line loses its `joined` mark
+    /// (`continued(by:)`). Damaged
     /// lines are kept as they are. Creates the directory (0700) and the
     /// file (0600) if needed.
     package func save(_ record: HistoryRecord, deck: Deck = .app) throws(UserError) {
@@ -58,11 +60,13 @@ package struct HistoryFile {
 
         var lines = try bytes().split(separator: 0x0A).map(Array.init)
         let records = lines.map { HistoryRecord(jsonLine: $0) }
-        let sameRound = records.lastIndex { $0?.channel == record.channel }.flatMap { records[$0]!.isSameRound(as: record) ? $0 : nil }
+        let latest = records.lastIndex { $0?.channel == record.channel }
+        let sameRound = latest.flatMap { records[$0]!.isSameRound(as: record) ? $0 : nil }
         if let index = records.firstIndex(where: { $0?.id == record.id }) ?? sameRound {
             lines[index] = Array(records[index]!.merging(record, deck: deck).jsonLine.utf8)
         } else {
-            lines.append(Array(record.jsonLine.utf8))
+            let continued = latest.map { records[$0]!.continued(by: record) } ?? record
+            lines.append(Array(continued.jsonLine.utf8))
         }
         // The lock keeps every other saver from the temporary file's name meanwhile.
         do { try WholeFile.replace(path, with: Array(lines.joined(separator: [0x0A])) + [0x0A]) } catch {

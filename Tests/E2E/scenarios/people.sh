@@ -67,9 +67,10 @@ status_is() { # status_is I N TEST
 in_round() { status_is "$1" "$2" '.round == $n and .title == "P-\($n)"'; }
 revealed_on() { status_is "$1" "$2" '.round == $n and .revealed'; }
 # Laptop I's record of round N, as `history --json` gives it, without its
-# `id` and `time` (the laptop's own), keys sorted: empty when it has none.
+# `id`, `time` and `joined` (the laptop's own), keys sorted: empty when it
+# has none.
 record_of() { # record_of I N
-  as "$1" history --json 2>/dev/null | jq -cS --argjson n "$2" 'select(.channel == 1 and .round == $n) | del(.id, .time)'
+  as "$1" history --json 2>/dev/null | jq -cS --argjson n "$2" 'select(.channel == 1 and .round == $n) | del(.id, .time, .joined)'
 }
 # Laptop I's record of round N passes the jq test TEST; the record is left
 # for wait_until's reason.
@@ -241,6 +242,12 @@ for n in 1 2 3; do
     votes=$((votes + $(jq '.votes | length' <<<"$record")))
   done
   rounds=$((rounds + 1))
+done
+# Olga and Ann were there from round 1, and Bob and Cara rejoined a meeting
+# their laptops had heard: no history says it joined a meeting under way.
+for i in "${laptops[@]}"; do
+  joined=$(as "$i" history --json 2>/dev/null | jq -c 'select(.joined != null)')
+  [ -z "$joined" ] || fail "${names[$i]}'s history says it joined the meeting under way: $joined"
 done
 echo "compared $rounds rounds and $votes votes"
 # Round 1 on Olga's and Ann's laptops at least (1 vote each), rounds 2-3 on all four (3 each).
