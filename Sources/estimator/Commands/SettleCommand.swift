@@ -12,9 +12,9 @@ struct SettleCommand: AsyncParsableCommand {
             estimate for the whole room: it goes with the round to every laptop, whose \
             table's footer shows it and whose history keeps it (`estimator history \
             --csv` exports it as Story Points), and for the backlog, whose next story \
-            `estimator round` then takes. A round whose votes are all the same number \
-            or size settles by itself; CARD replaces that, and a later settle replaces \
-            an earlier one. Without CARD, settles on the consensus, and says so when \
+            `estimator round` then takes. A round whose votes, two or more, are all \
+            the same number or size settles by itself (one vote alone agrees with \
+            nobody); CARD replaces that, and a later settle replaces an earlier one. Without CARD, settles on the consensus, and says so when \
             there is none. CARD is a number or a size of your deck, checked as \
             `estimator pick` checks it; ? and coffee are no estimate. Anyone may \
             settle, an observer too.
