@@ -144,7 +144,11 @@ extension SessionCore {
         let first = !ledger.hasRevealed
         let taken = ledger.take(tally, channel: channel, meeting: meeting, deck: deck, now: now)
         var actions: [SessionAction] = []
-        if tally.isRevealed, tally.cardsDue == nil {
+        // Not while I still hear the room (after joining, or waking from a
+        // jump of the clock): a voter not heard yet would make a consensus
+        // of those heard, then break it, each a change newer than the room's
+        // settle, which every laptop would take.
+        if tally.isRevealed, tally.cardsDue == nil, room.round(of: channel)?.isHearingTheRoom(now: now) == false {
             let consensus = Agreement.consensus(ledger.votes.values)
             if consensus != ledger.consensus {
                 if meeting.agreed == ledger.consensus { actions += takeMeeting(meeting.settling(consensus), now: now) }

@@ -75,6 +75,18 @@ import Testing
         #expect(SessionCoreHarness.records(fromTheStart.hear("210105Ann")).map(\.joinedAt) == [nil])
     }
 
+    @Test func aSessionStillHearingTheRoomFollowsNoConsensusOfThoseHeardSoFar() {
+        var waking = SessionCoreHarness(listening: true)
+        waking.ask(.pick(.eight))
+        waking.hear("330108Ann")  // the room revealed round 3; Bob, who voted 5, is not heard yet
+        waking.advance(by: .seconds(2))
+        waking.hear("330108Ann")
+        #expect(waking.core.meeting.agreed == nil && waking.core.meeting.change == 0,
+                "Ann's 8 and mine are no consensus of a room not heard yet")
+        waking.hear("330105Bob")
+        #expect(waking.core.meeting.change == 0, "no change of mine overrides the room's settle")
+    }
+
     @Test func aSessionThatJoinsARevealedRoundIsNotMissingFromItsOwnTable() throws {
         var session = SessionCoreHarness(listening: true)
         session.hear("310108Bob")  // heard while my session still hears the room: the room revealed before me
