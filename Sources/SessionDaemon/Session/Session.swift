@@ -39,14 +39,14 @@ package actor Session {
     private var waitingAnswers: [Int: CheckedContinuation<ControlReply, Never>] = [:]
     /// Writes one record to the history (`HistoryFile.save`); nil: the
     /// session keeps no history.
-    private let saveRecord: (@Sendable (HistoryRecord, Deck) throws(UserError) -> Void)?
+    let saveRecord: (@Sendable (HistoryRecord, Deck) throws(UserError) -> Void)?
     /// The history's records not saved yet, and when to save them.
-    private var history = HistoryKeeper()
+    var history = HistoryKeeper()
     /// The wait for the history's next save (`HistoryKeeper.due`); the
     /// tests await its end.
-    package private(set) var historyWait: Task<Void, Never>?
+    package internal(set) var historyWait: Task<Void, Never>?
     /// How many saves of the history were tried; the tests count them.
-    package private(set) var historySaves = 0
+    package internal(set) var historySaves = 0
     /// The failures of saves made for the requests answered later, by the
     /// answer's id: the answer says it was not saved.
     private var unsavedAnswers: [Int: UserError] = [:]
@@ -308,46 +308,6 @@ package actor Session {
         }
         if let later { unsavedAnswers[later] = failure }
         return reply.map { $0.notSaved(failure) }
-    }
-
-    // MARK: The history
-
-    /// Saves what the history holds now, tells the core whether it is
-    /// saved, and arms the retry of a save that failed.
-    @discardableResult
-    private func saveHistory() -> UserError? {
-        historyWait?.cancel()
-        historyWait = nil
-        guard let saveRecord else { return nil }
-        historySaves += 1
-        let failure = history.save(at: clock.elapsed, now: clock.now, with: saveRecord)
-        if let failure { trace("history: \(failure.sentence)") }
-        execute(board.take(.historySaved(unsavedSince: history.unsaved?.since, reason: history.unsaved?.failure.sentence)))
-        if failure != nil { armHistoryWait() }
-        return failure
-    }
-
-    /// Saves what is held if a save is due, else once it falls due: the
-    /// room's re-votes are written at most once a `HistoryKeeper.saveEvery`.
-    private func saveHistoryWhenDue() {
-        guard let due = history.due else { return }
-        if due <= clock.elapsed { saveHistory() } else { armHistoryWait() }
-    }
-
-    /// Waits for the next save of what is held; leaving saves it instead.
-    private func armHistoryWait() {
-        historyWait?.cancel()
-        historyWait = nil
-        guard !hasEnded, let due = history.due else { return }
-        historyWait = Task(executorPreference: loop) { [clock] in
-            do { try await clock.sleep(until: due) } catch { return }
-            await self.historyFallsDue()
-        }
-    }
-
-    private func historyFallsDue() {
-        historyWait = nil
-        saveHistoryWhenDue()
     }
 
     /// The backlog and its progress as the file says now.
