@@ -82,7 +82,7 @@ public struct Story: Hashable, Sendable {
     }
 
     /// `text` on one line: sanitised, whitespace runs as one space, trimmed.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         // Line breaks and tabs become spaces before the sanitiser would drop them.
         let spaced = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
         return TerminalText.sanitize(spaced).split(separator: " ").joined(separator: " ")

@@ -22,10 +22,9 @@ import EstimatorKit
 /// `"both"`), `time` is RFC 3339 in UTC, `app` is `true` for an app user
 /// (whose name an iPhone may have cut, and who sees no rounds), and `cut`
 /// is `true` for a name that arrived cut (`name` is then its whole
-/// characters, possibly none). Names are the decoded names,
-/// JSON-escaped (controls as `\uXXXX`), not sanitised: scripts get what was
-/// sent, and the escaping keeps the line one valid JSON object a terminal
-/// cannot act on.
+/// characters, possibly none). Names and titles are sanitised as the table
+/// shows them (`TerminalText`): a script that prints a field (`jq -r .name`)
+/// writes nothing a terminal acts on (docs/PROTOCOL.md, Hostile input).
 public enum WatchEventJSON {
     /// The JSON object for `change`, on one line.
     public static func line(_ change: WatchChange) -> String { object(change).text }
@@ -40,7 +39,7 @@ public enum WatchEventJSON {
                 "event": .string(change.eventName),
                 "channel": .int(Int(event.channel.rawValue)),
                 "round": number(round),
-                "name": .string(event.name),
+                "name": .string(TerminalText.sanitize(event.name)),
                 "card": card,
                 "cardRaw": raw,
                 "rssi": event.rssi.map(JSONValue.int) ?? .null,
@@ -54,17 +53,17 @@ public enum WatchEventJSON {
         case let .revealed(channel, tally, story, time):
             let cards: [JSONValue] = tally.entries.compactMap { entry in
                 guard case let .shown(card) = entry.mark else { return nil }
-                return ["name": .string(entry.name), "card": .string(card.name), "cardRaw": .string(card.hex)]
+                return ["name": .string(TerminalText.sanitize(entry.name)), "card": .string(card.name), "cardRaw": .string(card.hex)]
             }
             object = [
                 "event": .string("revealed"), "channel": .int(Int(channel.rawValue)), "round": number(tally.round),
-                "cards": .array(cards), "without": .array(tally.waitingFor.map { .string($0.name) }),
+                "cards": .array(cards), "without": .array(tally.waitingFor.map { .string(TerminalText.sanitize($0.name)) }),
                 "time": .string(RFC3339.string(time)), "story": story?.json ?? .null,
             ]
         case let .round(channel, round, title, time):
             object = [
                 "event": .string("round"), "channel": .int(Int(channel.rawValue)), "round": number(round),
-                "title": .string(title), "time": .string(RFC3339.string(time)),
+                "title": .string(title.map(TerminalText.sanitize)), "time": .string(RFC3339.string(time)),
             ]
         case let .story(channel, round, story, time):
             object = [

@@ -47,12 +47,33 @@ import Testing
         #expect(WatchEventJSON.line(event(.card, card: .half)).contains(#""card":"0.5","cardRaw":"7F""#))
     }
 
-    @Test func hostileNamesStayOneValidLineWithTheDecodedName() throws {
-        let name = "\u{1B}]52;c;AAAA\u{07}\"quoted\"\\\n\u{202E}x"
+    /// A script that prints a field (`jq -r .name`) must write nothing a
+    /// terminal acts on: the name is the table's, not only JSON-escaped.
+    @Test func hostileNamesStayOneValidLineWithTheNameTheTableShows() throws {
+        let name = "\u{1B}]52;c;AAAA\u{07}\"quoted\"\\\n\u{202E}x\u{1B}[2J\u{9B}1m"
         let line = WatchEventJSON.line(event(.joined, name))
         #expect(!line.unicodeScalars.contains(where: isControl))
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(object["name"] as? String == name)
+        let decoded = try #require(object["name"] as? String)
+        #expect(decoded == TerminalText.sanitize(name))
+        #expect(decoded == "\"quoted\"\\x", "a C1 CSI takes its sequence with it")
+        #expect(!line.contains("\\u001b") && !line.contains("\\u202e") && !line.contains("\\u0007"))
+    }
+
+    @Test func aRevealAndARoundCarryTheirNamesAndTitleSanitised() throws {
+        let channel = Channel(rawValue: 1)
+        let hostile = "Mal\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        let eve = Tally.Entry(name: "Eve\u{202E}", card: .waiting, isMe: false, isStale: false)
+        let tally = Tally(entries: [Tally.Entry(name: hostile, card: .eight, isMe: false, isStale: false, mark: .shown(.eight)), eve],
+                          voters: 2, voted: 1, waitingFor: [eve], isRevealed: true, round: RoundNumber(wrapping: 2),
+                          stats: Stats([(hostile, .eight)]))
+        let revealed = WatchEventJSON.line(.revealed(channel: channel, tally: tally, story: nil, time: time))
+        let round = WatchEventJSON.line(.round(channel: channel, round: RoundNumber(wrapping: 2), title: "T\u{1B}[31m-1", time: time))
+        for line in [revealed, round] {
+            #expect(!line.contains("\\u001b") && !line.contains("\\u0007") && !line.contains("\\u202e"), "\(line)")
+        }
+        #expect(revealed.contains(#""cards":[{"name":"Mal","card":"8","cardRaw":"08"}],"without":["Eve"]"#))
+        #expect(round.contains(#""title":"T-1""#))
     }
 
     @Test func changeLinesSayWhatHappenedOnePerEvent() {

@@ -56,8 +56,9 @@ struct HistoryCommand: ParsableCommand {
             mean), consensus, questions, coffees, story ({key, summary}, or null), \
             agreed (the agreed estimate's card, or null).
 
-            Names are kept as received, except that on a terminal anything the terminal \
-            would act on is removed.
+            Names and titles are printed as the table shows them, in every form: \
+            control characters, escape sequences and bidi overrides removed, so a \
+            script that prints a field writes nothing a terminal acts on.
             """)
 
     // Read unconditionally, so `--last -5` gets this option's reason rather
@@ -104,11 +105,10 @@ struct HistoryCommand: ParsableCommand {
             ? "No rounds yet: each round a session reveals is kept in \(file.path)."
             : "No rounds revealed since \(since!.text)."
         if json {
-            for record in records { print(record.jsonLine) }
+            for record in records { print(Self.sanitized(record).jsonLine) }
             if records.isEmpty { StandardError.write(empty) }
         } else if csv && all {
-            let onTerminal = isatty(1) == 1
-            let rows = records.map { (onTerminal ? Self.sanitized($0) : $0).csvRow }
+            let rows = records.map { Self.sanitized($0).csvRow }
             print(([HistoryRecord.csvHeader] + rows).map { $0 + CSV.lineEnding }.joined(), terminator: "")
             if records.isEmpty { StandardError.write(empty) }
         } else if csv {
@@ -124,10 +124,13 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
-    /// `record` with its names and title as a terminal may show them.
+    /// `record` with its names and title as the table shows them: every
+    /// output is, `--json` and `--csv` included, so a script that prints a
+    /// field writes nothing a terminal acts on (docs/PROTOCOL.md, Hostile
+    /// input). The file keeps what was heard.
     static func sanitized(_ record: HistoryRecord) -> HistoryRecord {
         var copy = record
-        copy.title = record.title.map(TerminalText.sanitize)
+        copy.title = record.title.map(Story.oneLine)
         copy.votes = record.votes.map { HistoryRecord.Vote(name: TerminalText.sanitize($0.name), card: $0.card) }
         copy.story = record.story.map { Story(key: $0.key, summary: $0.summary) }  // made one line, sanitised
         return copy
