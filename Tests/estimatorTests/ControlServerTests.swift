@@ -19,11 +19,12 @@ final class EchoServer: Sendable {
         let asked = DispatchSemaphore(value: 0)
     }
 
-    init(allowedUID: uid_t = getuid()) throws {
+    init(allowedUID: uid_t = getuid(), requestDeadline: Duration = ControlServer.defaultRequestDeadline) throws {
         directory = try TemporaryDirectory.make()
         let box = Mutex<ControlServer?>(nil)
         let arrivals = arrivals
-        server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID, loop: testLoop) { request, client in
+        server = try ControlServer(path: directory + "/hci0.sock", allowedUID: allowedUID, loop: testLoop,
+                                     requestDeadline: requestDeadline) { request, client in
             box.withLock { $0 }?.send(ControlReply(exitCode: 0, message: request.serialized).serialized, to: client)
             arrivals.clients.withLock { $0.append(client) }
             arrivals.asked.signal()
@@ -186,6 +187,42 @@ func readToEnd(_ fd: Int32) -> [UInt8] {
         let n = read(stuck, &chunk, chunk.count)
         #expect(n > 0)
         #expect(try ControlReply(parsing: chunk[..<max(n - 1, 0)]).message == ControlRequest.pick(.five).serialized)
+    }
+
+    /// Connections that say nothing cannot hold the session: each is told
+    /// why and closed once its deadline passes, whether it sent nothing or
+    /// half a line; one that asked keeps its connection.
+    @Test func aClientThatSendsNoWholeLineInTimeIsToldAndClosed() throws {
+        let echo = try EchoServer(requestDeadline: .milliseconds(300))
+        let asked = try echo.client()
+        #expect(try asked.call(.status).exitCode == 0)
+        let silent = try echo.rawSocket()
+        defer { close(silent) }
+        let halfway = try echo.rawSocket()
+        defer { close(halfway) }
+        writeAll(halfway, Array(#"{"request":"st"#.utf8))
+        for fd in [silent, halfway] {
+            // Awaited: the server closes it (the read gives up after 5 s).
+            let said = readToEnd(fd)
+            let line = try #require(said.split(separator: 0x0A).first, "closed without a word")
+            let reply = try ControlReply(parsing: line)
+            #expect(reply.exitCode == 64)
+            #expect(reply.message == "No request arrived within 300 ms: send a request line as you connect.")
+        }
+        // Both were closed after the deadline of the one that asked would have passed.
+        #expect(try asked.call(.status).exitCode == 0, "a client that asked keeps its connection")
+    }
+
+    /// With every slot held by connections that asked nothing, the user's
+    /// own command still gets one: the oldest silent client gives it up.
+    @Test func everySlotHeldSilentlyStillLeavesOneForTheUser() throws {
+        let echo = try EchoServer(requestDeadline: .seconds(60))
+        let silent = try (0..<ControlServer.maximumClients).map { _ in try echo.rawSocket() }
+        defer { for fd in silent { close(fd) } }
+        #expect(try echo.client().call(.status).exitCode == 0)
+        let said = readToEnd(silent[0])
+        let line = try #require(said.split(separator: 0x0A).first, "the oldest silent client was closed without a word")
+        #expect(try ControlReply(parsing: line).message.hasPrefix("No request arrived, and the session needed the connection"))
     }
 
     @Test func servesHundredClientsAtOnce() throws {

@@ -12,6 +12,13 @@ import Threads
 /// never reads its replies, or floods the socket only costs its own buffer
 /// (bounded) and never holds up the others. A client of another uid is
 /// refused on connect (`SO_PEERCRED`).
+///
+/// A request line must arrive whole within `requestDeadline` of the
+/// connection or of its first byte, or the client is told so and closed:
+/// connections that say nothing cannot hold the slots. When every slot is
+/// taken, the oldest client still without a request gives its slot to the
+/// newcomer, so the user's own command is answered even then; only clients
+/// that asked something (a `watch` streaming) keep theirs.
 package final class ControlServer: LoopSource {
     /// Identifies one connected client for replies and streams.
     package struct ClientID: Hashable, Sendable { let value: UInt64 }
@@ -20,9 +27,13 @@ package final class ControlServer: LoopSource {
     package typealias Handler = @Sendable (ControlRequest, ClientID) -> Void
 
     /// Clients beyond this are accepted and closed at once, bounding descriptors.
-    static let maximumClients = 256
+    package static let maximumClients = 256
     /// Replies and streams queued for a client that does not read; past this the client is dropped.
     static let maximumPendingOutput = 1 << 20
+    /// How long a client has to send a whole request line: every command
+    /// sends its own at once, so a few seconds only ever wait for a
+    /// connection that is not a command.
+    package static let defaultRequestDeadline = Duration.seconds(3)
 
     private struct Client {
         let fd: Int32
@@ -31,6 +42,12 @@ package final class ControlServer: LoopSource {
         var closeWhenFlushed = false
         /// False once the client has sent end of stream or broken the protocol.
         var reading = true
+        /// When the line the client is sending began (its connection, or
+        /// the first byte after its last whole line); nil with no line begun
+        /// after a whole one.
+        var lineBegan: ContinuousClock.Instant?
+        /// Whether it has sent a whole request: such a client keeps its slot.
+        var asked = false
     }
 
     private struct State {
@@ -42,6 +59,8 @@ package final class ControlServer: LoopSource {
         var unlinked = false
         /// The clients whose descriptors the loop polls now, in order after the listener's.
         var polled: [ClientID] = []
+        /// Whether a task sleeps until the next line's deadline.
+        var sweeping = false
     }
 
     package let path: String
@@ -49,13 +68,16 @@ package final class ControlServer: LoopSource {
     private let loop: SessionLoop
     private let allowedUID: uid_t
     private let handler: Handler
+    private let requestDeadline: Duration
     private let state = Mutex(State())
 
     /// Binds and listens at `path` (which must not exist), mode 0600;
     /// `start` has `loop` serve it.
-    package init(path: String, allowedUID: uid_t = getuid(), loop: SessionLoop, handler: @escaping Handler) throws(SystemCallError) {
+    package init(path: String, allowedUID: uid_t = getuid(), loop: SessionLoop,
+                 requestDeadline: Duration = defaultRequestDeadline, handler: @escaping Handler) throws(SystemCallError) {
         self.path = path
         self.allowedUID = allowedUID
+        self.requestDeadline = requestDeadline
         self.loop = loop
         self.handler = handler
         var address = try UnixAddress(path: path)
@@ -179,14 +201,63 @@ package final class ControlServer: LoopSource {
                 refuse(fd, ControlReply(UserError(.permission, "This session belongs to another user.")))
                 continue
             }
-            let admitted = state.withLock { state -> Bool in
-                guard state.clients.count < Self.maximumClients else { return false }
+            let now = ContinuousClock.now
+            let (admitted, evicted) = state.withLock { state -> (Bool, Client?) in
+                var evicted: Client?
+                if state.clients.count >= Self.maximumClients {
+                    // The slot of the client that has waited longest without asking anything.
+                    guard let oldest = state.clients.filter({ !$0.value.asked })
+                        .min(by: { ($0.value.lineBegan ?? now) < ($1.value.lineBegan ?? now) })
+                    else { return (false, nil) }
+                    evicted = state.clients.removeValue(forKey: oldest.key)
+                }
                 state.nextID += 1
-                state.clients[ClientID(value: state.nextID)] = Client(fd: fd)
-                return true
+                state.clients[ClientID(value: state.nextID)] = Client(fd: fd, lineBegan: now)
+                return (true, evicted)
             }
+            if let evicted { refuse(evicted.fd, Self.tooSlow(after: requestDeadline, evicted: true)) }
             if !admitted { refuse(fd, ControlReply(UserError(.unavailable, "The session is busy with too many clients; try again."))) }
         }
+        sweepLater()
+    }
+
+    /// What a client that sent no whole line in time is told, as it is closed.
+    private static func tooSlow(after deadline: Duration, evicted: Bool) -> ControlReply {
+        let milliseconds = deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000
+        let within = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+        return ControlReply(UserError(.usage, evicted
+            ? "No request arrived, and the session needed the connection for another client: send a request line as you connect."
+            : "No request arrived within \(within): send a request line as you connect."))
+    }
+
+    /// Has a task on the loop close the clients whose line is overdue, at
+    /// the earliest deadline, if one is not already waiting. A session
+    /// with no such client arms nothing, so costs no wake-up.
+    private func sweepLater() {
+        let deadline = state.withLock { state -> ContinuousClock.Instant? in
+            guard !state.sweeping, !state.ended,
+                  let earliest = state.clients.values.compactMap(\.lineBegan).min() else { return nil }
+            state.sweeping = true
+            return earliest + requestDeadline
+        }
+        guard let deadline else { return }
+        Task(executorPreference: loop) { [weak self, loop] in
+            try? await loop.sleep(until: deadline)
+            self?.sweep(now: .now)
+        }
+    }
+
+    /// Closes every client whose line is overdue at `now`, then waits for the next.
+    private func sweep(now: ContinuousClock.Instant) {
+        let overdue = state.withLock { state -> [Client] in
+            state.sweeping = false
+            guard !state.ended else { return [] }
+            let late = state.clients.filter { $0.value.lineBegan.map { now - $0 >= requestDeadline } ?? false }
+            for id in late.keys { state.clients[id] = nil }
+            return Array(late.values)
+        }
+        for client in overdue { refuse(client.fd, Self.tooSlow(after: requestDeadline, evicted: false)) }
+        sweepLater()
     }
 
     /// One answer, best effort (the socket buffer of a fresh connection has
@@ -248,9 +319,18 @@ package final class ControlServer: LoopSource {
                 lines.append(Array(client.input[..<newline]))
                 client.input.removeSubrange(...newline)
             }
+            if !lines.isEmpty { client.asked = true }
+            // A line begun after a whole one has its own deadline; a first
+            // line keeps the connection's.
+            if client.input.isEmpty {
+                client.lineBegan = nil
+            } else if !lines.isEmpty || client.lineBegan == nil {
+                client.lineBegan = .now
+            }
             state.clients[id] = client
             return client.input.count > ControlRequest.maximumLength
         }
+        sweepLater()
         for line in lines {
             do {
                 handler(try ControlRequest(parsing: line), id)
@@ -274,9 +354,13 @@ package final class ControlServer: LoopSource {
     }
 
     /// The client has finished sending; it may still be waiting for answers,
-    /// so it stays until it hangs up.
+    /// so it stays until it hangs up. One that sent nothing whole goes.
     private func endOfInput(_ id: ClientID) {
-        state.withLock { $0.clients[id]?.reading = false }
+        let silent = state.withLock { state -> Bool in
+            state.clients[id]?.reading = false
+            return state.clients[id].map { !$0.asked } ?? false
+        }
+        if silent { drop(id) }
     }
 
     private func drop(_ id: ClientID) {
