@@ -83,6 +83,14 @@ public struct Story: Hashable, Sendable {
 
     /// `text` on one line: sanitised, whitespace runs as one space, trimmed.
     public static func oneLine(_ text: String) -> String {
+        // Printable ASCII with single spaces inside is one line already:
+        // nearly every title, and it needs none of the Unicode properties.
+        let bytes = text.utf8
+        if bytes.first != 0x20, bytes.last != 0x20,
+           zip(bytes, bytes.dropFirst()).allSatisfy({ !($0 == 0x20 && $1 == 0x20) }),
+           bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            return text
+        }
         // Line breaks and tabs become spaces before the sanitiser would drop them.
         let spaced = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
         return TerminalText.sanitize(spaced).split(separator: " ").joined(separator: " ")

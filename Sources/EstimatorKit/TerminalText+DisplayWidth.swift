@@ -5,7 +5,10 @@ extension TerminalText {
     /// zero-width characters take 0, everything else 1. Control characters
     /// count 0; sanitise first, since a terminal would act on them.
     public static func displayWidth(_ s: String) -> Int {
-        s.reduce(0) { $0 + columns(of: $1) }
+        // Printable ASCII is a column a byte, each its own cluster: most text
+        // a table measures, and it needs none of the Unicode properties.
+        if s.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return s.utf8.count }
+        return s.reduce(0) { $0 + columns(of: $1) }
     }
 
     static func columns(of cluster: Character) -> Int {
