@@ -46,9 +46,12 @@ public final class BrokerClient {
         mosquitto_connect_callback_set(handle) { _, user, code in BrokerClient.client(user)?.accepted(code: code) }
         mosquitto_disconnect_callback_set(handle) { _, user, code in BrokerClient.client(user)?.lost(code: code) }
         mosquitto_publish_callback_set(handle) { _, user, id in BrokerClient.client(user)?.unacknowledged.remove(id) }
-        mosquitto_message_callback_set(handle) { _, user, message in
+        mosquitto_message_v5_callback_set(handle) { _, user, message, properties in
             guard let client = BrokerClient.client(user), let message else { return }
-            client.received(message.pointee)
+            var seconds: UInt32 = 0
+            let expiry = mosquitto_property_read_int32(properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue),
+                                                       &seconds, false) != nil ? Duration.seconds(seconds) : nil
+            client.received(message.pointee, expiry: expiry)
         }
         if let user = options.user {
             guard mosquitto_username_pw_set(handle, user, options.password) == Self.success else {
@@ -229,14 +232,14 @@ public final class BrokerClient {
         fail(.reconnecting("connection lost"))
     }
 
-    private func received(_ message: mosquitto_message) {
+    private func received(_ message: mosquitto_message, expiry: Duration?) {
         guard let topic = message.topic else { return }
         let length = strnlen(topic, Topic.maximumLength + 1)
         guard length <= Topic.maximumLength, message.payloadlen >= 0, Int(message.payloadlen) <= maximumPayload
         else { return }
         let topicBytes = Array(UnsafeRawBufferPointer(start: topic, count: length))
         let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
-        onMessage(BrokerMessage(topic: topicBytes, payload: payload, retained: message.retain))
+        onMessage(BrokerMessage(topic: topicBytes, payload: payload, retained: message.retain, expiry: expiry))
     }
 
     /// One failure, one delay: a refusal or a loss is often reported twice

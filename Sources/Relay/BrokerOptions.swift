@@ -22,16 +22,21 @@ public struct BrokerOptions: Sendable {
     }
 }
 
-/// A message the broker delivered. Both fields are untrusted bytes.
+/// A message the broker delivered. Every field is untrusted.
 public struct BrokerMessage: Equatable, Sendable {
     public var topic: [UInt8]
     public var payload: [UInt8]
     public var retained: Bool
+    /// What is left of the message's expiry interval (MQTT 5), as the broker
+    /// delivers it: how much longer the broker keeps it; nil when the
+    /// publisher gave none.
+    public var expiry: Duration?
 
-    public init(topic: [UInt8], payload: [UInt8], retained: Bool) {
+    public init(topic: [UInt8], payload: [UInt8], retained: Bool, expiry: Duration? = nil) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.expiry = expiry
     }
 }
 

@@ -11,9 +11,16 @@ import Relay
 ///
 /// Topics: `estimator/1/ROOM/CHANNEL/ID` holds my packet (retained; the
 /// last will clears it), `…/ID/fwd/HASH` the packets of people this
-/// session hears over the air, cleared when they turn stale here, and
-/// published with an expiry (refreshed while heard), so that the broker
-/// drops them by itself when this relay is killed.
+/// session hears over the air, cleared when they turn stale here.
+///
+/// Presence expires: everything published goes with an expiry
+/// (`presenceExpiry`) and again every `presenceRefresh` while it holds, so
+/// the broker drops by itself what a killed relay left. A presence heard
+/// without an expiry, or with one longer than any bridge gives
+/// (`maximumPresenceExpiry`), is nobody here: a retained message kept for
+/// good is how thousands of fake people would fill the room. One that
+/// runs out unrefreshed is no longer handed on. A topic is one person: a
+/// name changed on it leaves under the old one.
 package struct RelayBridge {
     /// Something for the loop to do.
     package enum Action: Hashable {
@@ -32,6 +39,9 @@ package struct RelayBridge {
     package static let maximumPayload = ControlRequest.maximumRelayedLength
     /// Most topics kept from the broker; more are dropped until some clear.
     package static let maximumRemoteTopics = 1024
+    /// The longest expiry a presence heard may carry and count: three of
+    /// the longest refresh a bridge uses (`presenceRefresh`).
+    package static let maximumPresenceExpiry: Duration = .seconds(30)
     /// How often the packets from the broker are handed to the session
     /// again: the broker sends a retained packet once, and the session's
     /// table turns a peer stale after its stale time (6 s) unheard. A third
@@ -44,15 +54,21 @@ package struct RelayBridge {
     let id: String
     /// How long an air peer stays forwarded after it was last heard here.
     let staleAfter: Duration
-    /// How long the broker keeps a forwarded packet: three of its refreshes
-    /// (every `staleAfter` while the person is heard), so a late refresh or
-    /// two lose nothing, and what a killed relay forwarded is gone soon.
-    var forwardExpiry: Duration { staleAfter * 3 }
+    /// How often what I publish goes again, while it holds: every 10 s,
+    /// or the stale time if shorter (an air peer's packet is refreshed in
+    /// it, and a topic must not run out while its person is heard).
+    var presenceRefresh: Duration { min(staleAfter, .seconds(10)) }
+    /// How long the broker keeps what I publish: three refreshes, so a late
+    /// refresh or two lose nothing, and what a killed relay left is gone
+    /// soon.
+    var presenceExpiry: Duration { presenceRefresh * 3 }
 
     /// The channel my topic is under: the session's, as `me` last said.
     private(set) var channel: Channel
     /// My payload as last published, republished on each connection.
     private(set) var mine: [UInt8]?
+    /// When my payload was last published, for its refresh.
+    private var minePublished: ContinuousClock.Instant?
     private var myName: String?
 
     private struct Forwarded {
@@ -63,7 +79,14 @@ package struct RelayBridge {
     }
     private var forwarded: [PeerID: Forwarded] = [:]
 
-    private struct Remote { var publisher: String; var isForwarded: Bool; var packet: Packet; var payload: [UInt8] }
+    private struct Remote {
+        var publisher: String
+        var isForwarded: Bool
+        var packet: Packet
+        var payload: [UInt8]
+        /// When the broker drops it, unless its publisher refreshes it.
+        var until: ContinuousClock.Instant
+    }
     private var remote: [String: Remote] = [:]
     private var lastRefresh: ContinuousClock.Instant?
 
@@ -89,7 +112,8 @@ package struct RelayBridge {
     /// Who I am or what I put on the air changed: publish my payload (my
     /// packet as it goes on the air, and my meeting), and move topics with
     /// my channel.
-    package mutating func me(channel newChannel: Channel, name: String, payload packet: [UInt8]) -> [Action] {
+    package mutating func me(channel newChannel: Channel, name: String, payload packet: [UInt8],
+                             now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         if newChannel != channel {
             actions.append(.publish(topic: myTopic, payload: []))
@@ -99,7 +123,8 @@ package struct RelayBridge {
         myName = name
         guard !packet.isEmpty, packet != mine || actions.contains(.reconnect) else { return actions }
         mine = packet
-        actions.append(.publish(topic: myTopic, payload: packet))
+        minePublished = now
+        actions.append(.publish(topic: myTopic, payload: packet, expiry: presenceExpiry))
         return actions
     }
 
@@ -120,7 +145,7 @@ package struct RelayBridge {
             known.payload = localName
             if changed { known.lastPublished = now }
             forwarded[peer] = known
-            return changed ? [.publish(topic: known.topic, payload: localName, expiry: forwardExpiry)] : []
+            return changed ? [.publish(topic: known.topic, payload: localName, expiry: presenceExpiry)] : []
         }
         // Someone already brings this person to the broker (another bridge,
         // or the person's own relay): one copy is enough.
@@ -129,7 +154,7 @@ package struct RelayBridge {
         }
         let topic = "\(prefix)/\(packet.channel.rawValue)/\(id)/fwd/\(Self.hash(packet))"
         forwarded[peer] = Forwarded(topic: topic, payload: localName, lastHeard: now, lastPublished: now)
-        return [.publish(topic: topic, payload: localName, expiry: forwardExpiry)]
+        return [.publish(topic: topic, payload: localName, expiry: presenceExpiry)]
     }
 
     /// The session is ending: clear everything published.
@@ -155,16 +180,17 @@ package struct RelayBridge {
     /// broker may have lost it).
     package func republish() -> [Action] {
         var actions: [Action] = []
-        if let mine { actions.append(.publish(topic: myTopic, payload: mine)) }
+        if let mine { actions.append(.publish(topic: myTopic, payload: mine, expiry: presenceExpiry)) }
         for entry in forwarded.values {
-            actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: forwardExpiry))
+            actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: presenceExpiry))
         }
         return actions
     }
 
     /// A message from the broker. Everything about it is untrusted: the
-    /// topic's shape, the channel in it against the packet's, the packet.
-    package mutating func received(_ message: BrokerMessage) -> [Action] {
+    /// topic's shape, the channel in it against the packet's, the packet,
+    /// its expiry.
+    package mutating func received(_ message: BrokerMessage, now: ContinuousClock.Instant) -> [Action] {
         guard let levels = Topic.levels(message.topic), levels.count == 5 || levels.count == 7,
               levels[0] == "estimator", levels[1] == "1", levels[2] == room,
               let topicChannel = UInt8(levels[3]), String(topicChannel) == levels[3],
@@ -174,22 +200,33 @@ package struct RelayBridge {
         if isForwarded { guard levels[5] == "fwd", Topic.isValidLevel(String(levels[6])) else { return [] } }
         let topic = String(decoding: message.topic, as: UTF8.self)
         let publisher = String(levels[4])
-        if message.payload.isEmpty {
-            guard let gone = remote.removeValue(forKey: topic) else { return [] }
-            if isForwarded { return [] }
-            // A leaving person (or a session whose last will was sent):
-            // card none makes the session drop the row at once.
-            var leaving = gone.packet
-            leaving.card = .none
-            return [.relay(Array(leaving.localName.utf8))]
-        }
+        // A leaving person (or a session whose last will was sent).
+        if message.payload.isEmpty { return forget(topic) }
         let localName = RelayPayload(splitting: message.payload).localName
         guard message.payload.count <= Self.maximumPayload, localName.count <= RelayPayload.maximumLocalName,
               let packet = try? Packet(decoding: localName), packet.channel.rawValue == topicChannel
         else { return [] }
-        guard remote[topic] != nil || remote.count < Self.maximumRemoteTopics else { return [] }
-        remote[topic] = Remote(publisher: publisher, isForwarded: isForwarded, packet: packet, payload: message.payload)
-        return isPresent(remote[topic]!) ? [.relay(message.payload)] : []
+        // Nobody live keeps a presence without an expiry, or a longer one.
+        guard let expiry = message.expiry, expiry > .zero, expiry <= Self.maximumPresenceExpiry else { return forget(topic) }
+        var actions: [Action] = []
+        if let known = remote[topic], known.packet.name != packet.name {
+            actions = forget(topic)
+        }
+        guard remote[topic] != nil || remote.count < Self.maximumRemoteTopics else { return actions }
+        remote[topic] = Remote(publisher: publisher, isForwarded: isForwarded, packet: packet, payload: message.payload,
+                               until: now + expiry)
+        return actions + (isPresent(remote[topic]!) ? [.relay(message.payload)] : [])
+    }
+
+    /// Forgets what `topic` held. The person of a publisher's own topic
+    /// leaves (card none makes the session drop the row at once); a
+    /// forwarded one is left to the session's stale time, since others may
+    /// still hear the person.
+    private mutating func forget(_ topic: String) -> [Action] {
+        guard let gone = remote.removeValue(forKey: topic), !gone.isForwarded else { return [] }
+        var leaving = gone.packet
+        leaving.card = .none
+        return [.relay(Array(leaving.localName.utf8))]
     }
 
     /// A forwarded packet counts only while its forwarder is present: a
@@ -203,17 +240,23 @@ package struct RelayBridge {
     // MARK: Time
 
     /// Clears forwarded peers not heard for the stale time and publishes
-    /// the others again every `staleAfter` (before their expiry), and
-    /// hands the session the broker's packets again every `refreshInterval`.
+    /// the others and mine again every `presenceRefresh` (before their
+    /// expiry), forgets the broker's packets that ran out unrefreshed, and
+    /// hands the session the others again every `refreshInterval`.
     package mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
+        if let mine, let published = minePublished, now - published >= presenceRefresh {
+            minePublished = now
+            actions.append(.publish(topic: myTopic, payload: mine, expiry: presenceExpiry))
+        }
+        remote = remote.filter { $0.value.until > now }
         for (peer, entry) in forwarded {
             if now - entry.lastHeard > staleAfter {
                 forwarded[peer] = nil
                 actions.append(.publish(topic: entry.topic, payload: []))
-            } else if now - entry.lastPublished >= staleAfter {
+            } else if now - entry.lastPublished >= presenceRefresh {
                 forwarded[peer]?.lastPublished = now
-                actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: forwardExpiry))
+                actions.append(.publish(topic: entry.topic, payload: entry.payload, expiry: presenceExpiry))
             }
         }
         if lastRefresh.map({ now - $0 >= refreshInterval }) ?? true {

@@ -47,7 +47,7 @@ final class RelayProcess {
             client.subscribe(bridge.subscription)
             perform(bridge.republish())
         }
-        client.onMessage = { [unowned self] message in perform(bridge.received(message)) }
+        client.onMessage = { [unowned self] message in perform(bridge.received(message, now: .now)) }
         client.onState = { [unowned self] state in
             if state != .connected { bridge.disconnected() }
             log("relay: \(address) \(state)")
@@ -119,7 +119,7 @@ final class RelayProcess {
                 switch parsed {
                 case let .me(channel, name, _, _, onAir, meeting, _, _):
                     let payload = onAir.isEmpty ? [] : RelayPayload(localName: onAir, meeting: meeting).bytes
-                    perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload))
+                    perform(bridge.me(channel: Channel(rawValue: channel), name: name, payload: payload, now: .now))
                 case let .heard(localName, _, relayed, _):
                     perform(bridge.heard(localName, relayed: relayed, now: .now))
                 case .radio, .table, .seen, .change: break

@@ -308,6 +308,30 @@ private func hex(_ text: String) -> String { text.utf8.map { String(format: "%02
         }
     }
 
+    /// More retained fake people than the table holds, kept by the broker
+    /// without an expiry (or for a day), are nobody: a teammate who joins
+    /// after them is on the table and counted, alone.
+    @Test func retainedFakePeopleWithoutAShortExpiryLeaveTheRoomToTheLiving() async throws {
+        let broker = try await TestBroker.start(tls: false)
+        let room = "estimator/1/room/3"
+        for index in 0..<70 {
+            try await broker.publish("\(room)/fake\(index)", Array("010305Fake\(index)".utf8), expiry: nil)
+        }
+        try await broker.publish("\(room)/daylong", Array("010305Daylong".utf8), expiry: 86400)
+        let bob = try Teammate("Bob"), ivan = try Teammate("Ivan")
+        #expect(try await bob.join(broker).status == 0)
+        let (watch, lines) = try bob.watch("--json", "--open")
+        #expect(try await ivan.join(broker).status == 0)
+        try await lines.next { $0.contains(#""event":"joined""#) && $0.contains(#""name":"Ivan""#) && $0.contains(#""heard":"relay""#) }
+        let status = try await bob.run("status", "--adapter", "none")
+        #expect(status.stdout.contains("1 person heard in channel 3"), "\(status.stdout)")
+        #expect(try await ivan.run("leave", "--adapter", "none").status == 0)
+        #expect(try await bob.run("leave", "--adapter", "none").status == 0)
+        _ = try await offPool { watch.finish() }
+        let shown = lines.seen.map { String(decoding: $0, as: UTF8.self) }
+        #expect(!shown.contains { $0.contains("Fake") || $0.contains("Daylong") }, "no fake was ever shown")
+    }
+
     @Test func airPeersAreForwardedAndExpireWhenNoLongerHeard() async throws {
         let broker = try await TestBroker.start(tls: false)
         let sub = try await broker.subscribe()

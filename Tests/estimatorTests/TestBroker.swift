@@ -73,6 +73,21 @@ final class TestBroker: @unchecked Sendable {
         }
         self.process = process
         self.log = log
+        // From here on nobody waits for a line of it: it goes to a file, so
+        // that a test of many messages never fills the pipe and stalls the
+        // broker (`log_type all` writes several lines a message).
+        let fd = err.fileHandleForReading.fileDescriptor
+        let file = open("\(directory)/mosquitto.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fd, &chunk, chunk.count)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                if file >= 0 { _ = chunk.withUnsafeBytes { write(file, $0.baseAddress, n) } }
+            }
+            if file >= 0 { close(file) }
+        }
         return true
     }
 
@@ -140,15 +155,19 @@ final class TestBroker: @unchecked Sendable {
         return held
     }
 
-    /// Publishes `payload` (any bytes) retained on `topic`.
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true) async throws {
-        try await offPool { try self.publishBlocking(topic, payload, retain: retain) }
+    /// Publishes `payload` (any bytes) retained on `topic`, with an
+    /// expiry of `expiry` seconds (MQTT 5) as a relay's presence has, or
+    /// none.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = true, expiry: Int? = 30) async throws {
+        try await offPool { try self.publishBlocking(topic, payload, retain: retain, expiry: expiry) }
     }
 
-    private func publishBlocking(_ topic: String, _ payload: [UInt8], retain: Bool = true) throws {
+    private func publishBlocking(_ topic: String, _ payload: [UInt8], retain: Bool = true, expiry: Int? = nil) throws {
         let file = "\(directory)/payload-\(UUID().uuidString)"
         try Data(payload).write(to: URL(fileURLWithPath: file))
-        try runQuietly("/usr/bin/mosquitto_pub", clientArguments + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))
+        let expiring = expiry.map { ["-V", "mqttv5", "-D", "publish", "message-expiry-interval", String($0)] } ?? []
+        try runQuietly("/usr/bin/mosquitto_pub",
+                       clientArguments + expiring + ["-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : []))
     }
 
     private var clientArguments: [String] {
