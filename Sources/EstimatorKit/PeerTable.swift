@@ -22,6 +22,9 @@
 /// (64 by default; a room of planning poker is far smaller). Further names
 /// are only counted (`unshownCount(in:)`), by a hash, up to 1024 per
 /// channel; so 256 channels hold at most 16,384 peers whatever arrives.
+/// The living come first: a newcomer to a full channel takes the place of
+/// its stale peer heard longest ago (who leaves), so a crowd that went
+/// quiet never keeps out someone who is here.
 public struct PeerTable: Sendable {
     /// Not heard for this long: shown stale (default 6 s).
     public let staleAfter: Duration
@@ -136,9 +139,15 @@ public struct PeerTable: Sendable {
             overflow.forget(id)
             return []
         }
-        guard countByChannel[id.channel, default: 0] < peersPerChannel else {
-            overflow.note(id, at: sighting.time)
-            return []
+        var events: [PeerEvent] = []
+        if countByChannel[id.channel, default: 0] >= peersPerChannel {
+            guard let quiet = byID.values.filter({ $0.channel == id.channel && $0.isStale }).min(by: { $0.lastHeard < $1.lastHeard })
+            else {
+                overflow.note(id, at: sighting.time)
+                return []
+            }
+            remove(quiet.id)
+            events.append(PeerEvent(.left, quiet.id, card: quiet.card, round: quiet.round, rssi: quiet.rssi, time: sighting.time))
         }
         overflow.forget(id)
         let peer = Peer(id: id, card: sighting.card, round: sighting.round, isRevealed: sighting.revealed,
@@ -146,7 +155,7 @@ public struct PeerTable: Sendable {
                         lastHeard: sighting.time, joinedAt: sighting.time, isStale: false)
         byID[id] = peer
         countByChannel[id.channel, default: 0] += 1
-        return [PeerEvent(.joined, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time)]
+        return events + [PeerEvent(.joined, id, card: peer.card, round: peer.round, rssi: peer.rssi, time: sighting.time)]
     }
 
     private mutating func remove(_ id: PeerID) {

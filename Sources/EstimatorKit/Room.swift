@@ -263,6 +263,11 @@ public struct Room: Sendable {
                                                    window: table.staleAfter)
         }
         for event in events { update.hearing[event.id] = hearing(of: event.id, now: sighting.time) }
+        // A quiet peer that gave its place to this one (`PeerTable`).
+        for event in events where event.id != id && event.kind == .left {
+            paths[event.id] = nil
+            appUsers.forget(event.id)
+        }
         if table[id] != nil { update.sighted.append(id) }
         if table[id] == nil {
             paths[id] = nil

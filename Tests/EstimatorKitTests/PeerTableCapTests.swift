@@ -44,6 +44,22 @@ import Testing
         #expect(table.unshownCount(in: one) == 0)
     }
 
+    /// The living come first: a crowd that went quiet never keeps out
+    /// someone who is here. Live peers keep their places.
+    @Test func aNewcomerToAFullChannelTakesThePlaceOfThePeerQuietLongest() {
+        var table = PeerTable(peersPerChannel: 2)
+        _ = table.observe(sighting("Alice", .five, at: 0))
+        _ = table.observe(sighting("Bob", .five, at: 1))
+        #expect(table.observe(sighting("Ivan", .eight, at: 2)).isEmpty, "both live: Ivan is counted, not shown")
+        #expect(table.unshownCount(in: one) == 1)
+        #expect(table.tick(now: t(8)).summary == ["stale Alice", "stale Bob"])
+        #expect(table.observe(sighting("Ivan", .eight, at: 8)).summary == ["left Alice", "joined Ivan"])
+        #expect(table.unshownCount(in: one) == 0)
+        #expect(table.peers(in: one).map(\.name) == ["Bob", "Ivan"])
+        #expect(table.observe(sighting("Bob", .five, at: 9)).summary == ["back Bob"])
+        #expect(table.observe(sighting("Eve", .five, at: 9)).isEmpty, "no one quiet left: Eve waits")
+    }
+
     @Test func overflowNamesAreForgottenAfterTheDropTime() {
         var table = PeerTable(peersPerChannel: 1)
         _ = table.observe(sighting("Alice", .five, at: 0))
