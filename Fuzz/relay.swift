@@ -4,7 +4,8 @@
 // packet, docs/PROTOCOL.md, Meeting). The input is a run of messages, each
 //   flags, topic length, payload length, topic, payload (lengths mod 64);
 // flags bit 0 puts the room's prefix `estimator/1/r/` before the topic, bit
-// 1 advances the clock a second and ticks the bridge.
+// 1 advances the clock a second and ticks the bridge, bits 2-3 give the
+// message's expiry: none, 18 s (a live bridge's), 31 s (too long) or 0.
 
 import EstimatorKit
 import Relay
@@ -36,10 +37,21 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let payload = Array(rest.prefix(payloadLength))
         rest = rest.dropFirst(payloadLength)
 
-        let actions = bridge.received(BrokerMessage(topic: topic, payload: payload, retained: true))
-        let what = "topic \(topic) payload \(payload)"
-        check(actions.count <= 1 && actions.allSatisfy { if case .relay = $0 { true } else { false } },
-              "\(what): a message from the broker does more than relay one packet: \(actions)")
+        let expiry: Duration? = switch (flags >> 2) & 3 {
+        case 0: nil
+        case 1: .seconds(18)
+        case 2: .seconds(31)
+        default: .zero
+        }
+        let actions = bridge.received(BrokerMessage(topic: topic, payload: payload, retained: true, expiry: expiry), now: now)
+        let what = "topic \(topic) payload \(payload) expiry \(String(describing: expiry))"
+        let relayed = actions.compactMap { if case let .relay(bytes) = $0 { try? Packet(decoding: RelayPayload(splitting: bytes).localName) } else { nil } }
+        check(actions.count <= 2 && relayed.count == actions.count,
+              "\(what): a message from the broker does more than relay a packet, and a leave before it: \(actions)")
+        check(relayed.count < 2 || relayed[0].card == .none, "\(what): two packets relayed, the first no leave: \(actions)")
+        if expiry != .seconds(18) {
+            check(relayed.allSatisfy { $0.card == .none }, "\(what): a presence without a live expiry was taken: \(actions)")
+        }
         checkRelayed(actions, what)
         if let levels = Topic.levels(topic), levels.count > 4, levels[4] == "ME" {
             check(actions.isEmpty, "\(what): my own topic came back to me")
