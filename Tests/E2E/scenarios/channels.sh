@@ -3,6 +3,7 @@
 # watcher has no card, so Bob's would otherwise stay hidden.
 # radios: 3
 # timeout: 90
+# not-on-bumble: which channel a packet is in is the session's reading of the packet, the same from any controller
 
 estimator join --adapter hci0 --channel 1 --name 전수열 >/dev/null || fail "join on hci0"
 estimator join --adapter hci1 --channel 2 --name Carol >/dev/null || fail "join on hci1"

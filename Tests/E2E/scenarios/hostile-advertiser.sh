@@ -5,6 +5,7 @@
 # space.
 # radios: 3
 # timeout: 90
+# not-on-bumble: the bytes under test are what BlueZ passes on from a scan response, the same from any controller
 
 scan_start 2
 

@@ -13,6 +13,7 @@
 # card, so the round would otherwise stay hidden).
 # radios: 4
 # timeout: 240
+# not-on-bumble: the names are decoded and sanitised above BlueZ, whose scan responses carry them byte for byte from any controller
 
 command -v jq >/dev/null || fail "jq is not installed (make e2e installs it)"
 report_failure 20 json

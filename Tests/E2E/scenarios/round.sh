@@ -15,13 +15,12 @@
 #    sessions' cards cleared (card waiting, in round 2) within 3 s.
 # 4. Everyone votes again; the reveal waits for Jo (his 13 is from before
 #    the round) and comes when he changes his card.
-# 5. Bob's session stopped (SIGSTOP) for 40 s, as a laptop asleep, and
-#    continued: no new round begins, the others keep round 2 and their cards,
-#    and Bob ends in round 2, revealed, with his card (on the air: 32...Bob).
-# 6. hci0's history holds both revealed rounds, and its CSV parses; round
+# 5. hci0's history holds both revealed rounds, and its CSV parses; round
 #    2's story, typed on hci2, travelled with the round: both histories say ABC-1.
 # Figures (E2E-METRIC): the reveal and the round's propagation, each to the
 # time in the watch's own line (see seen_ms).
+# A laptop asleep through a round (its session stopped past the 30 s clock
+# jump a session notices) is people.sh's step 4.
 # radios: 4
 # timeout: 300
 
@@ -157,31 +156,7 @@ done
 # is all the bound there is (docs/MEASUREMENTS.md).
 echo "Jo's vote revealed after ${reveals[*]} ms"
 
-# 5. Bob's laptop sleeps for 40 s, past the 30 s clock jump a session notices.
-bob=$(estimator status --adapter hci1 | sed -n 's/^session pid \([0-9]*\).*/\1/p')
-[ -n "$bob" ] || fail "no pid in hci1's status"
-for i in 0 2; do bg_mark watch$i; done
-kill -STOP "$bob"
-sleep 40  # the sleep under test
-kill -CONT "$bob"
-continued=$(date -u +%T.%3N)
-# A wrong rejoin shows within the rejoin window (6 s): a round begins.
-bg_expect_none watch0 '"event":"round"' 12
-bg_expect_none watch2 '"event":"round"' 1
-for i in 0 1 2; do
-  status=$(estimator status --adapter hci$i)
-  [[ $status == *"card ${picks[$i]}"* && $status == *"round 2"* ]] || fail "hci$i after Bob's sleep: $status"
-done
-# On the air, what Bob's radio sent since it went on: the last is round 2,
-# revealed, with his card (suspended, it sends 01 and FC until it hears the
-# room).
-air=$(TZ=UTC btmon -t -r "$E2E_WORK/air.snoop" 2>/dev/null |
-  awk -v from="$continued" '/^[<>@=] / { split($NF, c, ":"); t = c[1] * 3600 + c[2] * 60 + c[3] }
-    /Name \(complete\): .*Bob$/ { split(from, f, ":"); if (t >= f[1] * 3600 + f[2] * 60 + f[3]) print $NF }')
-echo "Bob on the air after the sleep: $(echo $air)"
-[ "$(tail -1 <<<"$air")" = "320103Bob" ] || fail "Bob's last packet after the sleep is '$(tail -1 <<<"$air")', not 320103Bob"
-
-# 6. History: hci0 keeps both revealed rounds (untitled there: a title stays
+# 5. History: hci0 keeps both revealed rounds (untitled there: a title stays
 # on the machine that gave it), hci2 keeps round 2 as ABC-1.
 # Each CSV record as its fields joined by tabs; fails on a line that is not
 # RFC 4180 (CRLF ends, fields quoted with doubled quotes inside).
