@@ -43,6 +43,9 @@ public enum ChangeLine {
             return "\(RFC3339.string(time)) channel \(channel) round \(round) began\(named)"
         case let .story(channel, round, story, time):
             return "\(RFC3339.string(time)) channel \(channel)\(label(round)) is \(TerminalText.sanitize(story.title))"
+        case let .timer(channel, round, deadline, time):
+            let what = deadline.map { "reveals at \(RFC3339.string($0))" } ?? "has no timer any more"
+            return "\(RFC3339.string(time)) channel \(channel)\(label(round)) \(what)"
         case let .settled(channel, round, story, agreed, time):
             let named = story.map { " (\(TerminalText.sanitize($0.title)))" } ?? ""
             return "\(RFC3339.string(time)) channel \(channel)\(label(round))\(named) settled at \(agreed)"

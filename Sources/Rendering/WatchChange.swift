@@ -17,6 +17,10 @@ public enum WatchChange: Equatable, Sendable {
     /// A channel's round has an agreed estimate, or another one
     /// (`estimator settle`, or a consensus), as its meeting says.
     case settled(channel: Channel, round: RoundNumber?, story: Story?, agreed: Card, time: Timestamp)
+    /// A channel's round has a timer, another one, or none any more before
+    /// an agreement (`round --timer`, `reveal --in`), as its meeting says:
+    /// the deadline the table counts down to.
+    case timer(channel: Channel, round: RoundNumber?, deadline: Timestamp?, time: Timestamp)
 }
 
 extension WatchChange {
@@ -29,6 +33,7 @@ extension WatchChange {
         case .round: "round"
         case .story: "story"
         case .settled: "settled"
+        case .timer: "timer"
         }
     }
 }

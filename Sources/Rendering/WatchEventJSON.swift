@@ -14,7 +14,10 @@ import EstimatorKit
 /// those present who had not voted; `round` has `event, channel, round,
 /// title, time`; `story` (the round has a story, from the room's meeting)
 /// has `event, channel, round, story, time`; `settled` (the round has an
-/// agreed estimate) has `event, channel, round, story, agreed, time`.
+/// agreed estimate) has `event, channel, round, story, agreed, time`;
+/// `timer` (the round's timer set, changed, or taken off before an
+/// agreement) has `event, channel, round, deadline, time`, `deadline` RFC
+/// 3339 or null.
 /// `story` is the round's, as the room's meeting says: `{key, summary}`
 /// (the key null when there is none) or null; `agreed` a card. `round` is
 /// the channel's round (0–15) or `null`, `rssi` is dBm or
@@ -69,6 +72,11 @@ public enum WatchEventJSON {
             object = [
                 "event": .string("story"), "channel": .int(Int(channel.rawValue)), "round": number(round),
                 "story": story.json, "time": .string(RFC3339.string(time)),
+            ]
+        case let .timer(channel, round, deadline, time):
+            object = [
+                "event": .string("timer"), "channel": .int(Int(channel.rawValue)), "round": number(round),
+                "deadline": deadline.map { .string(RFC3339.string($0)) } ?? .null, "time": .string(RFC3339.string(time)),
             ]
         case let .settled(channel, round, story, agreed, time):
             object = [

@@ -7,8 +7,11 @@ import Rendering
 /// round, its story when the room's meeting tells a new one, each person's
 /// change as it was before any reveal it brings (a last vote is a vote),
 /// the reveal with every card, the agreed estimate when the meeting tells
-/// a new one, then the channel's table (`WatchTable`). Every reception is also its person's signal
-/// (`WatchSighting`).
+/// a new one, its timer when the meeting tells another one, then the
+/// channel's table (`WatchTable`). Every reception is also its person's signal
+/// (`WatchSighting`). A person's change that tells nothing new (a hold
+/// taken or let go, a seal broken by the reveal: the same mark in the same
+/// round) is no line: a watcher never reads one event twice.
 package struct RoomWatch: Sendable {
     /// What a channel's watchers were last told of its round.
     private struct Told: Equatable, Sendable {
@@ -16,6 +19,7 @@ package struct RoomWatch: Sendable {
         var revealed = false
         var story: Story?
         var agreed: Card?
+        var deadline: Timestamp?
 
         init() {}
 
@@ -24,10 +28,19 @@ package struct RoomWatch: Sendable {
             revealed = view.tally.isRevealed
             story = view.meeting.story
             agreed = view.meeting.agreed
+            deadline = view.meeting.deadline
         }
     }
 
     private var told: [Channel: Told] = [:]
+    /// What each person's last line said, as the room shows the cards and
+    /// as `open` does: entries go with the person's `left`.
+    private struct PersonTold: Equatable, Sendable {
+        var mark: Tally.Mark
+        var round: RoundNumber?
+        var heard: Hearing
+    }
+    private var peopleTold: (shut: [PeerID: PersonTold], open: [PeerID: PersonTold]) = ([:], [:])
     /// What changed since the lines were last made.
     private var events: [PeerEvent] = []
     private var hearing: [PeerID: Hearing] = [:]
@@ -91,16 +104,20 @@ package struct RoomWatch: Sendable {
         for channel in touched.sorted() {
             let before = told[channel] ?? Told()
             let view = room.view(of: channel, now: now)
-            lines.shut += self.lines(of: view, in: room, before: before, now: now)
-            if let open { lines.open += self.lines(of: open.view(of: channel, now: now), in: open, before: before, now: now) }
+            lines.shut += self.lines(of: view, in: room, before: before, now: now, people: &peopleTold.shut)
+            if let open {
+                lines.open += self.lines(of: open.view(of: channel, now: now), in: open, before: before, now: now,
+                                         people: &peopleTold.open)
+            }
             told[channel] = Told(view)
         }
         return lines
     }
 
     /// One channel's lines (see the type), `before` being what was told of
-    /// its round.
-    private func lines(of view: Room.View, in room: Room, before: Told, now: Timestamp) -> [ControlWatchLine] {
+    /// its round and `people` of each person.
+    private func lines(of view: Room.View, in room: Room, before: Told, now: Timestamp,
+                       people: inout [PeerID: PersonTold]) -> [ControlWatchLine] {
         let (channel, tally) = (view.channel, view.tally)
         var lines: [ControlWatchLine] = []
         let sameRound = tally.round == before.round
@@ -118,14 +135,22 @@ package struct RoomWatch: Sendable {
             } else if !room.open, !before.revealed || tally.round != before.round, case .shown = mark {
                 mark = .hidden
             }
-            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story,
-                                         heard: hearing[event.id] ?? .air)))
+            let heard = hearing[event.id] ?? .air
+            let person = PersonTold(mark: mark, round: tally.round, heard: heard)
+            if event.kind == .card, people[event.id] == person { continue }
+            people[event.id] = event.kind == .left ? nil : person
+            lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story, heard: heard)))
         }
         if tally.isRevealed, !before.revealed || !sameRound {
             lines.append(Self.line(.revealed(channel: channel, tally: tally, story: view.meeting.story, time: now)))
         }
         if let agreed = view.meeting.agreed, agreed != before.agreed || !sameRound {
             lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
+        }
+        // An agreement ends the timer: the settle says so, not a timer line.
+        let deadline = view.meeting.deadline
+        if sameRound ? deadline != before.deadline && (deadline != nil || view.meeting.agreed == nil) : deadline != nil {
+            lines.append(Self.line(.timer(channel: channel, round: tally.round, deadline: deadline, time: now)))
         }
         lines.append(.table(Self.table(view, in: room, now: now)))
         return lines
@@ -149,14 +174,19 @@ package struct RoomWatch: Sendable {
             for peer in view.peers where !peer.isStale {
                 let mark = tally.entries.first { !$0.isMe && $0.id(in: channel) == peer.id }?.mark ?? .waiting
                 let event = PeerEvent(.joined, peer.id, card: peer.card, round: peer.round, rssi: peer.rssi, time: peer.lastHeard)
-                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story,
-                                             heard: view.hearing[peer.id] ?? .air)))
+                let heard = view.hearing[peer.id] ?? .air
+                let person = PersonTold(mark: mark, round: tally.round, heard: heard)
+                if open { peopleTold.open[peer.id] = person } else { peopleTold.shut[peer.id] = person }
+                lines.append(Self.line(.peer(event, mark: mark, round: tally.round, story: view.meeting.story, heard: heard)))
             }
             if tally.isRevealed {
                 lines.append(Self.line(.revealed(channel: channel, tally: tally, story: view.meeting.story, time: now)))
             }
             if let agreed = view.meeting.agreed {
                 lines.append(Self.line(.settled(channel: channel, round: tally.round, story: view.meeting.story, agreed: agreed, time: now)))
+            }
+            if let deadline = view.meeting.deadline {
+                lines.append(Self.line(.timer(channel: channel, round: tally.round, deadline: deadline, time: now)))
             }
             told[channel] = Told(view)
             lines.append(.table(Self.table(view, in: room, now: now)))

@@ -56,4 +56,57 @@ import Testing
             if case let .table(table) = line { table.tally.entries[1].mark == .shown(.five) } else { false }
         })
     }
+
+    /// A person's change that tells a watcher nothing new is no line: a
+    /// watcher never reads one event twice (a hold taken, another card
+    /// still hidden); what it can see (a card shown, a leave) is a line.
+    @Test func aChangeThatTellsNothingNewIsNoLine() {
+        var session = SessionCoreHarness()
+        session.take(.forward(.all))
+        session.hear("2101FCAlice")
+        session.hear("2101FCBob")
+        _ = session.core.watchLines(now: session.now)
+        let events = { (lines: [ControlWatchLine]) -> [String] in
+            lines.compactMap { line -> String? in
+                guard case let .change(json, _) = line else { return nil }
+                return [json["event"]?.string, json["name"]?.string, json["card"]?.string].compactMap { $0 }.joined(separator: " ")
+            }
+        }
+        session.hear("210105Alice")
+        var (shut, open) = session.core.watchLines(now: session.now, openToo: true)
+        #expect(events(shut) == ["voted Alice hidden"] && events(open) == ["card Alice 5"])
+        session.hear("410105Alice")
+        (shut, open) = session.core.watchLines(now: session.now, openToo: true)
+        #expect(events(shut) == [] && events(open) == [], "a hold taken shows nothing new: \(shut)")
+        session.hear("210108Alice")
+        (shut, open) = session.core.watchLines(now: session.now, openToo: true)
+        #expect(events(shut) == [], "another card, still hidden")
+        #expect(events(open) == ["card Alice 8"], "shown at once: a line")
+        session.hear("2101FFBob")
+        (shut, open) = session.core.watchLines(now: session.now, openToo: true)
+        #expect(events(shut) == ["left Bob none"] && events(open) == ["left Bob none"])
+    }
+
+    /// A script counts down as the table does: the round's timer is a line
+    /// (`timer`, its deadline) when it is set or changed, and in what a
+    /// watch attaching is told first; the agreement ends it with no line.
+    @Test func theRoundsTimerIsALineWithItsDeadline() {
+        var session = SessionCoreHarness()
+        session.take(.forward(.all))
+        session.hear("2101FCAlice")
+        _ = session.core.watchLines(now: session.now)
+        let timers = { (lines: [ControlWatchLine]) -> [String] in
+            lines.compactMap { line -> String? in
+                guard case let .change(json, _) = line, json["event"]?.string == "timer" else { return nil }
+                return json["deadline"]?.string ?? "null"
+            }
+        }
+        session.ask(.round(title: "ABC-1", timer: Countdown(seconds: 120)!))
+        let deadline = RFC3339.string(session.now + .seconds(120))
+        #expect(timers(session.core.watchLines(now: session.now).shut) == [deadline])
+        #expect(timers(session.core.watchLines(now: session.now).shut) == [], "told once")
+        #expect(timers(session.core.watchCatchUp(now: session.now)) == [deadline], "and to a watch attaching")
+        session.ask(.settle(.five))
+        #expect(timers(session.core.watchLines(now: session.now).shut) == [], "the settle ends it")
+    }
 }

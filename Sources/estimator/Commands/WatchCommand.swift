@@ -44,8 +44,9 @@ struct WatchCommand: AsyncParsableCommand {
             Ctrl-C or q ends the watch and leaves the last table on the screen. On a \
             pipe it prints a line per change; --json prints one JSON object per change \
             (events joined, card, voted, stale, back, left, revealed, round, story, \
-            settled; a person's events carry heard: air, relay or both, and each the \
-            round's story as the room's meeting says). --once listens for 2 s and \
+            settled, timer with the deadline the table counts down to; a person's \
+            events carry heard: air, relay or both, and each the round's story as the \
+            room's meeting says); no event is printed twice. --once listens for 2 s and \
             exits: on a terminal it then prints the table (the board with --board) \
             once; on a pipe it prints a line per change meanwhile, starting from the \
             room as it stands (with --json, an object per change).

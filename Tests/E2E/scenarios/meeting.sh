@@ -11,7 +11,8 @@
 # 3. Dan begins round 3 with `--timer 30s` (ABC-3, from Olga's backlog) and
 #    his session is killed: Ann and Bob vote 2, Cy does not; the room
 #    reveals at the deadline without Cy on every laptop left, every table
-#    having counted down to it, and the votes' consensus settles it at 2.
+#    having counted down to it and every watch told it (`timer`), and the
+#    votes' consensus settles it at 2.
 # 4. Olga's `backlog` has every story estimated; her `history --csv` is the
 #    three stories with their agreed estimates, and
 #    Tests/Scripts/jira-import-check.py (Jira's CSV importer's rules, no
@@ -139,7 +140,8 @@ reply=$(as 0 settle --adapter hci0 5) || fail "settle 5 on hci0: $reply"
 settled 2 ABC-2 5
 
 # 3. Dan begins the round with a timer, and his session is killed: the
-#    room reveals at the deadline without him and without Cy.
+#    room reveals at the deadline without him and without Cy; every watch
+#    was told that deadline (`timer`).
 asked=$(now_ms)
 next_story 4 3 ABC-3 --timer 30s
 # The deadline is the whole second of the round's start plus 30 s, the
@@ -180,6 +182,14 @@ for i in 1 2 3; do bg_expect_none watch$i '"event":"revealed","channel":1,"round
 # The timer reveals: up to the deadline, and the 15 s any reveal is given.
 revealed_everywhere 3 "Ann=02 Bob=02 without:Cy" $(( (deadline - $(now_ms)) / 1000 + 15 ))
 titles_shown 3 ABC-3
+# Each watch was told the deadline its table counts down to (`timer`).
+for i in 0 1 2 3; do
+  told=$(grep -ao '"event":"timer","channel":1,"round":3,"deadline":"[^"]*"' "$E2E_WORK/watch$i.out" | tail -1 |
+    sed 's/.*"deadline":"\([^"]*\)"/\1/' || true)
+  [ -n "$told" ] || fail "${names[$i]}'s watch told no timer for round 3"
+  [ "$(date -d "$told" +%s%3N)" = "$deadline" ] ||
+    fail "${names[$i]}'s watch told the deadline $told, not $(date -u -d "@$((deadline / 1000))" +%FT%TZ)"
+done
 for i in 0 1 2 3; do
   ms=$(seen_ms watch$i '"event":"revealed","channel":1,"round":3,' 15 "$deadline")
   metric "meeting_timer_to_revealed_watch$i" "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }')" s '<= 2'
