@@ -102,7 +102,9 @@ public struct Ballot: Equatable, Sendable {
         // A hold lasts while its holder is in the table, stale or not: it
         // stands for a teammate nobody else hears, and a stale holder is
         // more often announcements missed than a laptop gone
-        // (docs/MEASUREMENTS.md, The air).
+        // (docs/MEASUREMENTS.md, The air). Through the relay alone there
+        // are no announcements to miss: `Room` hands such a holder on
+        // without its hold.
         // `estimator reveal` ends a hold that outlives its holder.
         if mayReveal, isReady(peers: peers, me: me, round: round), !ofTheRound.contains(where: \.holds) {
             reveal(.lastVote, at: now)

@@ -377,9 +377,19 @@ public struct Room: Sendable {
     }
 
     /// Counts `channel`'s votes at `now`, revealing when everyone has voted.
+    /// A stale holder never heard over the air holds nothing: the relay
+    /// hands on a presence every 2 s while the broker keeps it, so one gone
+    /// stale there is gone (a laptop asleep with its relay), not missed
+    /// announcements (docs/PROTOCOL.md, Ballot).
     private mutating func reconsider(_ channel: Channel, into update: inout Update, now: Timestamp) {
         guard var round = rounds[channel] else { return }
-        if round.reconsider(peers: others(in: channel), me: mine(in: channel), now: now) { update.revealed.insert(channel) }
+        let peers = others(in: channel).map { peer in
+            guard peer.holds, peer.isStale, paths[peer.id]?.air == nil else { return peer }
+            var gone = peer
+            gone.holds = false
+            return gone
+        }
+        if round.reconsider(peers: peers, me: mine(in: channel), now: now) { update.revealed.insert(channel) }
         rounds[channel] = round
     }
 }

@@ -276,6 +276,26 @@ private func r(_ n: Int) -> RoundNumber { RoundNumber(wrapping: n) }
         }
     }
 
+    /// Through the relay a presence is handed on every 2 s while the broker
+    /// keeps it: a holder heard only there who turns stale is gone (a
+    /// laptop asleep with its relay), and its hold with it.
+    @Test func aStaleHolderHeardOnlyThroughTheRelayHoldsNothing() {
+        var room = BallotRoom()
+        room.hear("410108Remy", relayed: true)
+        room.hear("2101FCAlice")
+        room.pick(.five)
+        #expect(!room.tally.isRevealed, "Remy holds, Alice has not voted")
+        room.hear("210103Alice")
+        #expect(!room.tally.isRevealed, "Remy, fresh, still holds")
+        room.now = room.now + .milliseconds(6500)
+        room.hear("210103Alice")
+        #expect(!room.tally.isRevealed, "Remy not heard for 6.5 s, not stale yet: he holds")
+        room.now = room.now + .milliseconds(500)
+        let update = room.room.tick(now: room.now)
+        #expect(update.revealed.contains(channel) && room.tally.isRevealed,
+                "Remy gone stale through the relay: his hold went with him")
+    }
+
     @Test func anAppUsersCardCountsAsAVote() {
         var room = BallotRoom()
         room.hear("2101FCAlice")  // round 1 began here

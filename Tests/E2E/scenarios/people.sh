@@ -221,9 +221,10 @@ cara=$(pid_of 3)
 sleepers=("$cara")
 asleep=$(votes_are Ann=8 Bob=5 Cara=8)
 if [ "$people_path" = relay ]; then
-  # The lid stops the laptop's relay too (the session's child): the broker
-  # lets Cara go once her keep-alive runs out (15 s), her vote still sealed,
-  # and the room reveals the cards it has; her 8 comes when she wakes.
+  # The lid stops the laptop's relay too (the session's child): Cara goes
+  # when the broker's keep-alive drops her (15 s) or her presence runs out
+  # unrefreshed and turns stale (18 + 6 s), her vote still sealed, and the
+  # room reveals the cards it has; her 8 comes when she wakes.
   sleepers+=($(pgrep -P "$cara"))
   asleep=$(votes_are Ann=8 Bob=5)
 fi
@@ -232,7 +233,7 @@ kill -STOP "${sleepers[@]}"
 pick 1 8
 pick 2 5
 for i in 0 1 2; do
-  wait_until 30 record_is "$i" 3 "$asleep"
+  wait_until 40 record_is "$i" 3 "$asleep"
 done
 
 # 5. While Cara sleeps, Ann's session cannot save: settle fails, status says
