@@ -5,6 +5,16 @@ import Testing
 /// What the core tells its `watch` clients (`RoomWatch`): nothing noted
 /// while nobody watches, and per change the changes and the table.
 @Suite struct SessionCoreWatchTests {
+    /// A session whose executor wants every reception, that has heard
+    /// `people` in round 1 without a card, its watchers told so far.
+    private func watched(_ people: String...) -> SessionCoreHarness {
+        var session = SessionCoreHarness()
+        session.take(.forward(.all))
+        for name in people { session.hear("2101FC" + name) }
+        _ = session.core.watchLines(now: session.now)
+        return session
+    }
+
     @Test func aSessionNobodyWatchesNotesNothing() {
         var session = SessionCoreHarness()
         session.hear("2101FCAlice")
@@ -36,11 +46,7 @@ import Testing
     }
 
     @Test func aWatchThatShowsTheCardsGetsTablesOfItsOwn() {
-        var session = SessionCoreHarness()
-        session.take(.forward(.all))
-        session.hear("2101FCAlice")
-        session.hear("2101FCBob")
-        _ = session.core.watchLines(now: session.now)
+        var session = watched("Alice", "Bob")
         session.hear("210105Alice")
         let (shut, open) = session.core.watchLines(now: session.now, openToo: true)
         let marks = { (lines: [ControlWatchLine]) -> [Tally.Mark]? in
@@ -61,11 +67,7 @@ import Testing
     /// watcher never reads one event twice (a hold taken, another card
     /// still hidden); what it can see (a card shown, a leave) is a line.
     @Test func aChangeThatTellsNothingNewIsNoLine() {
-        var session = SessionCoreHarness()
-        session.take(.forward(.all))
-        session.hear("2101FCAlice")
-        session.hear("2101FCBob")
-        _ = session.core.watchLines(now: session.now)
+        var session = watched("Alice", "Bob")
         let events = { (lines: [ControlWatchLine]) -> [String] in
             lines.compactMap { line -> String? in
                 guard case let .change(json, _) = line else { return nil }
@@ -91,10 +93,7 @@ import Testing
     /// (`timer`, its deadline) when it is set or changed, and in what a
     /// watch attaching is told first; the agreement ends it with no line.
     @Test func theRoundsTimerIsALineWithItsDeadline() {
-        var session = SessionCoreHarness()
-        session.take(.forward(.all))
-        session.hear("2101FCAlice")
-        _ = session.core.watchLines(now: session.now)
+        var session = watched("Alice")
         let timers = { (lines: [ControlWatchLine]) -> [String] in
             lines.compactMap { line -> String? in
                 guard case let .change(json, _) = line, json["event"]?.string == "timer" else { return nil }
