@@ -249,7 +249,8 @@ package struct RelayBridge {
             minePublished = now
             actions.append(.publish(topic: myTopic, payload: mine, expiry: presenceExpiry))
         }
-        remote = remote.filter { $0.value.until > now }
+        // Nearly every tick nothing ran out: no copy of the topics then.
+        if remote.values.contains(where: { $0.until <= now }) { remote = remote.filter { $0.value.until > now } }
         for (peer, entry) in forwarded {
             if now - entry.lastHeard > staleAfter {
                 forwarded[peer] = nil
